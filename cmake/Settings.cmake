@@ -1,0 +1,28 @@
+# Project-only settings, linked PRIVATE by our own targets so third-party code is untouched.
+add_library(conform_settings INTERFACE)
+target_compile_options(conform_settings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor)
+if(CONFORM_WERROR)
+  target_compile_options(conform_settings INTERFACE -Werror)
+endif()
+target_compile_definitions(conform_settings INTERFACE $<$<CONFIG:Debug>:_GLIBCXX_ASSERTIONS>)
+if(CONFORM_SANITIZE)
+  target_compile_options(conform_settings INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_link_options(conform_settings INTERFACE -fsanitize=address,undefined)
+endif()
+
+# Adds a module library `conform_<name>` from the listed sources, with src/ as include root.
+function(conform_module name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(conform_${name} STATIC ${ARG_SOURCES})
+  target_include_directories(conform_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(conform_${name} PUBLIC ${ARG_DEPS} PRIVATE conform_settings)
+endfunction()
+
+# Adds a doctest unit-test executable `test_<name>` registered with ctest as `unit.<name>`.
+function(conform_unit_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(test_${name} ${ARG_SOURCES})
+  target_link_libraries(test_${name} PRIVATE conform_test_main ${ARG_DEPS} conform_settings)
+  add_test(NAME unit.${name} COMMAND test_${name})
+  set_tests_properties(unit.${name} PROPERTIES ENVIRONMENT "CONFORM_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data" TIMEOUT 300)
+endfunction()

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace conform {
+
+// Returns the candidate closest to `name` by edit distance, or "" when none is close enough to
+// be a plausible typo.
+std::string nearest_name(std::string_view name, const std::vector<std::string>& candidates);
+
+// Shortens `text` to at most `limit` bytes for a report, marking the cut with "…".
+std::string excerpt(std::string_view text, std::size_t limit = 200);
+
+// Returns the 1-based line and column of byte `offset` in `text`.
+struct TextPosition {
+    std::size_t line = 1;
+    std::size_t column = 1;
+};
+TextPosition position_of(std::string_view text, std::size_t offset);
+
+}  // namespace conform

@@ -1,0 +1,26 @@
+#include <doctest/doctest.h>
+
+#include "util/text.hpp"
+
+using namespace conform;
+
+TEST_CASE("text::nearest_name") {
+    std::vector<std::string> names{"read", "spec", "discover"};
+    CHECK(nearest_name("reed", names) == "read");
+    CHECK(nearest_name("dicsover", names) == "discover");
+    CHECK(nearest_name("completely-else", names).empty());
+}
+
+TEST_CASE("text::excerpt") {
+    CHECK(excerpt("short", 10) == "short");
+    CHECK(excerpt("abcdefghij", 4) == "abcd…");
+    SUBCASE("does not split a UTF-8 sequence") {
+        CHECK(excerpt("aé", 2) == "a…");
+    }
+}
+
+TEST_CASE("text::position_of") {
+    auto position = position_of("ab\ncd\nef", 4);
+    CHECK(position.line == 2);
+    CHECK(position.column == 2);
+}
