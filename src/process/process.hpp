@@ -1,0 +1,89 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace conform::process {
+
+// How a process ended. Exactly one of `code` and `signal` is set once the process was reaped.
+struct ExitStatus {
+    std::optional<int> code;
+    std::optional<int> signal;
+
+    bool succeeded() const { return code && *code == 0; }
+    // "exit code 3", "killed by SIGKILL".
+    std::string describe() const;
+};
+
+// Everything needed to start one connector invocation. argv is executed directly, never through
+// a shell; argv[0] without a slash is looked up on PATH.
+struct LaunchSpec {
+    std::vector<std::string> argv;
+    // Added to (or overriding) the inherited environment.
+    std::map<std::string, std::string> env;
+    std::filesystem::path working_dir;  // empty: inherit
+    // Written to stdin and then stdin is closed; without it stdin is /dev/null.
+    std::optional<std::string> stdin_data;
+    // Zero means no limit. When it expires the process group gets SIGTERM, then SIGKILL after `grace`.
+    std::chrono::milliseconds timeout{0};
+    std::chrono::milliseconds grace{5000};
+    // stderr is kept up to this many bytes (the tail is kept; the head is dropped).
+    std::size_t stderr_limit = 64 * 1024;
+    // Longer stdout lines are cut to this size and delivered with `truncated` set.
+    std::size_t max_line_bytes = 16 * 1024 * 1024;
+    // Run (and waited for, bounded by `grace`) when conform stops the process, in addition to the
+    // signals sent to its process group. Containers use it to stop the container by name.
+    std::vector<std::string> stop_command;
+    // Run after the process was reaped, whatever the outcome (e.g. `podman rm -f NAME`).
+    std::vector<std::string> cleanup_command;
+};
+
+enum class Decision { keep_going, stop };
+
+// Receives output while the process runs. Callbacks run on the thread that called run().
+class Observer {
+public:
+    virtual ~Observer() = default;
+    // One stdout line without its '\n'; `line_number` is 1-based.
+    virtual Decision on_stdout_line(std::string_view line, std::uint64_t line_number,
+                                    bool truncated) = 0;
+    // Called about every 50 ms while the process runs, with the time since start.
+    virtual Decision on_tick(std::chrono::milliseconds /*elapsed*/) { return Decision::keep_going; }
+};
+
+// Why conform stopped the process, if it did.
+enum class StopReason { none, timeout, requested };
+
+struct RunResult {
+    ExitStatus exit;
+    StopReason stop_reason = StopReason::none;
+    // Time from conform's SIGTERM to the process exiting; set when conform stopped it.
+    std::optional<std::chrono::milliseconds> exit_after_stop;
+    // True when SIGTERM was not enough and the group was killed after the grace period.
+    bool killed_after_grace = false;
+    std::string stderr_text;  // the last `stderr_limit` bytes
+    bool stderr_truncated = false;
+    std::uint64_t stdout_lines = 0;
+    std::uint64_t stdout_bytes = 0;
+    std::chrono::milliseconds elapsed{0};
+    pid_t pid = 0;
+};
+
+// Starts the process in its own process group, feeds `observer` until stdout and stderr close and
+// the process exits, and always reaps it. Throws conform::Error (internal) only when the process
+// cannot be started at all (the message names argv[0] and the OS error).
+RunResult run(const LaunchSpec& spec, Observer& observer);
+
+// Stops every process started by run() that is still running (SIGTERM, then SIGKILL after its
+// grace period, plus its stop_command). Safe to call from a signal-handling thread; used on Ctrl-C.
+void stop_all_running();
+
+}  // namespace conform::process
