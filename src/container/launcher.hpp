@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "process/process.hpp"
@@ -23,6 +25,7 @@ struct Call {
 };
 
 // Turns a Call into a process to run. Implementations: native command line and container image.
+// prepare() may be called from several threads at once.
 class Launcher {
 public:
     virtual ~Launcher() = default;
@@ -33,12 +36,18 @@ public:
     virtual std::string describe() const = 0;
 };
 
-// Runs `command` (argv, no shell) with the call's arguments appended.
+// Runs `command` (argv, no shell) with the call's arguments appended. Throws conform::Error
+// (usage) when `command` is empty.
 std::unique_ptr<Launcher> make_native_launcher(std::vector<std::string> command,
                                                std::map<std::string, std::string> env,
                                                std::filesystem::path working_dir);
 
 enum class PullPolicy { never, missing, always };
+
+// "never", "missing", "always".
+std::string_view pull_policy_name(PullPolicy policy);
+// The policy named `name`, or nothing when `name` is not one of the three names.
+std::optional<PullPolicy> parse_pull_policy(std::string_view name);
 
 struct ImageSettings {
     std::string image;
@@ -47,7 +56,11 @@ struct ImageSettings {
     std::string runtime;
     std::vector<std::string> runtime_args;  // inserted after `run`
     std::vector<std::string> global_args;   // inserted before `run` (e.g. --storage-driver=vfs)
+    // Off: `--network none`. On: `--network host` (the connector reaches the internet and the
+    // host's local services). A --network/--net option in runtime_args replaces either.
     bool network = false;
+    // Passed as `-e NAME` with the value in the runtime client's environment, so values never
+    // appear on a command line.
     std::map<std::string, std::string> env;
     PullPolicy pull = PullPolicy::missing;
     // Mounted read-write at the same path inside the container (scratch data such as tail input).
@@ -56,6 +69,24 @@ struct ImageSettings {
 
 // Runs the image the Airbyte way (entrypoint takes the subcommand; input files mounted read-only
 // under /data; stdin/stdout piped; container named, removed afterwards, stopped by name on stop).
+// Detects the runtime now when `settings.runtime` is empty (conform::Error (usage) when none is
+// found); the pull policy is applied once, on the first prepare().
 std::unique_ptr<Launcher> make_image_launcher(ImageSettings settings);
+
+// The `run` command for `call` in a container named `name`; `settings.runtime` must be set. Runs
+// nothing. Throws conform::Error (input) for an environment name or a file path that cannot be
+// passed to the runtime.
+process::LaunchSpec image_launch_spec(const ImageSettings& settings, const Call& call,
+                                      const std::string& name);
+
+// A container name no other container on this host has: "conform-<pid>-<counter>-<random>".
+std::string unique_container_name();
+
+// The prefix every container name from this process starts with: "conform-<pid>-".
+std::string container_name_prefix();
+
+// "docker" when `docker version` reaches an engine, else "podman" when it is on PATH. Throws
+// conform::Error (usage) naming both and the --container-runtime option when neither is usable.
+std::string detect_runtime();
 
 }  // namespace conform::container

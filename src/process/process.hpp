@@ -32,7 +32,8 @@ struct LaunchSpec {
     std::filesystem::path working_dir;  // empty: inherit
     // Written to stdin and then stdin is closed; without it stdin is /dev/null.
     std::optional<std::string> stdin_data;
-    // Zero means no limit. When it expires the process group gets SIGTERM, then SIGKILL after `grace`.
+    // Zero means no limit. When it expires the process group gets SIGTERM, then SIGKILL after
+    // `grace`.
     std::chrono::milliseconds timeout{0};
     std::chrono::milliseconds grace{5000};
     // stderr is kept up to this many bytes (the tail is kept; the head is dropped).
@@ -42,15 +43,20 @@ struct LaunchSpec {
     // Run (and waited for, bounded by `grace`) when conform stops the process, in addition to the
     // signals sent to its process group. Containers use it to stop the container by name.
     std::vector<std::string> stop_command;
-    // Run after the process was reaped, whatever the outcome (e.g. `podman rm -f NAME`).
+    // Run after the process was reaped, whatever the outcome (e.g. `podman rm -f NAME`), for at
+    // most 30 s. Both commands get `env` and `working_dir`; their output is discarded and their
+    // failures are ignored.
     std::vector<std::string> cleanup_command;
 };
 
 enum class Decision { keep_going, stop };
 
-// Receives output while the process runs. Callbacks run on the thread that called run().
+// Receives output while the process runs. Callbacks run on the thread that called run(). After a
+// stop, lines already written are still delivered; further stop decisions are ignored, and so is
+// a stop asked for after the process exited. An exception thrown by a callback leaves run() after
+// the process group was killed and reaped.
 class Observer {
-public:
+  public:
     virtual ~Observer() = default;
     // One stdout line without its '\n'; `line_number` is 1-based.
     virtual Decision on_stdout_line(std::string_view line, std::uint64_t line_number,

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace conform::checks {
+
+enum class Level { must, should };
+
+// A check: a stable id, the contract clauses it enforces and what it verifies. Ids are part of
+// conform's interface (--only/--skip, reports); never rename one.
+struct CheckInfo {
+    std::string_view id;
+    std::vector<std::string_view> clauses;
+    Level level;
+    std::string_view title;
+};
+
+// Every check conform implements, in report order.
+const std::vector<CheckInfo>& all_checks();
+
+// The check called `id`, or nullptr.
+const CheckInfo* find_check(std::string_view id);
+
+namespace ids {
+inline constexpr std::string_view io_json_lines = "io.json_lines";
+inline constexpr std::string_view io_messages = "io.messages_valid";
+inline constexpr std::string_view io_known_types = "io.known_types";
+inline constexpr std::string_view cli_spec = "cli.spec";
+inline constexpr std::string_view cli_check = "cli.check";
+inline constexpr std::string_view cli_discover = "cli.discover";
+inline constexpr std::string_view cli_read = "cli.read";
+inline constexpr std::string_view spec_schema = "spec.schema_valid";
+inline constexpr std::string_view spec_config = "spec.config_valid";
+inline constexpr std::string_view secrets = "secrets.not_leaked";
+inline constexpr std::string_view discover_streams = "discover.streams_valid";
+inline constexpr std::string_view discover_keys = "discover.key_paths_exist";
+inline constexpr std::string_view read_streams = "read.streams_configured";
+inline constexpr std::string_view read_schema = "read.records_match_schema";
+inline constexpr std::string_view read_emitted_at = "read.emitted_at_ms";
+inline constexpr std::string_view read_primary_key = "read.primary_key_present";
+inline constexpr std::string_view read_cursor = "read.cursor_present";
+inline constexpr std::string_view read_deterministic = "read.full_refresh_deterministic";
+inline constexpr std::string_view read_expected = "read.expected_records";
+inline constexpr std::string_view state_well_formed = "state.well_formed";
+inline constexpr std::string_view state_no_older = "state.incremental_no_older";
+inline constexpr std::string_view state_commits = "state.commit_boundaries";
+inline constexpr std::string_view state_resume = "state.resume_no_loss";
+inline constexpr std::string_view state_exactly_once = "state.resume_exactly_once";
+inline constexpr std::string_view state_final = "state.final_checkpoint";
+inline constexpr std::string_view tail_off = "tail.off_exits";
+inline constexpr std::string_view tail_on = "tail.on_streams";
+inline constexpr std::string_view tail_resume = "tail.resume_no_loss";
+inline constexpr std::string_view range_split = "range.split_union";
+inline constexpr std::string_view range_subdivide = "range.state_subdivision";
+inline constexpr std::string_view range_absent = "range.absent_is_full";
+inline constexpr std::string_view range_malformed = "range.malformed_rejected";
+inline constexpr std::string_view merge_reduction = "merge.reduction_valid";
+inline constexpr std::string_view merge_resume = "merge.resume_no_loss";
+inline constexpr std::string_view merge_equals_full = "merge.patches_equal_full";
+inline constexpr std::string_view projections = "projections.differential";
+inline constexpr std::string_view compat = "compat.neutral_keys";
+}  // namespace ids
+
+}  // namespace conform::checks

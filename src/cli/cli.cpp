@@ -1,0 +1,362 @@
+#include "cli/cli.hpp"
+
+#include <rapidjson/document.h>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <csignal>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include "checks/registry.hpp"
+#include "config/test_config.hpp"
+#include "json/parse.hpp"
+#include "process/process.hpp"
+#include "report/console.hpp"
+#include "report/files.hpp"
+#include "suite/runner.hpp"
+#include "suite/scenario.hpp"
+#include "suite/transcript.hpp"
+#include "util/error.hpp"
+
+#ifndef CONFORM_VERSION
+#define CONFORM_VERSION "0.0.0"
+#endif
+
+namespace conform::cli {
+
+namespace {
+
+constexpr const char* k_exit_codes_help =
+    "Exit codes: 0 all checks passed (SHOULD warnings allowed unless --strict); 1 a check failed; "
+    "2 bad command line; 3 bad test config, suite, catalog or transcript; 4 conform's own error; "
+    "5 nothing ran (no scenario selected, or every check skipped).";
+
+struct RunFlags {
+    std::string test_config;
+    std::string connector;
+    std::string image;
+    std::string config;
+    std::string invalid_config;
+    std::string catalog;
+    std::vector<std::string> extensions;
+    std::vector<std::string> suites;
+    std::vector<std::string> only;
+    std::vector<std::string> skip;
+    bool strict = false;
+    bool verbose = false;
+    std::string extension_keys = "estuary";
+    std::string report_json;
+    std::string junit;
+    std::string runtime;
+    std::vector<std::string> runtime_args;
+    bool network = false;
+    std::string pull;
+};
+
+std::string now_iso8601() {
+    std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+std::string shell_quote(const std::string& word) {
+    if (!word.empty() && word.find_first_of(" \t\n'\"\\$`*?&;|<>(){}[]!#~") == std::string::npos) {
+        return word;
+    }
+    std::string quoted = "'";
+    for (char c : word) {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return quoted + "'";
+}
+
+// The command line that reruns this invocation, without its --only/--skip selection.
+std::string rerun_prefix(int argc, char** argv) {
+    std::string command;
+    for (int i = 0; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg == "--only" || arg == "--skip") {
+            ++i;
+            continue;
+        }
+        if (arg.starts_with("--only=") || arg.starts_with("--skip=")) {
+            continue;
+        }
+        command += (command.empty() ? "" : " ") + shell_quote(arg);
+    }
+    return command;
+}
+
+config::TestConfig test_config_from(const RunFlags& flags) {
+    if (!flags.test_config.empty()) {
+        if (!flags.connector.empty() || !flags.image.empty()) {
+            throw Error(ErrorKind::usage,
+                        "give either --test-config or --connector/--image, not both");
+        }
+        auto config = config::load_test_config(flags.test_config);
+        if (config.image) {
+            if (!flags.runtime.empty()) {
+                config.image->runtime = flags.runtime;
+            }
+            config.image->runtime_args.insert(config.image->runtime_args.end(),
+                                              flags.runtime_args.begin(), flags.runtime_args.end());
+            config.image->network = config.image->network || flags.network;
+        }
+        return config;
+    }
+    if (flags.connector.empty() == flags.image.empty()) {
+        throw Error(ErrorKind::usage,
+                    "say which connector to test: --test-config FILE, --connector 'COMMAND' or "
+                    "--image IMAGE");
+    }
+    if (flags.config.empty()) {
+        throw Error(ErrorKind::usage, "--connector/--image need --config FILE (the connector config)");
+    }
+    config::TestConfig config;
+    config.origin = "<command line>";
+    config.base_dir = std::filesystem::current_path();
+    if (!flags.connector.empty()) {
+        config.command = config::split_command_line(flags.connector);
+    } else {
+        container::ImageSettings image;
+        image.image = flags.image;
+        image.runtime = flags.runtime;
+        image.runtime_args = flags.runtime_args;
+        image.network = flags.network;
+        image.pull = flags.pull == "never"    ? container::PullPolicy::never
+                     : flags.pull == "always" ? container::PullPolicy::always
+                                              : container::PullPolicy::missing;
+        config.image = image;
+    }
+    config.config_text = config::read_text_file(flags.config);
+    if (!flags.invalid_config.empty()) {
+        config.invalid_config_text = config::read_text_file(flags.invalid_config);
+    }
+    if (!flags.catalog.empty()) {
+        config.catalog_text = config::read_text_file(flags.catalog);
+    }
+    config.extensions = flags.extensions;
+    return config;
+}
+
+std::vector<suite::Scenario> load_scenarios(const std::vector<std::string>& suite_files) {
+    if (suite_files.empty()) {
+        return suite::load_builtin_suites();
+    }
+    std::vector<suite::Scenario> scenarios;
+    for (const auto& file : suite_files) {
+        auto loaded = suite::load_suite_file(file);
+        scenarios.insert(scenarios.end(), loaded.begin(), loaded.end());
+    }
+    return scenarios;
+}
+
+void check_selection_names(const std::vector<std::string>& names,
+                           const std::vector<suite::Scenario>& scenarios) {
+    std::vector<std::string> known;
+    for (const auto& scenario : scenarios) {
+        known.push_back(scenario.id);
+        known.push_back(scenario.suite);
+    }
+    for (const auto& check : checks::all_checks()) {
+        known.emplace_back(check.id);
+    }
+    for (const auto& name : names) {
+        if (std::find(known.begin(), known.end(), name) == known.end()) {
+            throw Error(ErrorKind::usage,
+                        fmt::format("unknown scenario, suite or check '{}'; `conform list` shows "
+                                    "them",
+                                    name));
+        }
+    }
+}
+
+int exit_code_for(const report::RunReport& report) {
+    auto totals = report.check_totals();
+    if (totals.failed > 0) {
+        return k_exit_checks_failed;
+    }
+    return totals.passed + totals.warned == 0 ? k_exit_nothing_ran : k_exit_passed;
+}
+
+void write_reports(const report::RunReport& report, const RunFlags& flags) {
+    if (!flags.report_json.empty()) {
+        report::write_report_file(flags.report_json, report::to_json_report(report));
+    }
+    if (!flags.junit.empty()) {
+        report::write_report_file(flags.junit, report::to_junit_xml(report));
+    }
+}
+
+int run_command(const RunFlags& flags, int argc, char** argv) {
+    auto scenarios = load_scenarios(flags.suites);
+    check_selection_names(flags.only, scenarios);
+    check_selection_names(flags.skip, scenarios);
+    auto config = test_config_from(flags);
+    suite::RunOptions options;
+    options.strict = flags.strict;
+    options.spelling = flags.extension_keys == "bare" ? protocol::KeySpelling::bare
+                                                      : protocol::KeySpelling::estuary;
+    options.only = flags.only;
+    options.skip = flags.skip;
+    options.rerun_prefix = rerun_prefix(argc, argv);
+    auto console = report::make_console_reporter(stdout, flags.verbose);
+    suite::Runner runner(config, options, *console);
+    auto started_at = now_iso8601();
+    auto report = runner.run(scenarios);
+    report.started_at = started_at;
+    report.conform_version = CONFORM_VERSION;
+    console->run_finished(report);
+    write_reports(report, flags);
+    return exit_code_for(report);
+}
+
+int list_command(const std::vector<std::string>& suite_files) {
+    auto scenarios = load_scenarios(suite_files);
+    fmt::print("Checks (id, level, clauses):\n");
+    for (const auto& check : checks::all_checks()) {
+        fmt::print("  {:<36} {:<6} {:<12} {}\n", check.id,
+                   check.level == checks::Level::must ? "MUST" : "SHOULD",
+                   fmt::join(check.clauses, ","), check.title);
+    }
+    std::string suite;
+    for (const auto& scenario : scenarios) {
+        if (scenario.suite != suite) {
+            suite = scenario.suite;
+            fmt::print("\nSuite '{}':\n", suite);
+        }
+        fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
+        fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
+    }
+    return k_exit_passed;
+}
+
+int validate_command(const std::string& catalog_path, const std::string& transcript_path,
+                     const RunFlags& flags) {
+    auto catalog_text = config::read_text_file(catalog_path);
+    auto document = json::parse_json_text(catalog_text, catalog_path);
+    std::map<std::string, std::vector<std::string>> volatile_fields;
+    auto catalog = protocol::load_catalog(document, catalog_path, volatile_fields);
+    std::ifstream transcript(transcript_path, std::ios::binary);
+    if (!transcript) {
+        throw_input_error(fmt::format("cannot read transcript '{}'", transcript_path));
+    }
+    auto report = suite::validate_transcript(transcript, transcript_path, catalog, flags.strict);
+    report.started_at = now_iso8601();
+    report.conform_version = CONFORM_VERSION;
+    auto console = report::make_console_reporter(stdout, flags.verbose);
+    for (const auto& scenario : report.scenarios) {
+        console->scenario_finished(scenario);
+    }
+    console->run_finished(report);
+    write_reports(report, flags);
+    return exit_code_for(report);
+}
+
+void add_report_flags(CLI::App& command, RunFlags& flags) {
+    command.add_flag("--strict", flags.strict, "SHOULD clauses fail instead of warning");
+    command.add_option("--report-json", flags.report_json, "write the JSON report (version 1) here");
+    command.add_option("--junit", flags.junit, "write a JUnit XML report here");
+    command.add_flag("-v,--verbose", flags.verbose, "show every scenario's runs and skipped checks");
+}
+
+// Ctrl-C or SIGTERM stop every connector conform started, so no process or container is left.
+void install_stop_handler() {
+    static sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    std::thread([] {
+        int received = 0;
+        sigwait(&signals, &received);
+        fmt::print(stderr, "\nconform: stopping (signal {}); cleaning up connectors\n", received);
+        process::stop_all_running();
+        std::_Exit(128 + received);
+    }).detach();
+}
+
+}  // namespace
+
+int conform_main(int argc, char** argv) {
+    CLI::App app{"conform: protocol conformance tests for Airbyte-protocol data connectors"};
+    app.footer(k_exit_codes_help);
+    app.require_subcommand(1);
+    app.set_version_flag("--version", CONFORM_VERSION);
+    RunFlags flags;
+
+    auto* run = app.add_subcommand("run", "run the suites against one connector");
+    run->add_option("-t,--test-config", flags.test_config, "the connector's test config (JSON)");
+    run->add_option("--connector", flags.connector, "command line of a native connector")
+        ->excludes("--test-config");
+    run->add_option("--image", flags.image, "connector image (docker/podman)");
+    run->add_option("--config", flags.config, "connector config file (with --connector/--image)");
+    run->add_option("--invalid-config", flags.invalid_config, "a config check must reject");
+    run->add_option("--catalog", flags.catalog, "configured catalog (default: from discover)");
+    run->add_option("--extensions", flags.extensions, "extensions the connector claims")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"tail", "range", "merge", "projections"}));
+    run->add_option("--suite", flags.suites, "suite file(s) instead of the built-in suites");
+    run->add_option("--only", flags.only, "run only these scenarios, suites or checks")->delimiter(',');
+    run->add_option("--skip", flags.skip, "skip these scenarios, suites or checks")->delimiter(',');
+    run->add_option("--extension-keys", flags.extension_keys,
+                    "spelling of extension keys written into catalogs")
+        ->check(CLI::IsMember({"bare", "estuary"}));
+    run->add_option("--container-runtime", flags.runtime, "docker, podman or a compatible CLI");
+    run->add_option("--runtime-arg", flags.runtime_args, "extra argument for `RUNTIME run`");
+    run->add_flag("--network", flags.network, "give containers network access (off by default)");
+    run->add_option("--pull", flags.pull, "image pull policy")
+        ->check(CLI::IsMember({"never", "missing", "always"}));
+    add_report_flags(*run, flags);
+
+    auto* list = app.add_subcommand("list", "list suites, scenarios and checks with their clauses");
+    list->add_option("--suite", flags.suites, "suite file(s) instead of the built-in suites");
+
+    std::string catalog_path;
+    std::string transcript_path;
+    auto* validate = app.add_subcommand(
+        "validate", "check a recorded `read` transcript offline, with the live run's checks");
+    validate->add_option("--catalog", catalog_path, "the configured catalog of the read")->required();
+    validate->add_option("transcript", transcript_path, "the read's stdout, one message per line")
+        ->required();
+    add_report_flags(*validate, flags);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        int code = app.exit(error);
+        return code == 0 ? k_exit_passed : k_exit_usage;
+    }
+    try {
+        if (*run) {
+            install_stop_handler();
+            return run_command(flags, argc, argv);
+        }
+        if (*list) {
+            return list_command(flags.suites);
+        }
+        return validate_command(catalog_path, transcript_path, flags);
+    } catch (const Error& error) {
+        fmt::print(stderr, "conform: error: {}\n", error.what());
+        switch (error.kind()) {
+            case ErrorKind::usage:
+                return k_exit_usage;
+            case ErrorKind::input:
+                return k_exit_bad_input;
+            case ErrorKind::internal:
+                return k_exit_internal;
+        }
+    } catch (const std::exception& error) {
+        fmt::print(stderr, "conform: internal error: {}\n", error.what());
+    }
+    return k_exit_internal;
+}
+
+}  // namespace conform::cli

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace conform::config {
+
+// Maps the JSON pointer of every member and element of a JSON text (comments allowed) to the
+// 1-based line where it starts, so errors can name a line. An unparsable text yields an empty map.
+std::map<std::string, std::size_t> pointer_lines(std::string_view text);
+
+// The line of `pointer`, or of its nearest ancestor that has one (1 for the root).
+std::size_t line_of(const std::map<std::string, std::size_t>& lines, std::string pointer);
+
+}  // namespace conform::config

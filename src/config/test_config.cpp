@@ -1,0 +1,280 @@
+#include "config/test_config.hpp"
+
+#include <rapidjson/document.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "config/positions.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+#include "resources/resources.hpp"
+#include "schema/schema.hpp"
+#include "util/error.hpp"
+
+namespace conform::config {
+
+namespace {
+
+using std::chrono::milliseconds;
+
+const schema::Schema& test_config_schema() {
+    static const schema::Schema k_schema =
+        schema::Schema::compile_text(resources::find("test-config.schema.json"));
+    return k_schema;
+}
+
+milliseconds seconds_member(const rapidjson::Value& object, const char* name,
+                            milliseconds fallback) {
+    if (!object.IsObject() || !object.HasMember(name)) {
+        return fallback;
+    }
+    return milliseconds(static_cast<long long>(object[name].GetDouble() * 1000.0));
+}
+
+std::string string_member(const rapidjson::Value& object, const char* name) {
+    return object.HasMember(name) ? object[name].GetString() : "";
+}
+
+std::vector<std::string> string_list(const rapidjson::Value& array) {
+    std::vector<std::string> items;
+    for (const auto& item : array.GetArray()) {
+        items.emplace_back(item.GetString());
+    }
+    return items;
+}
+
+std::map<std::string, std::string> string_map(const rapidjson::Value& object) {
+    std::map<std::string, std::string> items;
+    for (const auto& member : object.GetObject()) {
+        items.emplace(member.name.GetString(), member.value.GetString());
+    }
+    return items;
+}
+
+void validate_against_schema(const rapidjson::Value& document, std::string_view text,
+                             const std::filesystem::path& path) {
+    std::vector<schema::Violation> violations;
+    if (test_config_schema().validate(document, &violations, 20)) {
+        return;
+    }
+    auto lines = pointer_lines(text);
+    std::string message = fmt::format("{}: invalid test config:", path.string());
+    for (const auto& violation : violations) {
+        std::string field = violation.instance_path.empty() ? "(top level)" : violation.instance_path;
+        message += fmt::format("\n  {}:{}: {}: {}", path.string(),
+                               line_of(lines, violation.instance_path), field, violation.message);
+    }
+    message += "\n  (schema: schemas/test-config.schema.json)";
+    throw_input_error(message);
+}
+
+std::filesystem::path resolve(const std::filesystem::path& base, const std::string& relative) {
+    std::filesystem::path path(relative);
+    return path.is_absolute() ? path : base / path;
+}
+
+std::vector<TestConfig::ExpectedRecord> read_expected_records(const std::filesystem::path& path) {
+    std::vector<TestConfig::ExpectedRecord> records;
+    std::istringstream lines(read_text_file(path));
+    std::string line;
+    std::size_t number = 0;
+    while (std::getline(lines, line)) {
+        ++number;
+        if (line.find_first_not_of(" \t\r") == std::string::npos) {
+            continue;
+        }
+        auto where = fmt::format("{}:{}", path.string(), number);
+        auto document = json::parse_json_text(line, where);
+        if (!document.IsObject() || !document.HasMember("stream") ||
+            !document["stream"].IsString() || !document.HasMember("data") ||
+            !document["data"].IsObject()) {
+            throw_input_error(fmt::format(
+                "{}: expected {{\"stream\": NAME, \"data\": {{...}}}} on each line", where));
+        }
+        records.push_back({document["stream"].GetString(), json::to_json(document["data"]), number});
+    }
+    return records;
+}
+
+void read_connector(const rapidjson::Value& connector, TestConfig& config) {
+    if (connector.HasMember("command")) {
+        const auto& command = connector["command"];
+        config.command = command.IsString() ? split_command_line(command.GetString())
+                                            : string_list(command);
+        if (config.command[0].find('/') != std::string::npos) {
+            config.command[0] = resolve(config.base_dir, config.command[0]).string();
+        }
+    } else {
+        container::ImageSettings image;
+        image.image = connector["image"].GetString();
+        image.runtime = string_member(connector, "runtime");
+        if (connector.HasMember("runtime_args")) {
+            image.runtime_args = string_list(connector["runtime_args"]);
+        }
+        if (connector.HasMember("global_args")) {
+            image.global_args = string_list(connector["global_args"]);
+        }
+        image.network = connector.HasMember("network") && connector["network"].GetBool();
+        std::string pull = connector.HasMember("pull") ? connector["pull"].GetString() : "missing";
+        image.pull = pull == "never"    ? container::PullPolicy::never
+                     : pull == "always" ? container::PullPolicy::always
+                                        : container::PullPolicy::missing;
+        config.image = image;
+    }
+    if (connector.HasMember("env")) {
+        config.env = string_map(connector["env"]);
+    }
+    if (connector.HasMember("working_dir")) {
+        config.working_dir = resolve(config.base_dir, connector["working_dir"].GetString());
+    }
+}
+
+void read_optional_sections(const rapidjson::Value& document, TestConfig& config) {
+    auto file_text = [&config](const rapidjson::Value& value) {
+        return read_text_file(resolve(config.base_dir, value.GetString()));
+    };
+    if (document.HasMember("invalid_config")) {
+        config.invalid_config_text = file_text(document["invalid_config"]);
+    }
+    if (document.HasMember("catalog")) {
+        config.catalog_text = file_text(document["catalog"]);
+    }
+    if (document.HasMember("extensions")) {
+        config.extensions = string_list(document["extensions"]);
+    }
+    if (document.HasMember("volatile_fields")) {
+        for (const auto& stream : document["volatile_fields"].GetObject()) {
+            config.volatile_fields[stream.name.GetString()] = string_list(stream.value);
+        }
+    }
+    if (document.HasMember("expected_records")) {
+        const auto& expected = document["expected_records"];
+        auto path = resolve(config.base_dir, expected["path"].GetString());
+        config.expected_records = read_expected_records(path);
+        config.expected_exact = string_member(expected, "mode") == "exact";
+        config.expected_origin = path.string();
+    }
+    if (document.HasMember("timeouts")) {
+        const auto& timeouts = document["timeouts"];
+        config.spec_timeout = seconds_member(timeouts, "spec", config.spec_timeout);
+        config.check_timeout = seconds_member(timeouts, "check", config.check_timeout);
+        config.discover_timeout = seconds_member(timeouts, "discover", config.discover_timeout);
+        config.read_timeout = seconds_member(timeouts, "read", config.read_timeout);
+    }
+    config.grace = seconds_member(document, "grace_seconds", config.grace);
+    if (document.HasMember("resume") && document["resume"].HasMember("sample")) {
+        config.resume_sample = document["resume"]["sample"].GetUint();
+    }
+    if (document.HasMember("merge")) {
+        const auto& merge = document["merge"];
+        if (merge.HasMember("config")) {
+            config.merge_config_text = file_text(merge["config"]);
+        }
+        if (merge.HasMember("full_state_config")) {
+            config.full_state_config_text = file_text(merge["full_state_config"]);
+        }
+    }
+    if (document.HasMember("tail")) {
+        const auto& tail = document["tail"];
+        if (tail.HasMember("inject_command")) {
+            config.inject_command = string_list(tail["inject_command"]);
+        }
+        config.inject_after = seconds_member(tail, "inject_after_seconds", config.inject_after);
+        config.observe = seconds_member(tail, "observe_seconds", config.observe);
+    }
+    if (document.HasMember("projections")) {
+        for (const auto& stream : document["projections"].GetObject()) {
+            Projections projections;
+            for (const auto& field : stream.value.GetObject()) {
+                projections.emplace_back(field.name.GetString(), field.value.GetString());
+            }
+            config.projections[stream.name.GetString()] = std::move(projections);
+        }
+    }
+}
+
+}  // namespace
+
+bool TestConfig::claims(std::string_view extension) const {
+    return std::find(extensions.begin(), extensions.end(), extension) != extensions.end();
+}
+
+std::unique_ptr<container::Launcher> TestConfig::make_launcher() const {
+    if (image) {
+        auto settings = *image;
+        settings.env.insert(env.begin(), env.end());
+        return container::make_image_launcher(std::move(settings));
+    }
+    return container::make_native_launcher(command, env, working_dir);
+}
+
+std::string read_text_file(const std::filesystem::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+        throw_input_error(fmt::format("cannot read '{}': no such file or not readable", path.string()));
+    }
+    std::ostringstream content;
+    content << file.rdbuf();
+    return content.str();
+}
+
+TestConfig load_test_config(const std::filesystem::path& path) {
+    std::string text = read_text_file(path);
+    auto document = json::parse_json_text(text, path.string());
+    validate_against_schema(document, text, path);
+    TestConfig config;
+    config.origin = path;
+    config.base_dir = std::filesystem::absolute(path).parent_path();
+    read_connector(document["connector"], config);
+    config.config_text = read_text_file(resolve(config.base_dir, document["config"].GetString()));
+    read_optional_sections(document, config);
+    return config;
+}
+
+std::vector<std::string> split_command_line(std::string_view command_line) {
+    std::vector<std::string> words;
+    std::string word;
+    bool in_word = false;
+    char quote = 0;
+    for (std::size_t i = 0; i < command_line.size(); ++i) {
+        char c = command_line[i];
+        if (quote != 0) {
+            if (c == quote) {
+                quote = 0;
+            } else if (c == '\\' && quote == '"' && i + 1 < command_line.size()) {
+                word += command_line[++i];
+            } else {
+                word += c;
+            }
+        } else if (c == '\'' || c == '"') {
+            quote = c;
+            in_word = true;
+        } else if (c == '\\' && i + 1 < command_line.size()) {
+            word += command_line[++i];
+            in_word = true;
+        } else if (c == ' ' || c == '\t' || c == '\n') {
+            if (in_word) {
+                words.push_back(std::move(word));
+                word.clear();
+                in_word = false;
+            }
+        } else {
+            word += c;
+            in_word = true;
+        }
+    }
+    if (quote != 0) {
+        throw Error(ErrorKind::usage,
+                    fmt::format("unterminated {} quote in command line: {}", quote, command_line));
+    }
+    if (in_word) {
+        words.push_back(std::move(word));
+    }
+    return words;
+}
+
+}  // namespace conform::config

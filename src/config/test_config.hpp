@@ -1,0 +1,76 @@
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "container/launcher.hpp"
+
+namespace conform::config {
+
+using Projections = std::vector<std::pair<std::string, std::string>>;
+
+// How to run one connector and what to expect of it: a test config file (schema in
+// schemas/test-config.schema.json), or the same built from command-line flags.
+struct TestConfig {
+    std::filesystem::path origin;  // the file, or "<command line>"
+    std::filesystem::path base_dir;
+
+    std::vector<std::string> command;               // native connector argv
+    std::optional<container::ImageSettings> image;  // or an image
+    std::map<std::string, std::string> env;
+    std::filesystem::path working_dir;
+
+    std::string config_text;  // may contain ${CONFORM_SCRATCH}
+    std::optional<std::string> invalid_config_text;
+    std::optional<std::string> catalog_text;
+    std::vector<std::string> extensions;
+    std::map<std::string, std::vector<std::string>> volatile_fields;
+
+    struct ExpectedRecord {
+        std::string stream;
+        std::string data_json;
+        std::size_t line;
+    };
+    std::vector<ExpectedRecord> expected_records;
+    bool expected_exact = false;
+    std::string expected_origin;
+
+    std::chrono::milliseconds spec_timeout{30'000};
+    std::chrono::milliseconds check_timeout{30'000};
+    std::chrono::milliseconds discover_timeout{60'000};
+    std::chrono::milliseconds read_timeout{300'000};
+    std::chrono::milliseconds grace{5'000};
+
+    std::size_t resume_sample = 2;
+    std::optional<std::string> merge_config_text;
+    std::optional<std::string> full_state_config_text;
+
+    std::vector<std::string> inject_command;
+    std::chrono::milliseconds inject_after{500};
+    std::chrono::milliseconds observe{2'000};
+
+    std::map<std::string, Projections> projections;
+
+    bool claims(std::string_view extension) const;
+    // The launcher for this connector (native command or image).
+    std::unique_ptr<container::Launcher> make_launcher() const;
+};
+
+// Loads and validates a test config file. Throws conform::Error (input) naming the file, the line
+// and the field, and what was expected, for every problem found.
+TestConfig load_test_config(const std::filesystem::path& path);
+
+// Splits a command line into argv the way a POSIX shell would for words and quotes (no
+// expansion). Throws conform::Error (usage) on an unterminated quote.
+std::vector<std::string> split_command_line(std::string_view command_line);
+
+// Reads a whole file; throws conform::Error (input) naming it when it cannot.
+std::string read_text_file(const std::filesystem::path& path);
+
+}  // namespace conform::config

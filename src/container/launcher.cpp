@@ -1,0 +1,284 @@
+#include "container/launcher.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cctype>
+#include <mutex>
+#include <random>
+#include <set>
+
+#include "container/runtime.hpp"
+#include "util/error.hpp"
+
+namespace conform::container {
+
+namespace {
+
+constexpr std::string_view k_data_dir = "/data";
+
+bool is_shell_safe(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("_./:=@%+,-").find(c) != std::string_view::npos;
+}
+
+std::string shell_quote(const std::string& word) {
+    if (!word.empty() && std::all_of(word.begin(), word.end(), is_shell_safe)) {
+        return word;
+    }
+    std::string quoted = "'";
+    for (char c : word) {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return quoted + "'";
+}
+
+std::string join_command_line(const std::vector<std::string>& argv) {
+    std::string line;
+    for (const auto& word : argv) {
+        if (!line.empty()) {
+            line += ' ';
+        }
+        line += shell_quote(word);
+    }
+    return line;
+}
+
+class NativeLauncher : public Launcher {
+public:
+    NativeLauncher(std::vector<std::string> command, std::map<std::string, std::string> env,
+                   std::filesystem::path working_dir)
+        : m_command(std::move(command)), m_env(std::move(env)),
+          m_working_dir(std::move(working_dir)) {}
+
+    process::LaunchSpec prepare(const Call& call) override {
+        process::LaunchSpec spec;
+        spec.argv = m_command;
+        spec.argv.insert(spec.argv.end(), call.args.begin(), call.args.end());
+        for (const auto& [flag, path] : call.file_args) {
+            spec.argv.push_back(flag);
+            spec.argv.push_back(path.string());
+        }
+        spec.env = m_env;
+        spec.working_dir = m_working_dir;
+        spec.timeout = call.timeout;
+        spec.grace = call.grace;
+        return spec;
+    }
+
+    std::string describe() const override { return join_command_line(m_command); }
+
+private:
+    std::vector<std::string> m_command;
+    std::map<std::string, std::string> m_env;
+    std::filesystem::path m_working_dir;
+};
+
+bool is_network_option(const std::string& arg) {
+    return arg == "--network" || arg == "--net" || arg.starts_with("--network=") ||
+           arg.starts_with("--net=");
+}
+
+// Variables the runtime client itself reads: giving them the connector's value in the client's
+// environment would change how the client works, so these go on the command line instead.
+bool steers_runtime_client(const std::string& name) {
+    std::string upper = name;
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    static const std::set<std::string, std::less<>> k_names = {
+        "PATH",      "HOME",       "TMPDIR",   "HTTP_PROXY",        "HTTPS_PROXY",
+        "NO_PROXY",  "ALL_PROXY",  "STORAGE_DRIVER", "STORAGE_OPTS", "REGISTRY_AUTH_FILE"};
+    static const std::array<std::string_view, 7> k_prefixes = {
+        "DOCKER_", "CONTAINERS_", "CONTAINER_", "PODMAN_", "BUILDAH_", "XDG_", "LD_"};
+    return k_names.contains(upper) ||
+           std::any_of(k_prefixes.begin(), k_prefixes.end(),
+                       [&](std::string_view prefix) { return upper.starts_with(prefix); });
+}
+
+void check_env_name(const std::string& name) {
+    if (name.empty() || name.find_first_of("=\n") != std::string::npos) {
+        throw_input_error(fmt::format(
+            "'{}' is not a valid environment variable name for a container", name));
+    }
+}
+
+std::string absolute_host_path(const std::filesystem::path& path) {
+    std::string host = std::filesystem::absolute(path).lexically_normal().string();
+    if (host.find_first_of(":\n") != std::string::npos) {
+        throw_input_error(fmt::format(
+            "the path '{}' cannot be mounted into a container: it contains ':' or a newline", host));
+    }
+    return host;
+}
+
+// Maps each input file to /data/<name>, or /data/<n>/<name> when two files share a name.
+class DataMounts {
+public:
+    std::string container_path(const std::filesystem::path& host) {
+        std::string name = host.filename().string();
+        if (name.empty() || name == "." || name == "..") {
+            throw_input_error(
+                fmt::format("'{}' is not a file that can be mounted into a container",
+                            host.string()));
+        }
+        std::string path = fmt::format("{}/{}", k_data_dir, name);
+        for (int n = 2; !m_used.insert(path).second; ++n) {
+            path = fmt::format("{}/{}/{}", k_data_dir, n, name);
+        }
+        return path;
+    }
+
+private:
+    std::set<std::string> m_used;
+};
+
+class ImageLauncher : public Launcher {
+public:
+    explicit ImageLauncher(ImageSettings settings) : m_settings(std::move(settings)) {}
+
+    process::LaunchSpec prepare(const Call& call) override {
+        ensure_image_once();
+        return image_launch_spec(m_settings, call, unique_container_name());
+    }
+
+    std::string describe() const override {
+        return fmt::format("{} image {}{}", m_settings.runtime, m_settings.image,
+                           m_settings.network ? " (network on)" : "");
+    }
+
+private:
+    void ensure_image_once() {
+        std::lock_guard lock(m_mutex);
+        if (!m_image_checked) {
+            m_image_checked = true;
+            try {
+                ensure_image({m_settings.runtime, m_settings.global_args}, m_settings.image,
+                             m_settings.pull);
+            } catch (const Error& error) {
+                m_image_error = error;
+            }
+        }
+        if (m_image_error) {
+            throw *m_image_error;
+        }
+    }
+
+    ImageSettings m_settings;
+    std::mutex m_mutex;
+    bool m_image_checked = false;
+    std::optional<Error> m_image_error;
+};
+
+}  // namespace
+
+std::unique_ptr<Launcher> make_native_launcher(std::vector<std::string> command,
+                                               std::map<std::string, std::string> env,
+                                               std::filesystem::path working_dir) {
+    if (command.empty() || command.front().empty()) {
+        throw Error(ErrorKind::usage, "the connector command is empty");
+    }
+    return std::make_unique<NativeLauncher>(std::move(command), std::move(env),
+                                            std::move(working_dir));
+}
+
+std::string_view pull_policy_name(PullPolicy policy) {
+    switch (policy) {
+        case PullPolicy::never:
+            return "never";
+        case PullPolicy::missing:
+            return "missing";
+        case PullPolicy::always:
+            return "always";
+    }
+    return "missing";
+}
+
+std::optional<PullPolicy> parse_pull_policy(std::string_view name) {
+    for (PullPolicy policy : {PullPolicy::never, PullPolicy::missing, PullPolicy::always}) {
+        if (pull_policy_name(policy) == name) {
+            return policy;
+        }
+    }
+    return std::nullopt;
+}
+
+std::unique_ptr<Launcher> make_image_launcher(ImageSettings settings) {
+    if (settings.image.empty() || settings.image.starts_with('-')) {
+        throw Error(ErrorKind::usage,
+                    fmt::format("'{}' is not a container image name", settings.image));
+    }
+    if (settings.runtime.empty()) {
+        settings.runtime = detect_runtime();
+    }
+    return std::make_unique<ImageLauncher>(std::move(settings));
+}
+
+process::LaunchSpec image_launch_spec(const ImageSettings& settings, const Call& call,
+                                      const std::string& name) {
+    if (settings.runtime.empty()) {
+        throw_internal_error("image_launch_spec() needs a container runtime");
+    }
+    process::LaunchSpec spec;
+    RuntimeCommand runtime{settings.runtime, settings.global_args};
+    // The container's output is read through the attached stdout; a log copy would only cost
+    // time and disk, and the container is removed afterwards anyway.
+    // --stop-timeout 0: the cleanup's `rm -f` comes after conform's own grace period, so the
+    // runtime must not add its default 10 s of waiting before SIGKILL.
+    spec.argv = runtime.with({"run", "--rm", "-i", "--name", name, "--log-driver", "none",
+                              "--stop-timeout", "0"});
+    auto add = [&spec](std::initializer_list<std::string> words) {
+        spec.argv.insert(spec.argv.end(), words);
+    };
+    if (std::none_of(settings.runtime_args.begin(), settings.runtime_args.end(),
+                     is_network_option)) {
+        add({"--network", settings.network ? "host" : "none"});
+    }
+
+    DataMounts mounts;
+    std::vector<std::pair<std::string, std::string>> file_flags;
+    for (const auto& [flag, path] : call.file_args) {
+        std::string host = absolute_host_path(path);
+        std::string inside = mounts.container_path(host);
+        add({"-v", fmt::format("{}:{}:ro", host, inside)});
+        file_flags.emplace_back(flag, inside);
+    }
+    for (const auto& dir : settings.shared_dirs) {
+        std::string host = absolute_host_path(dir);
+        add({"-v", fmt::format("{}:{}", host, host)});
+    }
+    for (const auto& [key, value] : settings.env) {
+        check_env_name(key);
+        if (steers_runtime_client(key)) {
+            add({"-e", fmt::format("{}={}", key, value)});
+        } else {
+            add({"-e", key});
+            spec.env[key] = value;
+        }
+    }
+    spec.argv.insert(spec.argv.end(), settings.runtime_args.begin(), settings.runtime_args.end());
+    spec.argv.push_back(settings.image);
+    spec.argv.insert(spec.argv.end(), call.args.begin(), call.args.end());
+    for (const auto& [flag, inside] : file_flags) {
+        add({flag, inside});
+    }
+
+    spec.stop_command = runtime.with({"kill", "--signal", "TERM", name});
+    spec.cleanup_command = runtime.with({"rm", "-f", name});
+    spec.timeout = call.timeout;
+    spec.grace = call.grace;
+    return spec;
+}
+
+std::string container_name_prefix() { return fmt::format("conform-{}-", ::getpid()); }
+
+std::string unique_container_name() {
+    static std::atomic<std::uint64_t> counter{0};
+    std::random_device random;
+    return fmt::format("{}{}-{:08x}", container_name_prefix(), ++counter,
+                       static_cast<std::uint32_t>(random()));
+}
+
+}  // namespace conform::container

@@ -1,0 +1,203 @@
+#include "container/runtime.hpp"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string_view>
+
+#include "util/error.hpp"
+
+namespace conform::container {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr std::size_t k_summary_limit = 400;
+constexpr std::chrono::milliseconds k_detect_timeout = 10s;
+constexpr std::chrono::milliseconds k_inspect_timeout = 60s;
+// Large images over slow links take a while; a pull that hangs must still end.
+constexpr std::chrono::milliseconds k_pull_timeout = 30min;
+
+class CapturingObserver : public process::Observer {
+public:
+    process::Decision on_stdout_line(std::string_view line, std::uint64_t /*line_number*/,
+                                     bool /*truncated*/) override {
+        m_text.append(line);
+        m_text.push_back('\n');
+        return process::Decision::keep_going;
+    }
+
+    std::string take_text() { return std::move(m_text); }
+
+private:
+    std::string m_text;
+};
+
+std::string_view trim(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) {
+        return {};
+    }
+    const auto last = text.find_last_not_of(" \t\r\n");
+    return text.substr(first, last - first + 1);
+}
+
+std::string runtime_label(const RuntimeCommand& runtime) {
+    return std::filesystem::path(runtime.runtime).filename().string();
+}
+
+CommandOutput run_runtime(const RuntimeCommand& runtime, std::vector<std::string> args,
+                          std::chrono::milliseconds timeout) {
+    try {
+        return run_command(runtime.with(std::move(args)), timeout);
+    } catch (const Error& error) {
+        throw Error(ErrorKind::usage,
+                    fmt::format("the container runtime '{}' could not be started ({}); install it "
+                                "or choose another docker-compatible CLI with --container-runtime",
+                                runtime.runtime, error.what()));
+    }
+}
+
+std::string failure_detail(const CommandOutput& output, std::chrono::milliseconds timeout) {
+    if (output.timed_out) {
+        return fmt::format("it did not finish within {} s", timeout.count() / 1000);
+    }
+    std::string summary = stderr_summary(output.stderr_text);
+    if (summary.empty()) {
+        return output.exit.describe();
+    }
+    return summary;
+}
+
+bool image_present(const RuntimeCommand& runtime, const std::string& image,
+                   std::string& why_not) {
+    CommandOutput output =
+        run_runtime(runtime, {"image", "inspect", "--format", "{{.Id}}", image}, k_inspect_timeout);
+    if (output.succeeded()) {
+        return true;
+    }
+    why_not = fmt::format("{} image inspect: {}", runtime_label(runtime),
+                          failure_detail(output, k_inspect_timeout));
+    return false;
+}
+
+void pull_image(const RuntimeCommand& runtime, const std::string& image, PullPolicy policy) {
+    CommandOutput output = run_runtime(runtime, {"pull", image}, k_pull_timeout);
+    if (!output.succeeded()) {
+        throw Error(ErrorKind::input,
+                    fmt::format("could not pull image '{}' (pull policy '{}'): {} pull: {}", image,
+                                pull_policy_name(policy), runtime_label(runtime),
+                                failure_detail(output, k_pull_timeout)));
+    }
+}
+
+bool on_path(const std::string& program) {
+    const char* path = std::getenv("PATH");
+    if (path == nullptr) {
+        return false;
+    }
+    std::string_view rest = path;
+    while (!rest.empty()) {
+        const auto colon = rest.find(':');
+        std::string_view dir = rest.substr(0, colon);
+        rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+        std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / program;
+        if (::access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Empty when the docker CLI reached an engine, else why not.
+std::string docker_engine_problem() {
+    try {
+        CommandOutput output = run_command(
+            {"docker", "version", "--format", "{{.Server.Version}}"}, k_detect_timeout);
+        if (output.succeeded()) {
+            return {};
+        }
+        return failure_detail(output, k_detect_timeout);
+    } catch (const Error&) {
+        return "docker is not installed";
+    }
+}
+
+}  // namespace
+
+std::string detect_runtime() {
+    std::string docker_problem = docker_engine_problem();
+    if (docker_problem.empty()) {
+        return "docker";
+    }
+    if (on_path("podman")) {
+        return "podman";
+    }
+    throw Error(ErrorKind::usage,
+                fmt::format("no container runtime found: no Docker engine answers ({}) and podman is "
+                            "not on PATH; start Docker, install podman, or name a docker-compatible "
+                            "CLI with --container-runtime",
+                            docker_problem));
+}
+
+CommandOutput run_command(const std::vector<std::string>& argv,
+                          std::chrono::milliseconds timeout) {
+    process::LaunchSpec spec;
+    spec.argv = argv;
+    spec.timeout = timeout;
+    spec.grace = 2s;
+    CapturingObserver observer;
+    process::RunResult result = process::run(spec, observer);
+    CommandOutput output;
+    output.exit = result.exit;
+    output.timed_out = result.stop_reason == process::StopReason::timeout;
+    output.stdout_text = observer.take_text();
+    output.stderr_text = std::move(result.stderr_text);
+    return output;
+}
+
+std::string stderr_summary(const std::string& stderr_text) {
+    std::string_view text = trim(stderr_text);
+    if (text.size() <= k_summary_limit) {
+        return std::string(text);
+    }
+    std::size_t start = text.size() - k_summary_limit;
+    // Do not start inside a UTF-8 sequence.
+    while (start < text.size() && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) {
+        ++start;
+    }
+    return "…" + std::string(text.substr(start));
+}
+
+std::vector<std::string> RuntimeCommand::with(std::vector<std::string> args) const {
+    std::vector<std::string> argv;
+    argv.reserve(1 + global_args.size() + args.size());
+    argv.push_back(runtime);
+    argv.insert(argv.end(), global_args.begin(), global_args.end());
+    argv.insert(argv.end(), std::make_move_iterator(args.begin()),
+                std::make_move_iterator(args.end()));
+    return argv;
+}
+
+void ensure_image(const RuntimeCommand& runtime, const std::string& image, PullPolicy policy) {
+    if (policy == PullPolicy::always) {
+        pull_image(runtime, image, policy);
+        return;
+    }
+    std::string why_not;
+    if (image_present(runtime, image, why_not)) {
+        return;
+    }
+    if (policy == PullPolicy::never) {
+        throw Error(ErrorKind::input,
+                    fmt::format("image '{}' is not present and the pull policy is 'never' ({})",
+                                image, why_not));
+    }
+    pull_image(runtime, image, policy);
+}
+
+}  // namespace conform::container

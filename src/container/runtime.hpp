@@ -1,0 +1,44 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "container/launcher.hpp"
+#include "process/process.hpp"
+
+// Talking to a container runtime CLI outside of connector runs: detection and pull policy.
+namespace conform::container {
+
+struct CommandOutput {
+    process::ExitStatus exit;
+    bool timed_out = false;
+    std::string stdout_text;
+    std::string stderr_text;
+
+    bool succeeded() const { return !timed_out && exit.succeeded(); }
+};
+
+// Runs `argv` with stdin from /dev/null for at most `timeout` and captures its output. Throws
+// conform::Error (internal) when argv[0] cannot be started.
+CommandOutput run_command(const std::vector<std::string>& argv,
+                          std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+// The end of a runtime's stderr, trimmed and short enough for an error message.
+std::string stderr_summary(const std::string& stderr_text);
+
+// The runtime command line up to and including the global arguments.
+struct RuntimeCommand {
+    std::string runtime;
+    std::vector<std::string> global_args;
+
+    // `runtime global_args... args...`.
+    std::vector<std::string> with(std::vector<std::string> args) const;
+};
+
+// Makes sure `image` is available under `policy`: inspects it, and pulls it when the policy says
+// so. Throws conform::Error (input) when the image is absent under "never" or cannot be pulled,
+// and (usage) when the runtime cannot be started.
+void ensure_image(const RuntimeCommand& runtime, const std::string& image, PullPolicy policy);
+
+}  // namespace conform::container

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "json/fwd.hpp"
+
+namespace conform::ext {
+
+// Something wrong with one STATE message, tied to the contract clause it breaks.
+struct StateProblem {
+    std::string clause;  // "X-MERGE-1" or "AP-STATE-1"
+    std::string message;
+};
+
+// Reduces the `state` objects of a run's STATE messages, in order, into the state to resume
+// from. Shapes: legacy {"data":{...}} (optionally "type":"LEGACY"), "type":"STREAM" and
+// "type":"GLOBAL". A message with any of "merge", "estuary.dev/merge" or "patch" true is an
+// RFC 7396 merge patch applied to the current state (or {}), one message at a time, never
+// composed; otherwise it replaces: the whole legacy data, one stream's state, or GLOBAL's shared
+// state and the stream states it lists. A malformed message is reported and not applied.
+// Copying takes an independent snapshot.
+class StateReducer {
+  public:
+    StateReducer();
+    ~StateReducer();
+    StateReducer(const StateReducer& other);
+    StateReducer& operator=(const StateReducer& other);
+    StateReducer(StateReducer&&) noexcept;
+    StateReducer& operator=(StateReducer&&) noexcept;
+
+    // Applies one STATE message's `state` object; returns what is wrong with it (empty when
+    // nothing). Never throws on connector data.
+    std::vector<StateProblem> apply(const rapidjson::Value& state);
+
+    // True once a message has been applied.
+    bool has_state() const;
+    // Number of STATE messages passed to apply(), applied or not.
+    std::size_t count() const;
+
+    // The file to pass as --state to resume: the legacy data object, or the Airbyte array of
+    // STREAM entries (one GLOBAL entry when the state is global). Empty before any state.
+    std::string state_file_json() const;
+
+    // Canonical JSON of the reduced state with streams sorted by namespace and name, for comparing
+    // reductions of different runs. Empty before any state.
+    std::string materialized_json() const;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace conform::ext

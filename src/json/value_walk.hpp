@@ -1,0 +1,217 @@
+#pragma once
+
+// Internal to conform_json: the non-recursive traversal shared by the writers and digests.
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace conform::json::detail {
+
+// A set of JSON pointers stored as a tree of reference tokens.
+struct PointerTree {
+    bool selected = false;
+    std::map<std::string, PointerTree, std::less<>> children;
+
+    const PointerTree* child(std::string_view token) const {
+        auto found = children.find(token);
+        return found == children.end() ? nullptr : &found->second;
+    }
+};
+
+inline std::string_view text_of(const rapidjson::Value& string_value) {
+    return {string_value.GetString(), string_value.GetStringLength()};
+}
+
+// Reports a number in its canonical class: integer (int64 or integral double within it),
+// unsigned (uint64 above int64, or integral double within it) or real.
+template <typename Visitor>
+void visit_canonical_number(const rapidjson::Value& number, Visitor& visitor) {
+    if (number.IsInt64()) {
+        visitor.integer(number.GetInt64());
+        return;
+    }
+    if (number.IsUint64()) {
+        visitor.unsigned_integer(number.GetUint64());
+        return;
+    }
+    double real = number.GetDouble();
+    constexpr double k_two_to_63 = 9223372036854775808.0;
+    constexpr double k_two_to_64 = 18446744073709551616.0;
+    bool integral = std::isfinite(real) && std::trunc(real) == real;
+    if (integral && real >= -k_two_to_63 && real < k_two_to_63) {
+        visitor.integer(static_cast<std::int64_t>(real));
+    } else if (integral && real >= k_two_to_63 && real < k_two_to_64) {
+        visitor.unsigned_integer(static_cast<std::uint64_t>(real));
+    } else {
+        visitor.real(real);
+    }
+}
+
+template <typename Visitor>
+void visit_number_as_stored(const rapidjson::Value& number, Visitor& visitor) {
+    if (number.IsInt64()) {
+        visitor.integer(number.GetInt64());
+    } else if (number.IsUint64()) {
+        visitor.unsigned_integer(number.GetUint64());
+    } else {
+        visitor.real(number.GetDouble());
+    }
+}
+
+// Walks a value without recursion. Canonical walks visit members sorted by name bytes (ties in
+// document order) and numbers in canonical class; others keep document order and storage class.
+// Values whose pointer is selected in `excluded` are skipped as if absent. Visitor events: null(),
+// boolean(b), integer(i), unsigned_integer(u), real(d), string(s), begin_object(), key(s),
+// end_object(children), begin_array(), end_array(children), and before_child(first) ahead of
+// every member or element. Scratch buffers are reused between walks.
+template <bool k_canonical>
+class ValueWalker {
+  public:
+    template <typename Visitor>
+    void walk(const rapidjson::Value& root, Visitor& visitor, const PointerTree* excluded) {
+        m_frames.clear();
+        m_order.clear();
+        if (excluded != nullptr && excluded->selected) {
+            return;
+        }
+        enter(root, excluded, visitor);
+        while (!m_frames.empty()) {
+            if (!advance(visitor)) {
+                leave(visitor);
+            }
+        }
+    }
+
+  private:
+    struct Frame {
+        const rapidjson::Value* container;
+        const PointerTree* excluded;
+        std::size_t order_begin;
+        std::uint32_t next;
+        std::uint32_t emitted;
+    };
+
+    template <typename Visitor>
+    void enter(const rapidjson::Value& value, const PointerTree* excluded, Visitor& visitor) {
+        if (excluded != nullptr && excluded->children.empty()) {
+            excluded = nullptr;
+        }
+        switch (value.GetType()) {
+            case rapidjson::kNullType:
+                visitor.null();
+                return;
+            case rapidjson::kFalseType:
+                visitor.boolean(false);
+                return;
+            case rapidjson::kTrueType:
+                visitor.boolean(true);
+                return;
+            case rapidjson::kNumberType:
+                if constexpr (k_canonical) {
+                    visit_canonical_number(value, visitor);
+                } else {
+                    visit_number_as_stored(value, visitor);
+                }
+                return;
+            case rapidjson::kStringType:
+                visitor.string(text_of(value));
+                return;
+            case rapidjson::kObjectType:
+                visitor.begin_object();
+                push_object(value, excluded);
+                return;
+            case rapidjson::kArrayType:
+                visitor.begin_array();
+                m_frames.push_back(Frame{&value, excluded, m_order.size(), 0, 0});
+                return;
+        }
+    }
+
+    void push_object(const rapidjson::Value& object, const PointerTree* excluded) {
+        std::size_t order_begin = m_order.size();
+        if constexpr (k_canonical) {
+            std::uint32_t count = object.MemberCount();
+            for (std::uint32_t i = 0; i < count; ++i) {
+                m_order.push_back(i);
+            }
+            auto members = object.MemberBegin();
+            std::sort(m_order.begin() + static_cast<std::ptrdiff_t>(order_begin), m_order.end(),
+                      [&members](std::uint32_t a, std::uint32_t b) {
+                          std::string_view name_a = text_of(members[a].name);
+                          std::string_view name_b = text_of(members[b].name);
+                          return name_a != name_b ? name_a < name_b : a < b;
+                      });
+        }
+        m_frames.push_back(Frame{&object, excluded, order_begin, 0, 0});
+    }
+
+    std::uint32_t member_index(const Frame& frame, std::uint32_t position) const {
+        if constexpr (k_canonical) {
+            return m_order[frame.order_begin + position];
+        } else {
+            return position;
+        }
+    }
+
+    // Visits the next child of the top frame; false when it has none left.
+    template <typename Visitor>
+    bool advance(Visitor& visitor) {
+        Frame& frame = m_frames.back();
+        const rapidjson::Value& container = *frame.container;
+        bool is_object = container.IsObject();
+        std::uint32_t size = is_object ? container.MemberCount() : container.Size();
+        while (frame.next < size) {
+            std::uint32_t position = frame.next++;
+            const PointerTree* child_excluded = nullptr;
+            const rapidjson::Value* child = nullptr;
+            std::string_view name;
+            if (is_object) {
+                const auto& member = container.MemberBegin()[member_index(frame, position)];
+                name = text_of(member.name);
+                child = &member.value;
+                if (frame.excluded != nullptr) {
+                    child_excluded = frame.excluded->child(name);
+                }
+            } else {
+                child = &container[position];
+                if (frame.excluded != nullptr) {
+                    child_excluded = frame.excluded->child(std::to_string(position));
+                }
+            }
+            if (child_excluded != nullptr && child_excluded->selected) {
+                continue;
+            }
+            visitor.before_child(frame.emitted++ == 0);
+            if (is_object) {
+                visitor.key(name);
+            }
+            enter(*child, child_excluded, visitor);  // may invalidate `frame`
+            return true;
+        }
+        return false;
+    }
+
+    template <typename Visitor>
+    void leave(Visitor& visitor) {
+        const Frame& frame = m_frames.back();
+        if (frame.container->IsObject()) {
+            m_order.resize(frame.order_begin);
+            visitor.end_object(frame.emitted);
+        } else {
+            visitor.end_array(frame.emitted);
+        }
+        m_frames.pop_back();
+    }
+
+    std::vector<Frame> m_frames;
+    std::vector<std::uint32_t> m_order;
+};
+
+}  // namespace conform::json::detail

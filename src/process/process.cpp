@@ -1,0 +1,685 @@
+#include "process/process.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "process/output.hpp"
+#include "process/spawn.hpp"
+#include "util/error.hpp"
+
+namespace conform::process {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+using namespace std::chrono_literals;
+
+constexpr milliseconds k_tick = 50ms;
+// How long the pipes may stay open after the process exited, e.g. held by a grandchild.
+constexpr milliseconds k_max_drain_window = 500ms;
+constexpr std::chrono::seconds k_cleanup_limit = 30s;
+constexpr milliseconds k_helper_poll = 5ms;
+constexpr std::size_t k_read_chunk = 64 * 1024;
+// Per stream and wake-up, so that a flood of output cannot starve timeouts and ticks.
+constexpr std::size_t k_read_budget = 16 * k_read_chunk;
+// What is still read from a stream that is closed by force.
+constexpr std::size_t k_final_drain_budget = 64 * k_read_chunk;
+
+std::string signal_name(int number) {
+    switch (number) {
+        case SIGTERM:
+            return "SIGTERM";
+        case SIGKILL:
+            return "SIGKILL";
+        case SIGSEGV:
+            return "SIGSEGV";
+        case SIGABRT:
+            return "SIGABRT";
+        case SIGINT:
+            return "SIGINT";
+        case SIGPIPE:
+            return "SIGPIPE";
+        case SIGBUS:
+            return "SIGBUS";
+        case SIGFPE:
+            return "SIGFPE";
+        case SIGILL:
+            return "SIGILL";
+        case SIGHUP:
+            return "SIGHUP";
+        case SIGQUIT:
+            return "SIGQUIT";
+        case SIGUSR1:
+            return "SIGUSR1";
+        case SIGUSR2:
+            return "SIGUSR2";
+        case SIGALRM:
+            return "SIGALRM";
+        case SIGXCPU:
+            return "SIGXCPU";
+        case SIGXFSZ:
+            return "SIGXFSZ";
+        case SIGSYS:
+            return "SIGSYS";
+        case SIGTRAP:
+            return "SIGTRAP";
+        default:
+            return "signal " + std::to_string(number);
+    }
+}
+
+void signal_group(pid_t group, int signal_number) {
+    // Never 0 or 1: kill(0) and kill(-1) would hit conform's own group or every process.
+    if (group > 1) {
+        ::kill(-group, signal_number);
+    }
+}
+
+ExitStatus decode_wait_status(int status) {
+    if (WIFEXITED(status)) {
+        return ExitStatus{WEXITSTATUS(status), std::nullopt};
+    }
+    if (WIFSIGNALED(status)) {
+        return ExitStatus{std::nullopt, WTERMSIG(status)};
+    }
+    return ExitStatus{};
+}
+
+// Reaps `pid` if it has exited. A child reaped by someone else (ECHILD) counts as exited with an
+// unknown status, so that no caller waits for it forever.
+std::optional<ExitStatus> reap_if_exited(pid_t pid) {
+    int status = 0;
+    while (true) {
+        pid_t result = ::waitpid(pid, &status, WNOHANG);
+        if (result == pid) {
+            return decode_wait_status(status);
+        }
+        if (result == 0) {
+            return std::nullopt;
+        }
+        if (errno != EINTR) {
+            return ExitStatus{};
+        }
+    }
+}
+
+ExitStatus reap_blocking(pid_t pid) {
+    int status = 0;
+    while (true) {
+        pid_t result = ::waitpid(pid, &status, 0);
+        if (result == pid) {
+            return decode_wait_status(status);
+        }
+        if (errno != EINTR) {
+            return ExitStatus{};
+        }
+    }
+}
+
+// A descriptor that becomes readable when `pid` exits (Linux 5.3+), or none. Through syscall():
+// glibc 2.36's <sys/pidfd.h> lacks C linkage for C++.
+detail::UniqueFd open_exit_fd(pid_t pid) {
+    return detail::UniqueFd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
+}
+
+void ignore_sigpipe_once() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction ignore {};
+        ignore.sa_handler = SIG_IGN;
+        ::sigaction(SIGPIPE, &ignore, nullptr);
+    });
+}
+
+// A process group started by run(), as stop_all_running() sees it.
+struct GroupEntry {
+    pid_t pid = 0;
+    bool reaped = false;
+    // When conform first signalled the group to stop.
+    std::optional<Clock::time_point> terminated_at;
+};
+
+// The groups started by run() and not yet finished. Reaping a leader and signalling its group by
+// another thread both happen under the mutex, so a signal never reaches a recycled pid.
+class GroupRegistry {
+  public:
+    static GroupRegistry& instance() {
+        static GroupRegistry registry;
+        return registry;
+    }
+
+    void add(GroupEntry& entry) {
+        std::lock_guard lock(m_mutex);
+        m_entries.push_back(&entry);
+    }
+
+    void remove(GroupEntry& entry) {
+        std::lock_guard lock(m_mutex);
+        std::erase(m_entries, &entry);
+    }
+
+    // Sends SIGTERM to the group unless it was signalled before; returns when it was first
+    // signalled, or nothing when its leader was already reaped.
+    std::optional<Clock::time_point> terminate(GroupEntry& entry) {
+        std::lock_guard lock(m_mutex);
+        terminate_locked(entry);
+        return entry.terminated_at;
+    }
+
+    void terminate_all() {
+        std::lock_guard lock(m_mutex);
+        for (GroupEntry* entry : m_entries) {
+            terminate_locked(*entry);
+        }
+    }
+
+    std::optional<Clock::time_point> terminated_at(const GroupEntry& entry) {
+        std::lock_guard lock(m_mutex);
+        return entry.terminated_at;
+    }
+
+    std::optional<ExitStatus> reap_if_exited(GroupEntry& entry) {
+        std::lock_guard lock(m_mutex);
+        std::optional<ExitStatus> status = process::reap_if_exited(entry.pid);
+        entry.reaped = status.has_value();
+        return status;
+    }
+
+    // SIGKILLs the group and waits for its leader. Marking the entry as signalled first keeps
+    // other threads away while the wait runs without the mutex.
+    ExitStatus kill_and_reap(GroupEntry& entry) {
+        {
+            std::lock_guard lock(m_mutex);
+            signal_group(entry.pid, SIGKILL);
+            if (!entry.terminated_at) {
+                entry.terminated_at = Clock::now();
+            }
+        }
+        ExitStatus status = reap_blocking(entry.pid);
+        std::lock_guard lock(m_mutex);
+        entry.reaped = true;
+        return status;
+    }
+
+  private:
+    void terminate_locked(GroupEntry& entry) {
+        if (!entry.terminated_at && !entry.reaped) {
+            signal_group(entry.pid, SIGTERM);
+            entry.terminated_at = Clock::now();
+        }
+    }
+
+    std::mutex m_mutex;
+    std::vector<GroupEntry*> m_entries;
+};
+
+// A stop or cleanup command: output discarded, failures ignored, killed when it takes too long.
+class HelperProcess {
+  public:
+    static std::optional<HelperProcess> start(const std::vector<std::string>& argv,
+                                              const LaunchSpec& spec) noexcept {
+        try {
+            detail::Spawned spawned =
+                detail::spawn(argv, spec.env, spec.working_dir,
+                              detail::SpawnOptions{.pipe_stdin = false, .capture_output = false});
+            return HelperProcess(spawned.pid);
+        } catch (...) {
+            return std::nullopt;
+        }
+    }
+
+    HelperProcess(HelperProcess&& other) noexcept : m_pid(std::exchange(other.m_pid, 0)) {}
+    HelperProcess& operator=(HelperProcess&& other) noexcept {
+        if (this != &other) {
+            kill_and_reap();
+            m_pid = std::exchange(other.m_pid, 0);
+        }
+        return *this;
+    }
+    ~HelperProcess() { kill_and_reap(); }
+
+    // True once it has exited and was reaped.
+    bool finished() {
+        if (m_pid > 0 && reap_if_exited(m_pid)) {
+            m_pid = 0;
+        }
+        return m_pid == 0;
+    }
+
+    void wait_until(Clock::time_point deadline) {
+        while (!finished() && Clock::now() < deadline) {
+            std::this_thread::sleep_for(k_helper_poll);
+        }
+        kill_and_reap();
+    }
+
+    void kill_and_reap() noexcept {
+        if (m_pid > 0) {
+            signal_group(m_pid, SIGKILL);
+            reap_blocking(m_pid);
+            m_pid = 0;
+        }
+    }
+
+  private:
+    explicit HelperProcess(pid_t pid) : m_pid(pid) {}
+
+    pid_t m_pid = 0;
+};
+
+// One run(): the poll loop over the child's pipes, its stop sequence, and its cleanup.
+class ChildRun {
+  public:
+    ChildRun(const LaunchSpec& spec, Observer& observer);
+    ~ChildRun() { shut_down(); }
+    ChildRun(const ChildRun&) = delete;
+    ChildRun& operator=(const ChildRun&) = delete;
+
+    RunResult run();
+
+  private:
+    bool finished() const { return m_exit && !m_stdout && !m_stderr; }
+    void step();
+    int poll_timeout_ms(Clock::time_point now) const;
+
+    void write_stdin();
+    void read_output(detail::UniqueFd& fd, std::size_t budget);
+    void consume(const detail::UniqueFd& fd, std::string_view data);
+    void close_output(detail::UniqueFd& fd);
+    void deliver_line(std::string_view line, bool truncated);
+
+    void check_exit(Clock::time_point now);
+    void check_stop_from_elsewhere();
+    void check_timeout(Clock::time_point now);
+    void tick(Clock::time_point now);
+    void kill_after_grace(Clock::time_point now);
+    void check_stop_helper(Clock::time_point now);
+    void close_pipes_after_drain_window(Clock::time_point now);
+
+    void request_stop(StopReason reason);
+    void begin_stopping(StopReason reason, Clock::time_point terminated_at);
+    std::optional<Clock::time_point> stop_helper_deadline() const;
+    void shut_down() noexcept;
+    void run_cleanup_command() noexcept;
+    RunResult result() const;
+
+    const LaunchSpec& m_spec;
+    Observer& m_observer;
+    detail::LineSplitter m_splitter;
+    detail::TailBuffer m_stderr_tail;
+    std::vector<char> m_buffer = std::vector<char>(k_read_chunk);
+    GroupEntry m_entry;
+    detail::UniqueFd m_stdin;
+    detail::UniqueFd m_stdout;
+    detail::UniqueFd m_stderr;
+    // Readable when the child exits, so the loop wakes at once; empty where unsupported.
+    detail::UniqueFd m_exit_fd;
+    std::string_view m_stdin_left;
+
+    Clock::time_point m_start;
+    Clock::time_point m_next_tick;
+    Clock::time_point m_end;
+    std::optional<ExitStatus> m_exit;
+    std::optional<Clock::time_point> m_exit_time;
+    std::optional<Clock::time_point> m_drain_deadline;
+    StopReason m_stop_reason = StopReason::none;
+    std::optional<Clock::time_point> m_terminated_at;
+    std::optional<milliseconds> m_exit_after_stop;
+    bool m_killed_after_grace = false;
+    std::optional<HelperProcess> m_stop_helper;
+    std::uint64_t m_stdout_lines = 0;
+    std::uint64_t m_stdout_bytes = 0;
+    bool m_shut_down = false;
+};
+
+ChildRun::ChildRun(const LaunchSpec& spec, Observer& observer)
+    : m_spec(spec),
+      m_observer(observer),
+      m_splitter(spec.max_line_bytes),
+      m_stderr_tail(spec.stderr_limit) {
+    ignore_sigpipe_once();
+    detail::Spawned spawned = detail::spawn(
+        spec.argv, spec.env, spec.working_dir,
+        detail::SpawnOptions{.pipe_stdin = spec.stdin_data.has_value(), .capture_output = true});
+    m_start = Clock::now();
+    m_next_tick = m_start + k_tick;
+    m_entry.pid = spawned.pid;
+    try {
+        GroupRegistry::instance().add(m_entry);
+    } catch (...) {
+        signal_group(spawned.pid, SIGKILL);
+        reap_blocking(spawned.pid);
+        throw;
+    }
+    m_stdin = std::move(spawned.stdin_fd);
+    m_stdout = std::move(spawned.stdout_fd);
+    m_stderr = std::move(spawned.stderr_fd);
+    m_exit_fd = open_exit_fd(spawned.pid);
+    if (spec.stdin_data) {
+        m_stdin_left = *spec.stdin_data;
+    }
+}
+
+RunResult ChildRun::run() {
+    while (!finished()) {
+        step();
+    }
+    m_end = Clock::now();
+    if (m_stop_helper) {
+        m_stop_helper->wait_until(*stop_helper_deadline());
+    }
+    shut_down();
+    return result();
+}
+
+void ChildRun::step() {
+    // poll() ignores negative descriptors, so closed streams simply drop out.
+    std::array<pollfd, 4> fds{{
+        {m_stdin.get(), POLLOUT, 0},
+        {m_stdout.get(), POLLIN, 0},
+        {m_stderr.get(), POLLIN, 0},
+        {m_exit_fd.get(), POLLIN, 0},
+    }};
+    int ready = ::poll(fds.data(), fds.size(), poll_timeout_ms(Clock::now()));
+    if (ready < 0 && errno != EINTR) {
+        throw_internal_error(std::string("waiting for a connector's output failed: ") +
+                             std::strerror(errno));
+    }
+    if (ready > 0) {
+        if (fds[0].revents != 0) {
+            write_stdin();
+        }
+        if (fds[1].revents != 0) {
+            read_output(m_stdout, k_read_budget);
+        }
+        if (fds[2].revents != 0) {
+            read_output(m_stderr, k_read_budget);
+        }
+    }
+    Clock::time_point now = Clock::now();
+    check_exit(now);
+    check_stop_from_elsewhere();
+    check_timeout(now);
+    tick(now);
+    kill_after_grace(now);
+    check_stop_helper(now);
+    close_pipes_after_drain_window(now);
+}
+
+int ChildRun::poll_timeout_ms(Clock::time_point now) const {
+    Clock::time_point wake = now + k_tick;
+    auto wake_by = [&](std::optional<Clock::time_point> deadline) {
+        if (deadline) {
+            wake = std::min(wake, *deadline);
+        }
+    };
+    if (!m_exit) {
+        wake_by(m_next_tick);
+        if (m_spec.timeout > 0ms && m_stop_reason == StopReason::none) {
+            wake_by(m_start + m_spec.timeout);
+        }
+        if (m_terminated_at && !m_killed_after_grace) {
+            wake_by(*m_terminated_at + m_spec.grace);
+        }
+    }
+    wake_by(m_drain_deadline);
+    if (m_stop_helper) {
+        wake_by(stop_helper_deadline());
+    }
+    auto wait = std::chrono::ceil<milliseconds>(wake - now);
+    return static_cast<int>(std::max(wait, 0ms).count());
+}
+
+void ChildRun::write_stdin() {
+    while (m_stdin && !m_stdin_left.empty()) {
+        ssize_t written = ::write(m_stdin.get(), m_stdin_left.data(), m_stdin_left.size());
+        if (written > 0) {
+            m_stdin_left.remove_prefix(static_cast<std::size_t>(written));
+        } else if (written < 0 && errno == EINTR) {
+            continue;
+        } else if (written < 0 && errno == EAGAIN) {
+            return;
+        } else {
+            // EPIPE and friends: the child no longer reads stdin, which is its business.
+            break;
+        }
+    }
+    m_stdin.reset();
+}
+
+void ChildRun::read_output(detail::UniqueFd& fd, std::size_t budget) {
+    std::size_t total = 0;
+    while (fd && total < budget) {
+        ssize_t count = ::read(fd.get(), m_buffer.data(), m_buffer.size());
+        if (count > 0) {
+            total += static_cast<std::size_t>(count);
+            consume(fd, std::string_view(m_buffer.data(), static_cast<std::size_t>(count)));
+        } else if (count < 0 && errno == EINTR) {
+            continue;
+        } else if (count < 0 && errno == EAGAIN) {
+            return;
+        } else {
+            close_output(fd);
+        }
+    }
+}
+
+void ChildRun::consume(const detail::UniqueFd& fd, std::string_view data) {
+    if (&fd == &m_stderr) {
+        m_stderr_tail.append(data);
+        return;
+    }
+    m_stdout_bytes += data.size();
+    m_splitter.feed(
+        data, [this](std::string_view line, bool truncated) { deliver_line(line, truncated); });
+}
+
+void ChildRun::close_output(detail::UniqueFd& fd) {
+    bool is_stdout = &fd == &m_stdout;
+    fd.reset();
+    if (is_stdout) {
+        m_splitter.finish(
+            [this](std::string_view line, bool truncated) { deliver_line(line, truncated); });
+    }
+}
+
+void ChildRun::deliver_line(std::string_view line, bool truncated) {
+    ++m_stdout_lines;
+    if (m_observer.on_stdout_line(line, m_stdout_lines, truncated) == Decision::stop) {
+        request_stop(StopReason::requested);
+    }
+}
+
+void ChildRun::check_exit(Clock::time_point now) {
+    if (m_exit) {
+        return;
+    }
+    m_exit = GroupRegistry::instance().reap_if_exited(m_entry);
+    if (!m_exit) {
+        return;
+    }
+    m_exit_time = now;
+    m_exit_fd.reset();
+    if (m_terminated_at) {
+        m_exit_after_stop = std::chrono::duration_cast<milliseconds>(now - *m_terminated_at);
+    }
+    m_drain_deadline = now + std::clamp(m_spec.grace, 0ms, k_max_drain_window);
+}
+
+void ChildRun::check_stop_from_elsewhere() {
+    if (m_stop_reason != StopReason::none) {
+        return;
+    }
+    auto terminated_at = GroupRegistry::instance().terminated_at(m_entry);
+    if (!terminated_at) {
+        return;
+    }
+    if (!m_exit) {
+        begin_stopping(StopReason::requested, *terminated_at);
+        return;
+    }
+    // Signalled and reaped within one step: the signal came before the reaping (the registry
+    // never signals a reaped leader).
+    m_stop_reason = StopReason::requested;
+    m_terminated_at = terminated_at;
+    m_exit_after_stop = std::chrono::duration_cast<milliseconds>(*m_exit_time - *m_terminated_at);
+}
+
+void ChildRun::check_timeout(Clock::time_point now) {
+    if (m_spec.timeout > 0ms && !m_exit && m_stop_reason == StopReason::none &&
+        now - m_start >= m_spec.timeout) {
+        request_stop(StopReason::timeout);
+    }
+}
+
+void ChildRun::tick(Clock::time_point now) {
+    if (m_exit || now < m_next_tick) {
+        return;
+    }
+    m_next_tick = now + k_tick;
+    auto elapsed = std::chrono::duration_cast<milliseconds>(now - m_start);
+    if (m_observer.on_tick(elapsed) == Decision::stop) {
+        request_stop(StopReason::requested);
+    }
+}
+
+void ChildRun::kill_after_grace(Clock::time_point now) {
+    if (m_exit || !m_terminated_at || m_killed_after_grace) {
+        return;
+    }
+    if (now >= *m_terminated_at + m_spec.grace) {
+        signal_group(m_entry.pid, SIGKILL);
+        m_killed_after_grace = true;
+    }
+}
+
+void ChildRun::check_stop_helper(Clock::time_point now) {
+    if (!m_stop_helper) {
+        return;
+    }
+    // Resetting kills it if it is still running.
+    if (m_stop_helper->finished() || now >= *stop_helper_deadline()) {
+        m_stop_helper.reset();
+    }
+}
+
+void ChildRun::close_pipes_after_drain_window(Clock::time_point now) {
+    if (!m_exit || finished() || now < *m_drain_deadline) {
+        return;
+    }
+    // Whoever still holds the pipes belongs to the connector's group (or escaped it); the
+    // connector itself is gone, so take what is buffered and stop listening.
+    signal_group(m_entry.pid, SIGKILL);
+    for (detail::UniqueFd* fd : {&m_stdout, &m_stderr}) {
+        read_output(*fd, k_final_drain_budget);
+        if (*fd) {
+            close_output(*fd);
+        }
+    }
+}
+
+void ChildRun::request_stop(StopReason reason) {
+    // Once the leader exited there is nothing left to stop: it ended on its own.
+    if (m_stop_reason != StopReason::none || m_exit) {
+        return;
+    }
+    auto terminated_at = GroupRegistry::instance().terminate(m_entry);
+    begin_stopping(reason, terminated_at.value_or(Clock::now()));
+}
+
+void ChildRun::begin_stopping(StopReason reason, Clock::time_point terminated_at) {
+    m_stop_reason = reason;
+    m_terminated_at = terminated_at;
+    if (!m_spec.stop_command.empty()) {
+        m_stop_helper = HelperProcess::start(m_spec.stop_command, m_spec);
+    }
+}
+
+std::optional<Clock::time_point> ChildRun::stop_helper_deadline() const {
+    if (!m_terminated_at) {
+        return std::nullopt;
+    }
+    return *m_terminated_at + m_spec.grace;
+}
+
+void ChildRun::shut_down() noexcept {
+    if (m_shut_down) {
+        return;
+    }
+    m_shut_down = true;
+    if (!m_exit) {
+        // run() is being left by an exception, e.g. from an observer callback.
+        m_exit = GroupRegistry::instance().kill_and_reap(m_entry);
+    }
+    if (m_end == Clock::time_point{}) {
+        m_end = Clock::now();
+    }
+    // Whatever is left of the group (the leader is reaped; its pid cannot be recycled as a
+    // group id while any member lives).
+    signal_group(m_entry.pid, SIGKILL);
+    GroupRegistry::instance().remove(m_entry);
+    m_stdin.reset();
+    m_stdout.reset();
+    m_stderr.reset();
+    m_stop_helper.reset();
+    run_cleanup_command();
+}
+
+void ChildRun::run_cleanup_command() noexcept {
+    if (m_spec.cleanup_command.empty()) {
+        return;
+    }
+    if (auto helper = HelperProcess::start(m_spec.cleanup_command, m_spec)) {
+        helper->wait_until(Clock::now() + k_cleanup_limit);
+    }
+}
+
+RunResult ChildRun::result() const {
+    RunResult result;
+    result.exit = m_exit.value_or(ExitStatus{});
+    result.stop_reason = m_stop_reason;
+    result.exit_after_stop = m_exit_after_stop;
+    result.killed_after_grace = m_killed_after_grace;
+    result.stderr_text = m_stderr_tail.text();
+    result.stderr_truncated = m_stderr_tail.truncated();
+    result.stdout_lines = m_stdout_lines;
+    result.stdout_bytes = m_stdout_bytes;
+    result.elapsed = std::chrono::duration_cast<milliseconds>(m_end - m_start);
+    result.pid = m_entry.pid;
+    return result;
+}
+
+}  // namespace
+
+std::string ExitStatus::describe() const {
+    if (code) {
+        return "exit code " + std::to_string(*code);
+    }
+    if (signal) {
+        return "killed by " + signal_name(*signal);
+    }
+    return "unknown exit status";
+}
+
+RunResult run(const LaunchSpec& spec, Observer& observer) {
+    ChildRun child_run(spec, observer);
+    return child_run.run();
+}
+
+void stop_all_running() {
+    GroupRegistry::instance().terminate_all();
+}
+
+}  // namespace conform::process

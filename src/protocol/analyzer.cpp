@@ -1,0 +1,401 @@
+#include "protocol/analyzer.hpp"
+
+#include <rapidjson/document.h>
+
+#include <fmt/format.h>
+
+#include <array>
+#include <set>
+
+#include "checks/registry.hpp"
+#include "ext/projection.hpp"
+#include "ext/state.hpp"
+#include "json/digest.hpp"
+#include "json/pointer.hpp"
+#include "json/write.hpp"
+#include "protocol/schemas.hpp"
+#include "schema/schema.hpp"
+#include "util/text.hpp"
+
+namespace conform::protocol {
+
+namespace ids = checks::ids;
+
+namespace {
+
+constexpr std::array<std::string_view, 9> k_known_types{
+    "RECORD", "STATE", "LOG", "SPEC", "CONNECTION_STATUS", "CATALOG", "TRACE", "CONTROL",
+    "DESTINATION_CATALOG"};
+constexpr std::array<std::string_view, 4> k_kept_types{"SPEC", "CATALOG", "CONNECTION_STATUS",
+                                                        "TRACE"};
+constexpr std::size_t k_kept_limit = 50;
+constexpr std::size_t k_key_text_limit = 40;
+// Epoch milliseconds below this (2001-09-09) are almost surely seconds.
+constexpr double k_min_plausible_epoch_ms = 1e12;
+
+std::string_view string_of(const rapidjson::Value& value) {
+    return {value.GetString(), value.GetStringLength()};
+}
+
+bool contains(const auto& list, std::string_view item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+const rapidjson::Value* find_path(const rapidjson::Value& data, const FieldPath& path) {
+    const rapidjson::Value* current = &data;
+    for (const auto& part : path) {
+        if (!current->IsObject()) {
+            return nullptr;
+        }
+        auto member = current->FindMember(part.c_str());
+        if (member == current->MemberEnd()) {
+            return nullptr;
+        }
+        current = &member->value;
+    }
+    return current;
+}
+
+std::optional<CursorValue> cursor_of(const rapidjson::Value& value) {
+    if (value.IsNumber()) {
+        return CursorValue{value.GetDouble(), std::nullopt};
+    }
+    if (value.IsString()) {
+        return CursorValue{std::nullopt, std::string(string_of(value))};
+    }
+    return std::nullopt;
+}
+
+// Envelope violations are attributed to the check that owns the part of the message they are in.
+std::string_view check_for_violation(std::string_view instance_path) {
+    if (instance_path.starts_with("/record/emitted_at")) {
+        return ids::read_emitted_at;
+    }
+    if (instance_path.starts_with("/state")) {
+        return ids::state_well_formed;
+    }
+    return ids::io_messages;
+}
+
+}  // namespace
+
+struct Analyzer::Impl {
+    AnalyzerSetup setup;
+    Observation observation;
+    std::vector<json::Digester> digesters;  // per stream, excluding its volatile fields
+    json::Digester key_digester;
+    ext::StateReducer reducer;
+    std::string buffer;
+    std::vector<char> chunk = std::vector<char>(64 * 1024);
+    rapidjson::MemoryPoolAllocator<> allocator{chunk.data(), chunk.size()};
+    std::vector<schema::Violation> violations;
+    std::chrono::milliseconds now{0};
+
+    explicit Impl(AnalyzerSetup analyzer_setup) : setup(std::move(analyzer_setup)) {
+        if (setup.catalog != nullptr) {
+            for (const auto& stream : setup.catalog->streams) {
+                digesters.emplace_back(stream.volatile_pointers);
+            }
+            observation.max_cursor.resize(setup.catalog->streams.size());
+        }
+    }
+
+    void add_finding(std::string_view check, std::string message, std::uint64_t line,
+                     std::string_view text) {
+        auto& count = observation.finding_counts[std::string(check)];
+        if (++count > setup.examples_per_check) {
+            return;
+        }
+        std::string shown = setup.secrets != nullptr ? setup.secrets->redact(text) : std::string(text);
+        observation.findings.push_back(
+            Finding{std::string(check), std::move(message), line, excerpt(shown, 300)});
+    }
+
+    void analyze(std::string_view line, std::uint64_t line_number, bool truncated) {
+        ++observation.lines;
+        if (setup.secrets != nullptr && setup.secrets->found_in(line)) {
+            add_finding(ids::secrets, "a secret config value appears in this stdout line",
+                        line_number, line);
+        }
+        if (truncated) {
+            ++observation.invalid_lines;
+            add_finding(ids::io_messages, "line too long: cut at the size limit, not parsed",
+                        line_number, line);
+            return;
+        }
+        buffer.assign(line);
+        allocator.Clear();
+        rapidjson::Document message(&allocator);
+        message.ParseInsitu<rapidjson::kParseIterativeFlag>(buffer.data());
+        if (message.HasParseError() || !message.IsObject()) {
+            ++observation.invalid_lines;
+            add_finding(ids::io_json_lines, "not a JSON object: not an AirbyteMessage",
+                        line_number, line);
+            return;
+        }
+        inspect_message(message, line, line_number);
+    }
+
+    void inspect_message(const rapidjson::Document& message, std::string_view line,
+                         std::uint64_t line_number) {
+        violations.clear();
+        bool envelope_valid = airbyte_message_schema().validate(message, &violations, 4);
+        for (const auto& violation : violations) {
+            add_finding(check_for_violation(violation.instance_path),
+                        fmt::format("not a valid AirbyteMessage: at '{}': {}",
+                                    violation.instance_path, violation.message),
+                        line_number, line);
+        }
+        if (!envelope_valid) {
+            ++observation.invalid_lines;
+        }
+        auto type_member = message.FindMember("type");
+        if (type_member == message.MemberEnd() || !type_member->value.IsString()) {
+            return;
+        }
+        std::string type(string_of(type_member->value));
+        ++observation.type_counts[type];
+        if (!contains(k_known_types, type)) {
+            add_finding(ids::io_known_types, fmt::format("unknown message type '{}'", type),
+                        line_number, line);
+            return;
+        }
+        if (!envelope_valid) {
+            return;
+        }
+        if (contains(k_kept_types, type) && observation.kept.size() < k_kept_limit) {
+            observation.kept.push_back({type, line_number, std::string(line)});
+        }
+        if (type == "RECORD") {
+            inspect_record(message["record"], line, line_number);
+        } else if (type == "STATE") {
+            inspect_state(message["state"], line, line_number);
+        }
+    }
+
+    std::optional<std::uint16_t> stream_of(const rapidjson::Value& record, std::string_view line,
+                                           std::uint64_t line_number) {
+        std::optional<std::string_view> name_space;
+        if (record.HasMember("namespace") && record["namespace"].IsString()) {
+            name_space = string_of(record["namespace"]);
+        }
+        auto name = string_of(record["stream"]);
+        auto index = setup.catalog->find(name, name_space);
+        if (!index) {
+            add_finding(ids::read_streams,
+                        fmt::format("record for stream '{}', which is not in the configured catalog",
+                                    name),
+                        line_number, line);
+            return std::nullopt;
+        }
+        return static_cast<std::uint16_t>(*index);
+    }
+
+    void inspect_record(const rapidjson::Value& record, std::string_view line,
+                        std::uint64_t line_number) {
+        observation.last_record_line = line_number;
+        if (!observation.first_record_at) {
+            observation.first_record_at = now;
+        }
+        if (observation.mark_set) {
+            ++observation.records_after_mark;
+        }
+        check_emitted_at(record["emitted_at"], line, line_number);
+        if (setup.catalog == nullptr) {
+            return;
+        }
+        auto stream_index = stream_of(record, line, line_number);
+        if (!stream_index) {
+            return;
+        }
+        const auto& stream = setup.catalog->streams[*stream_index];
+        const auto& data = record["data"];
+        violations.clear();
+        if (!stream.schema->validate(data, &violations, 3)) {
+            for (const auto& violation : violations) {
+                add_finding(ids::read_schema,
+                            fmt::format("{} record does not match its schema: at '{}': {}",
+                                        stream.display_name(), violation.instance_path,
+                                        violation.message),
+                            line_number, line);
+            }
+        }
+        RecordEntry entry;
+        entry.stream = *stream_index;
+        entry.line = line_number;
+        entry.checkpoint = static_cast<std::uint32_t>(observation.checkpoints.size());
+        entry.content = digesters[*stream_index].digest(data);
+        bool has_key = read_primary_key(stream, data, entry, line, line_number);
+        entry.identity = has_key ? entry.identity : entry.content;
+        entry.projected = projected_digest(*stream_index, data).value_or(entry.content);
+        if (stream.incremental()) {
+            check_cursor(stream, *stream_index, data, line, line_number);
+        }
+        observation.records.push_back(std::move(entry));
+    }
+
+    void check_emitted_at(const rapidjson::Value& emitted_at, std::string_view line,
+                          std::uint64_t line_number) {
+        if (emitted_at.IsNumber() && emitted_at.GetDouble() < k_min_plausible_epoch_ms &&
+            emitted_at.GetDouble() > 0) {
+            add_finding(ids::read_emitted_at,
+                        fmt::format("emitted_at {} looks like seconds, not milliseconds",
+                                    emitted_at.GetDouble()),
+                        line_number, line);
+        }
+    }
+
+    // Sets entry.identity and entry.key from the primary key; false when the stream has none.
+    bool read_primary_key(const CatalogStream& stream, const rapidjson::Value& data,
+                          RecordEntry& entry, std::string_view line, std::uint64_t line_number) {
+        if (stream.primary_key.empty()) {
+            return false;
+        }
+        rapidjson::Value key(rapidjson::kArrayType);
+        for (const auto& path : stream.primary_key) {
+            const auto* value = find_path(data, path);
+            if (value == nullptr || value->IsNull()) {
+                add_finding(ids::read_primary_key,
+                            fmt::format("{} record has {} primary-key field '{}'",
+                                        stream.display_name(), value ? "a null" : "no",
+                                        to_pointer(path)),
+                            line_number, line);
+                return false;
+            }
+            key.PushBack(rapidjson::Value(*value, allocator), allocator);
+        }
+        rapidjson::Value keyed(rapidjson::kArrayType);
+        keyed.PushBack(entry.stream, allocator).PushBack(key, allocator);
+        entry.identity = key_digester.digest(keyed);
+        entry.key = excerpt(json::to_json(keyed[1]), k_key_text_limit);
+        return true;
+    }
+
+    // The digest of `data` after conform applies the stream's projections; none without any.
+    std::optional<json::Digest> projected_digest(std::uint16_t stream_index,
+                                                 const rapidjson::Value& data) {
+        if (setup.apply_projections.size() <= stream_index ||
+            setup.apply_projections[stream_index].empty()) {
+            return std::nullopt;
+        }
+        rapidjson::Value copy(data, allocator);
+        ext::apply_projections(copy, setup.apply_projections[stream_index], allocator);
+        return digesters[stream_index].digest(copy);
+    }
+
+    void check_cursor(const CatalogStream& stream, std::uint16_t stream_index,
+                      const rapidjson::Value& data, std::string_view line,
+                      std::uint64_t line_number) {
+        if (stream.cursor_field.empty()) {
+            return;
+        }
+        const auto* value = find_path(data, stream.cursor_field);
+        if (value == nullptr) {
+            add_finding(ids::read_cursor,
+                        fmt::format("{} record has no cursor field '{}'", stream.display_name(),
+                                    to_pointer(stream.cursor_field)),
+                        line_number, line);
+            return;
+        }
+        auto cursor = cursor_of(*value);
+        if (!cursor) {
+            return;
+        }
+        auto& max = observation.max_cursor[stream_index];
+        if (!max || cursor->compare(*max).value_or(0) > 0) {
+            max = cursor;
+        }
+        if (setup.cursor_floor.size() > stream_index && setup.cursor_floor[stream_index]) {
+            const auto& floor = *setup.cursor_floor[stream_index];
+            if (cursor->compare(floor).value_or(0) < 0) {
+                add_finding(ids::state_no_older,
+                            fmt::format("{} record with cursor {} is older than the state's "
+                                        "cursor {}",
+                                        stream.display_name(), cursor->describe(),
+                                        floor.describe()),
+                            line_number, line);
+            }
+        }
+    }
+
+    void inspect_state(const rapidjson::Value& state, std::string_view line,
+                       std::uint64_t line_number) {
+        observation.last_state_line = line_number;
+        check_state_stream(state, line, line_number);
+        for (const auto& problem : reducer.apply(state)) {
+            add_finding(problem.clause == "X-MERGE-1" ? ids::merge_reduction
+                                                       : ids::state_well_formed,
+                        problem.message, line_number, line);
+        }
+        observation.checkpoints.push_back(Checkpoint{line_number, observation.records.size(),
+                                                     reducer.state_file_json(),
+                                                     reducer.materialized_json()});
+    }
+
+    void check_state_stream(const rapidjson::Value& state, std::string_view line,
+                            std::uint64_t line_number) {
+        if (setup.catalog == nullptr || !state.HasMember("stream") ||
+            !state["stream"].IsObject()) {
+            return;
+        }
+        const auto& stream = state["stream"];
+        if (!stream.HasMember("stream_descriptor") ||
+            !stream["stream_descriptor"].IsObject() ||
+            !stream["stream_descriptor"].HasMember("name") ||
+            !stream["stream_descriptor"]["name"].IsString()) {
+            return;  // the envelope schema reports the missing descriptor
+        }
+        const auto& descriptor = stream["stream_descriptor"];
+        std::optional<std::string_view> name_space;
+        if (descriptor.HasMember("namespace") && descriptor["namespace"].IsString()) {
+            name_space = string_of(descriptor["namespace"]);
+        }
+        auto name = string_of(descriptor["name"]);
+        if (!setup.catalog->find(name, name_space)) {
+            add_finding(ids::state_well_formed,
+                        fmt::format("STREAM state for '{}', which is not a configured stream",
+                                    name),
+                        line_number, line);
+        }
+    }
+};
+
+Analyzer::Analyzer(AnalyzerSetup setup) : m_impl(std::make_unique<Impl>(std::move(setup))) {}
+
+Analyzer::~Analyzer() = default;
+
+process::Decision Analyzer::on_stdout_line(std::string_view line, std::uint64_t line_number,
+                                           bool truncated) {
+    m_impl->analyze(line, line_number, truncated);
+    if (m_impl->setup.on_progress) {
+        m_impl->setup.on_progress(m_impl->observation);
+    }
+    return process::Decision::keep_going;
+}
+
+process::Decision Analyzer::on_tick(std::chrono::milliseconds elapsed) {
+    m_impl->now = elapsed;
+    if (m_impl->setup.on_progress) {
+        m_impl->setup.on_progress(m_impl->observation);
+    }
+    return m_impl->setup.on_tick ? m_impl->setup.on_tick(elapsed) : process::Decision::keep_going;
+}
+
+void Analyzer::set_mark() { m_impl->observation.mark_set = true; }
+
+Observation Analyzer::finish(process::RunResult result) {
+    auto& impl = *m_impl;
+    if (impl.setup.secrets != nullptr && impl.setup.secrets->found_in(result.stderr_text)) {
+        impl.add_finding(ids::secrets, "a secret config value appears on stderr", 0,
+                         result.stderr_text);
+    }
+    if (impl.setup.secrets != nullptr) {
+        result.stderr_text = impl.setup.secrets->redact(result.stderr_text);
+    }
+    impl.observation.process = std::move(result);
+    return std::move(impl.observation);
+}
+
+const Observation& Analyzer::observation() const { return m_impl->observation; }
+
+}  // namespace conform::protocol

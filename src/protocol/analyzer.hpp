@@ -1,0 +1,53 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "process/process.hpp"
+#include "protocol/catalog.hpp"
+#include "protocol/observation.hpp"
+#include "protocol/secrets.hpp"
+
+namespace conform::protocol {
+
+struct AnalyzerSetup {
+    const Catalog* catalog = nullptr;  // null for spec, check and discover
+    const Secrets* secrets = nullptr;
+    // Per catalog stream: records whose cursor is older are reported (AP-STATE-2).
+    std::vector<std::optional<CursorValue>> cursor_floor;
+    // Per catalog stream: projections conform applies before computing RecordEntry::projected.
+    std::vector<std::vector<std::pair<std::string, std::string>>> apply_projections;
+    // Called about every 50 ms with the time since start; may stop the process.
+    std::function<process::Decision(std::chrono::milliseconds)> on_tick;
+    // Called with each line as it arrives, after analysis (progress display).
+    std::function<void(const Observation&)> on_progress;
+    std::size_t examples_per_check = 5;
+};
+
+// Parses and checks each stdout line as it arrives and builds an Observation. The same analyzer
+// serves live runs (as a process::Observer) and recorded transcripts (`conform validate`).
+class Analyzer : public process::Observer {
+public:
+    explicit Analyzer(AnalyzerSetup setup);
+    ~Analyzer() override;
+
+    process::Decision on_stdout_line(std::string_view line, std::uint64_t line_number,
+                                     bool truncated) override;
+    process::Decision on_tick(std::chrono::milliseconds elapsed) override;
+
+    // Marks "now": records after it are counted in records_after_mark.
+    void set_mark();
+    // Checks what needs the finished process (stderr secrets) and returns the observation.
+    Observation finish(process::RunResult result);
+
+    const Observation& observation() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace conform::protocol

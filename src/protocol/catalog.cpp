@@ -1,0 +1,198 @@
+#include "protocol/catalog.hpp"
+
+#include <rapidjson/document.h>
+
+#include <fmt/format.h>
+
+#include "json/parse.hpp"
+#include "json/pointer.hpp"
+#include "json/write.hpp"
+#include "schema/schema.hpp"
+#include "util/error.hpp"
+
+namespace conform::protocol {
+
+namespace {
+
+std::string_view string_of(const rapidjson::Value& value) {
+    return {value.GetString(), value.GetStringLength()};
+}
+
+FieldPath read_field_path(const rapidjson::Value& value, std::string_view where) {
+    FieldPath path;
+    if (!value.IsArray()) {
+        throw_input_error(fmt::format("{}: expected an array of field names", where));
+    }
+    for (const auto& part : value.GetArray()) {
+        if (!part.IsString()) {
+            throw_input_error(fmt::format("{}: expected field names as strings", where));
+        }
+        path.emplace_back(string_of(part));
+    }
+    return path;
+}
+
+CatalogStream read_stream(const rapidjson::Value& configured, std::string_view where,
+                          const std::map<std::string, std::vector<std::string>>& volatile_fields) {
+    if (!configured.IsObject() || !configured.HasMember("stream") ||
+        !configured["stream"].IsObject()) {
+        throw_input_error(fmt::format("{}: expected an object with a 'stream' object", where));
+    }
+    const auto& stream = configured["stream"];
+    CatalogStream result;
+    if (!stream.HasMember("name") || !stream["name"].IsString()) {
+        throw_input_error(fmt::format("{}/stream/name: expected a string", where));
+    }
+    result.name = string_of(stream["name"]);
+    if (stream.HasMember("namespace") && stream["namespace"].IsString()) {
+        result.name_space = std::string(string_of(stream["namespace"]));
+    }
+    result.sync_mode = configured.HasMember("sync_mode") && configured["sync_mode"].IsString()
+                           ? std::string(string_of(configured["sync_mode"]))
+                           : "full_refresh";
+    if (configured.HasMember("cursor_field")) {
+        result.cursor_field = read_field_path(configured["cursor_field"], where);
+    }
+    if (configured.HasMember("primary_key") && configured["primary_key"].IsArray()) {
+        for (const auto& key : configured["primary_key"].GetArray()) {
+            result.primary_key.push_back(read_field_path(key, where));
+        }
+    }
+    if (!stream.HasMember("json_schema")) {
+        throw_input_error(fmt::format("{}/stream/json_schema: missing", where));
+    }
+    result.json_schema = json::to_json(stream["json_schema"]);
+    try {
+        result.schema =
+            std::make_shared<const schema::Schema>(schema::Schema::compile(stream["json_schema"]));
+    } catch (const Error& error) {
+        throw_input_error(fmt::format("{}/stream/json_schema: {}", where, error.what()));
+    }
+    if (auto found = volatile_fields.find(result.name); found != volatile_fields.end()) {
+        result.volatile_pointers = found->second;
+    }
+    return result;
+}
+
+void add_member(rapidjson::Value& object, std::string_view name, rapidjson::Value value,
+                rapidjson::Document::AllocatorType& allocator) {
+    rapidjson::Value key(name.data(), static_cast<rapidjson::SizeType>(name.size()), allocator);
+    object.RemoveMember(key);
+    object.AddMember(key, value, allocator);
+}
+
+}  // namespace
+
+std::string to_pointer(const FieldPath& path) {
+    std::string pointer;
+    for (const auto& part : path) {
+        pointer += '/';
+        pointer += json::escape_pointer_token(part);
+    }
+    return pointer;
+}
+
+std::string CatalogStream::display_name() const {
+    return name_space ? *name_space + "." + name : name;
+}
+
+std::optional<std::size_t> Catalog::find(std::string_view name,
+                                         std::optional<std::string_view> name_space) const {
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+        const auto& stream = streams[i];
+        if (stream.name != name) {
+            continue;
+        }
+        if (!name_space || !stream.name_space || *stream.name_space == *name_space) {
+            return i;
+        }
+    }
+    return std::nullopt;
+}
+
+Catalog load_catalog(const rapidjson::Value& document, std::string_view origin,
+                     const std::map<std::string, std::vector<std::string>>& volatile_fields) {
+    if (!document.IsObject() || !document.HasMember("streams") ||
+        !document["streams"].IsArray()) {
+        throw_input_error(
+            fmt::format("{}: expected a ConfiguredAirbyteCatalog with a 'streams' array", origin));
+    }
+    Catalog catalog;
+    catalog.document = json::to_json(document);
+    std::size_t index = 0;
+    for (const auto& configured : document["streams"].GetArray()) {
+        catalog.streams.push_back(read_stream(
+            configured, fmt::format("{}: /streams/{}", origin, index++), volatile_fields));
+    }
+    return catalog;
+}
+
+std::string configure_discovered(const rapidjson::Value& airbyte_catalog) {
+    rapidjson::Document configured(rapidjson::kObjectType);
+    auto& allocator = configured.GetAllocator();
+    rapidjson::Value streams(rapidjson::kArrayType);
+    if (airbyte_catalog.IsObject() && airbyte_catalog.HasMember("streams") &&
+        airbyte_catalog["streams"].IsArray()) {
+        for (const auto& stream : airbyte_catalog["streams"].GetArray()) {
+            rapidjson::Value entry(rapidjson::kObjectType);
+            bool incremental = false;
+            if (stream.HasMember("supported_sync_modes") &&
+                stream["supported_sync_modes"].IsArray()) {
+                for (const auto& mode : stream["supported_sync_modes"].GetArray()) {
+                    incremental = incremental || (mode.IsString() && string_of(mode) == "incremental");
+                }
+            }
+            bool has_cursor = stream.HasMember("default_cursor_field");
+            incremental = incremental && has_cursor;
+            entry.AddMember("stream", rapidjson::Value(stream, allocator), allocator);
+            entry.AddMember("sync_mode",
+                            rapidjson::StringRef(incremental ? "incremental" : "full_refresh"),
+                            allocator);
+            entry.AddMember("destination_sync_mode",
+                            rapidjson::StringRef(incremental ? "append" : "overwrite"), allocator);
+            if (incremental) {
+                entry.AddMember("cursor_field",
+                                rapidjson::Value(stream["default_cursor_field"], allocator),
+                                allocator);
+            }
+            if (stream.HasMember("source_defined_primary_key")) {
+                entry.AddMember("primary_key",
+                                rapidjson::Value(stream["source_defined_primary_key"], allocator),
+                                allocator);
+            }
+            streams.PushBack(entry, allocator);
+        }
+    }
+    configured.AddMember("streams", streams, allocator);
+    return json::to_json(configured);
+}
+
+std::string write_catalog(const Catalog& catalog, const CatalogExtensions& extensions,
+                          KeySpelling spelling) {
+    auto document = json::parse_json_text(catalog.document, "catalog");
+    auto& allocator = document.GetAllocator();
+    std::string prefix = spelling == KeySpelling::estuary ? "estuary.dev/" : "";
+    if (extensions.tail) {
+        add_member(document, prefix + "tail", rapidjson::Value(*extensions.tail), allocator);
+    }
+    if (extensions.range_json) {
+        auto range = json::parse_json_text(*extensions.range_json, "range");
+        add_member(document, prefix + "range", rapidjson::Value(range, allocator), allocator);
+    }
+    for (auto& configured : document["streams"].GetArray()) {
+        std::string name = configured["stream"]["name"].GetString();
+        auto found = extensions.projections.find(name);
+        if (found == extensions.projections.end()) {
+            continue;
+        }
+        rapidjson::Value map(rapidjson::kObjectType);
+        for (const auto& [field, pointer] : found->second) {
+            map.AddMember(rapidjson::Value(field.c_str(), allocator),
+                          rapidjson::Value(pointer.c_str(), allocator), allocator);
+        }
+        add_member(configured, prefix + "projections", std::move(map), allocator);
+    }
+    return json::to_json(document);
+}
+
+}  // namespace conform::protocol

@@ -1,0 +1,82 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "json/digest.hpp"
+#include "process/process.hpp"
+
+namespace conform::protocol {
+
+// One thing a check saw, tagged with the check's id. `line` is the stdout line (0: none).
+struct Finding {
+    std::string check;
+    std::string message;
+    std::uint64_t line = 0;
+    std::string excerpt;
+};
+
+// A record as conform remembers it: digests, never the document, so memory stays small.
+struct RecordEntry {
+    json::Digest identity;   // primary key when the stream has one, else the content digest
+    json::Digest content;    // the data without volatile fields
+    json::Digest projected;  // the content after conform applied projections (when asked)
+    std::uint64_t line = 0;
+    std::uint32_t checkpoint = 0;  // how many STATEs came before it
+    std::uint16_t stream = 0;
+    std::string key;  // primary key as short text, for examples
+};
+
+// The reduced state after one STATE message, and where it stood.
+struct Checkpoint {
+    std::uint64_t line = 0;
+    std::size_t records_before = 0;
+    std::string state_file;    // what to pass as --state to resume from here
+    std::string materialized;  // canonical JSON of the whole reduced state
+};
+
+// A cursor value; numbers compare as numbers, strings as strings.
+struct CursorValue {
+    std::optional<double> number;
+    std::optional<std::string> text;
+
+    // Negative, zero or positive; nullopt when the two are not comparable.
+    std::optional<int> compare(const CursorValue& other) const;
+    std::string describe() const;
+};
+
+// Everything conform learned from one connector invocation.
+struct Observation {
+    std::string label;  // e.g. "read [range 00000000-7fffffff]"
+    std::string command_line;
+    process::RunResult process;
+    std::map<std::string, std::uint64_t> type_counts;  // known and unknown types by name
+    std::uint64_t lines = 0;
+    std::uint64_t invalid_lines = 0;
+    std::uint64_t last_record_line = 0;
+    std::uint64_t last_state_line = 0;
+    // SPEC, CATALOG, CONNECTION_STATUS and TRACE messages are kept whole (they are small).
+    struct Kept {
+        std::string type;
+        std::uint64_t line;
+        std::string json;
+    };
+    std::vector<Kept> kept;
+    std::vector<RecordEntry> records;
+    std::vector<Checkpoint> checkpoints;
+    std::vector<std::optional<CursorValue>> max_cursor;  // per catalog stream
+    std::vector<Finding> findings;
+    std::map<std::string, std::uint64_t> finding_counts;  // per check, beyond the kept examples
+    std::optional<std::chrono::milliseconds> first_record_at;
+    std::uint64_t records_after_mark = 0;  // records after the step's mark (e.g. an injection)
+    bool mark_set = false;
+
+    std::uint64_t count(const std::string& type) const;
+    const Kept* first_kept(const std::string& type) const;
+    bool has_finding(const std::string& check) const;
+};
+
+}  // namespace conform::protocol

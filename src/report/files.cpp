@@ -1,0 +1,214 @@
+#include "report/files.hpp"
+
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "util/error.hpp"
+
+namespace conform::report {
+
+namespace {
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void write_string(Writer& writer, std::string_view key, std::string_view value) {
+    writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+    writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+}
+
+void write_int(Writer& writer, std::string_view key, std::int64_t value) {
+    writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+    writer.Int64(value);
+}
+
+void write_check(Writer& writer, const CheckResult& check) {
+    writer.StartObject();
+    write_string(writer, "id", check.id);
+    writer.Key("clauses");
+    writer.StartArray();
+    for (const auto& clause : check.clauses) {
+        writer.String(clause.c_str());
+    }
+    writer.EndArray();
+    write_string(writer, "level", check.level == checks::Level::must ? "MUST" : "SHOULD");
+    write_string(writer, "title", check.title);
+    write_string(writer, "status", status_name(check.status));
+    write_int(writer, "occurrences", static_cast<std::int64_t>(check.occurrences));
+    write_string(writer, "note", check.note);
+    writer.Key("examples");
+    writer.StartArray();
+    for (const auto& example : check.examples) {
+        writer.StartObject();
+        write_string(writer, "message", example.message);
+        write_string(writer, "run", example.run);
+        write_int(writer, "line", static_cast<std::int64_t>(example.line));
+        write_string(writer, "excerpt", example.excerpt);
+        writer.EndObject();
+    }
+    writer.EndArray();
+    writer.EndObject();
+}
+
+void write_run(Writer& writer, const RunSummary& run) {
+    writer.StartObject();
+    write_string(writer, "label", run.label);
+    write_string(writer, "command", run.command);
+    write_string(writer, "exit", run.exit);
+    write_int(writer, "duration_ms", run.duration_ms);
+    write_int(writer, "records", static_cast<std::int64_t>(run.records));
+    write_int(writer, "states", static_cast<std::int64_t>(run.states));
+    write_int(writer, "lines", static_cast<std::int64_t>(run.lines));
+    write_string(writer, "stderr_tail", run.stderr_tail);
+    writer.EndObject();
+}
+
+void write_scenario(Writer& writer, const ScenarioResult& scenario) {
+    writer.StartObject();
+    write_string(writer, "id", scenario.id);
+    write_string(writer, "suite", scenario.suite);
+    write_string(writer, "title", scenario.title);
+    write_string(writer, "status", status_name(scenario.status));
+    write_int(writer, "duration_ms", scenario.duration_ms);
+    write_string(writer, "rerun", scenario.rerun);
+    writer.Key("checks");
+    writer.StartArray();
+    for (const auto& check : scenario.checks) {
+        write_check(writer, check);
+    }
+    writer.EndArray();
+    writer.Key("runs");
+    writer.StartArray();
+    for (const auto& run : scenario.runs) {
+        write_run(writer, run);
+    }
+    writer.EndArray();
+    writer.EndObject();
+}
+
+std::string xml_escape(std::string_view text) {
+    std::string escaped;
+    for (char c : text) {
+        switch (c) {
+            case '&':
+                escaped += "&amp;";
+                break;
+            case '<':
+                escaped += "&lt;";
+                break;
+            case '>':
+                escaped += "&gt;";
+                break;
+            case '"':
+                escaped += "&quot;";
+                break;
+            default:
+                // XML 1.0 forbids most control characters even when escaped.
+                if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
+                    escaped += '?';
+                } else {
+                    escaped += c;
+                }
+        }
+    }
+    return escaped;
+}
+
+std::string failure_text(const CheckResult& check) {
+    std::string text = fmt::format("{} [{}]: {}\n", check.id, fmt::join(check.clauses, ", "),
+                                   check.title);
+    for (const auto& example : check.examples) {
+        text += fmt::format("- {} ({}, line {})\n  seen: {}\n", example.message, example.run,
+                            example.line, example.excerpt);
+    }
+    return text;
+}
+
+}  // namespace
+
+std::string to_json_report(const RunReport& report) {
+    rapidjson::StringBuffer buffer;
+    Writer writer(buffer);
+    auto totals = report.check_totals();
+    writer.StartObject();
+    write_int(writer, "version", 1);
+    writer.Key("metadata");
+    writer.StartObject();
+    write_string(writer, "conform_version", report.conform_version);
+    write_string(writer, "connector", report.connector);
+    write_string(writer, "test_config", report.test_config);
+    write_string(writer, "started_at", report.started_at);
+    write_int(writer, "duration_ms", report.duration_ms);
+    writer.Key("strict");
+    writer.Bool(report.strict);
+    writer.EndObject();
+    writer.Key("totals");
+    writer.StartObject();
+    write_int(writer, "passed", static_cast<std::int64_t>(totals.passed));
+    write_int(writer, "failed", static_cast<std::int64_t>(totals.failed));
+    write_int(writer, "warned", static_cast<std::int64_t>(totals.warned));
+    write_int(writer, "skipped", static_cast<std::int64_t>(totals.skipped));
+    writer.EndObject();
+    writer.Key("scenarios");
+    writer.StartArray();
+    for (const auto& scenario : report.scenarios) {
+        write_scenario(writer, scenario);
+    }
+    writer.EndArray();
+    writer.EndObject();
+    return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+std::string to_junit_xml(const RunReport& report) {
+    auto totals = report.check_totals();
+    std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    xml += fmt::format("<testsuites name=\"conform\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" "
+                       "time=\"{:.3f}\">\n",
+                       totals.passed + totals.failed + totals.warned + totals.skipped,
+                       totals.failed, totals.skipped,
+                       static_cast<double>(report.duration_ms) / 1000.0);
+    for (const auto& scenario : report.scenarios) {
+        std::size_t failures = 0;
+        std::size_t skipped = 0;
+        for (const auto& check : scenario.checks) {
+            failures += check.status == Status::failed ? 1 : 0;
+            skipped += check.status == Status::skipped ? 1 : 0;
+        }
+        xml += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" "
+                           "time=\"{:.3f}\">\n",
+                           xml_escape(scenario.id), scenario.checks.size(), failures, skipped,
+                           static_cast<double>(scenario.duration_ms) / 1000.0);
+        for (const auto& check : scenario.checks) {
+            xml += fmt::format("    <testcase classname=\"{}\" name=\"{}\">", xml_escape(scenario.id),
+                               xml_escape(check.id));
+            if (check.status == Status::failed) {
+                xml += fmt::format("\n      <failure message=\"{}\">{}</failure>\n    ",
+                                   xml_escape(check.examples.empty() ? check.title
+                                                                     : check.examples[0].message),
+                                   xml_escape(failure_text(check) + "rerun: " + scenario.rerun));
+            } else if (check.status == Status::skipped) {
+                xml += fmt::format("\n      <skipped message=\"{}\"/>\n    ", xml_escape(check.note));
+            } else if (check.status == Status::warned) {
+                xml += fmt::format("\n      <system-out>{}</system-out>\n    ",
+                                   xml_escape("WARNING (SHOULD clause): " + failure_text(check)));
+            }
+            xml += "</testcase>\n";
+        }
+        xml += "  </testsuite>\n";
+    }
+    xml += "</testsuites>\n";
+    return xml;
+}
+
+void write_report_file(const std::filesystem::path& path, const std::string& content) {
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file << content;
+    if (!file) {
+        throw_internal_error(fmt::format("cannot write report '{}'", path.string()));
+    }
+}
+
+}  // namespace conform::report

@@ -1,0 +1,87 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checks/registry.hpp"
+
+namespace conform::report {
+
+enum class Status { passed, warned, failed, skipped };
+
+std::string_view status_name(Status status);
+
+// One example of what a check saw, already redacted.
+struct Example {
+    std::string message;
+    std::string run;  // which connector run, e.g. "read [range 00000000-7fffffff]"
+    std::uint64_t line = 0;
+    std::string excerpt;
+};
+
+struct CheckResult {
+    std::string id;
+    std::vector<std::string> clauses;
+    checks::Level level = checks::Level::must;
+    std::string title;
+    Status status = Status::passed;
+    std::vector<Example> examples;
+    std::uint64_t occurrences = 0;  // all findings, examples are the first few
+    std::string note;               // why skipped, or what was compared
+};
+
+struct RunSummary {
+    std::string label;
+    std::string command;
+    std::string exit;
+    std::int64_t duration_ms = 0;
+    std::uint64_t records = 0;
+    std::uint64_t states = 0;
+    std::uint64_t lines = 0;
+    std::string stderr_tail;
+};
+
+struct ScenarioResult {
+    std::string id;
+    std::string suite;
+    std::string title;
+    Status status = Status::passed;
+    std::vector<CheckResult> checks;
+    std::vector<RunSummary> runs;
+    std::string rerun;
+    std::int64_t duration_ms = 0;
+};
+
+struct Totals {
+    std::size_t passed = 0;
+    std::size_t warned = 0;
+    std::size_t failed = 0;
+    std::size_t skipped = 0;
+};
+
+struct RunReport {
+    std::string conform_version;
+    std::string connector;
+    std::string test_config;
+    std::string started_at;  // ISO 8601 UTC
+    std::int64_t duration_ms = 0;
+    bool strict = false;
+    std::vector<ScenarioResult> scenarios;
+
+    Totals check_totals() const;
+};
+
+// Receives a run as it happens. Console output streams; files are written at the end.
+class Reporter {
+public:
+    virtual ~Reporter() = default;
+    virtual void scenario_started(const std::string& /*id*/, const std::string& /*title*/) {}
+    virtual void run_progress(const std::string& /*label*/, std::uint64_t /*records*/,
+                              std::chrono::milliseconds /*elapsed*/) {}
+    virtual void scenario_finished(const ScenarioResult& /*result*/) {}
+    virtual void run_finished(const RunReport& /*report*/) {}
+};
+
+}  // namespace conform::report

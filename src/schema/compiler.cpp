@@ -1,0 +1,246 @@
+#include "schema/compiler.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <charconv>
+#include <cstdint>
+
+#include "schema/uri.hpp"
+#include "util/error.hpp"
+
+namespace conform::schema {
+
+namespace {
+
+constexpr std::string_view k_metaschema_uri = "http://json-schema.org/draft-07/schema";
+
+// Keywords whose value is one schema, an array of schemas, or an object of schemas.
+constexpr std::array<std::string_view, 9> k_single_schema_keywords{
+    "additionalItems", "additionalProperties", "contains", "propertyNames", "not",
+    "if",              "then",                 "else",     "items"};
+constexpr std::array<std::string_view, 4> k_schema_array_keywords{"items", "allOf", "anyOf",
+                                                                  "oneOf"};
+constexpr std::array<std::string_view, 4> k_schema_map_keywords{"properties", "patternProperties",
+                                                                "definitions", "dependencies"};
+
+bool is_schema(const rapidjson::Value& value) { return value.IsObject() || value.IsBool(); }
+
+std::string_view view_of(const rapidjson::Value& string) {
+    return {string.GetString(), string.GetStringLength()};
+}
+
+std::string child_path(const std::string& path, std::string_view keyword) {
+    std::string result = path;
+    append_pointer_token(result, keyword);
+    return result;
+}
+
+const rapidjson::Value* follow_pointer(const rapidjson::Value& root,
+                                       const std::vector<std::string>& tokens) {
+    const rapidjson::Value* current = &root;
+    for (const std::string& token : tokens) {
+        if (current->IsObject()) {
+            auto member = current->FindMember(rapidjson::StringRef(token.data(), token.size()));
+            if (member == current->MemberEnd()) {
+                return nullptr;
+            }
+            current = &member->value;
+        } else if (current->IsArray()) {
+            std::size_t index = 0;
+            auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), index);
+            if (error != std::errc() || end != token.data() + token.size() ||
+                index >= current->Size()) {
+                return nullptr;
+            }
+            current = &(*current)[static_cast<rapidjson::SizeType>(index)];
+        } else {
+            return nullptr;
+        }
+    }
+    return current;
+}
+
+// Adds the edges along which evaluation stays on the same instance.
+void add_in_place_edges(const Node& node, std::vector<NodeId>& edges) {
+    edges.clear();
+    for (NodeId id : {node.ref, node.not_node, node.if_node, node.then_node, node.else_node}) {
+        if (id != k_no_node) {
+            edges.push_back(id);
+        }
+    }
+    for (const auto* list : {&node.all_of, &node.any_of, &node.one_of}) {
+        edges.insert(edges.end(), list->begin(), list->end());
+    }
+    if (node.object) {
+        for (const DependencyEntry& dependency : node.object->dependencies) {
+            if (dependency.node != k_no_node) {
+                edges.push_back(dependency.node);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+SchemaData compile_schema(const rapidjson::Value& document, const DocumentLookup& lookup) {
+    SchemaData data;
+    Compiler compiler(data, lookup);
+    compiler.compile_root(document);
+    return data;
+}
+
+void Compiler::compile_root(const rapidjson::Value& document) {
+    const rapidjson::Value& root = add_document(document, "");
+    m_data.root = compile_child(root, "#");
+    resolve_pending_refs();
+    reject_in_place_cycles();
+}
+
+const rapidjson::Value& Compiler::add_document(const rapidjson::Value& source,
+                                               const std::string& uri) {
+    auto& document = m_data.documents.emplace_back(std::make_unique<rapidjson::Document>());
+    document->CopyFrom(source, document->GetAllocator());
+    m_resources.emplace(uri, document.get());
+    index(*document, uri, uri + "#");
+    return *document;
+}
+
+// Records the base URI and location of `schema` and its subschemas, and registers their `$id`s.
+void Compiler::index(const rapidjson::Value& schema, std::string base, const std::string& path) {
+    if (!is_schema(schema) || m_contexts.contains(&schema)) {
+        return;
+    }
+    if (schema.IsObject()) {
+        auto id = schema.FindMember("$id");
+        // In draft-07 a `$ref` makes its siblings, `$id` included, be ignored.
+        if (id != schema.MemberEnd() && id->value.IsString() && !schema.HasMember("$ref")) {
+            std::string resolved = resolve_uri(base, view_of(id->value));
+            auto [document, fragment] = split_fragment(resolved);
+            base = std::string(document);
+            m_resources.emplace(fragment.empty() ? base : resolved, &schema);
+        }
+    }
+    m_contexts.emplace(&schema, Context{base, path});
+    if (!schema.IsObject()) {
+        return;
+    }
+    for (std::string_view keyword : k_single_schema_keywords) {
+        auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
+        if (member != schema.MemberEnd()) {
+            index(member->value, base, child_path(path, keyword));
+        }
+    }
+    for (std::string_view keyword : k_schema_array_keywords) {
+        auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
+        if (member != schema.MemberEnd() && member->value.IsArray()) {
+            std::string array_path = child_path(path, keyword);
+            for (rapidjson::SizeType i = 0; i < member->value.Size(); ++i) {
+                index(member->value[i], base, child_path(array_path, std::to_string(i)));
+            }
+        }
+    }
+    for (std::string_view keyword : k_schema_map_keywords) {
+        auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
+        if (member != schema.MemberEnd() && member->value.IsObject()) {
+            std::string map_path = child_path(path, keyword);
+            for (const auto& entry : member->value.GetObject()) {
+                index(entry.value, base, child_path(map_path, view_of(entry.name)));
+            }
+        }
+    }
+}
+
+const rapidjson::Value* Compiler::find_resource(const std::string& uri) {
+    if (auto found = m_resources.find(uri); found != m_resources.end()) {
+        return found->second;
+    }
+    if (uri == k_metaschema_uri) {
+        rapidjson::Document metaschema;
+        std::string_view text = draft7_metaschema_text();
+        metaschema.Parse(text.data(), text.size());
+        return &add_document(metaschema, uri);
+    }
+    if (m_lookup) {
+        if (const rapidjson::Value* remote = m_lookup(uri)) {
+            return &add_document(*remote, uri);
+        }
+    }
+    return nullptr;
+}
+
+const rapidjson::Value& Compiler::resolve_ref(const PendingRef& ref) {
+    auto [document_uri, fragment] = split_fragment(ref.uri);
+    std::string document(document_uri);
+    const rapidjson::Value* resource = find_resource(document);
+    const rapidjson::Value* target = nullptr;
+    if (resource && (fragment.empty() || fragment.front() == '/')) {
+        auto tokens = parse_json_pointer(percent_decode(fragment));
+        target = tokens ? follow_pointer(*resource, *tokens) : nullptr;
+        if (target && !m_contexts.contains(target)) {
+            const Context& owner = m_contexts.at(resource);
+            index(*target, owner.base, owner.path + std::string(fragment));
+        }
+    } else if (resource) {
+        auto anchor = m_resources.find(ref.uri);
+        target = anchor == m_resources.end() ? nullptr : anchor->second;
+    }
+    if (!target) {
+        throw_input_error(fmt::format("JSON Schema keyword \"$ref\" at \"{}\" names \"{}\", which "
+                                      "cannot be resolved",
+                                      ref.path, ref.uri));
+    }
+    return *target;
+}
+
+void Compiler::resolve_pending_refs() {
+    while (!m_pending_refs.empty()) {
+        PendingRef ref = std::move(m_pending_refs.back());
+        m_pending_refs.pop_back();
+        NodeId target = compile(resolve_ref(ref));
+        m_data.nodes[ref.node].ref = target;
+    }
+}
+
+// A cycle of `$ref`/`allOf`/`not`/... that never descends into the instance would recurse
+// forever at validation time, so it is refused here.
+void Compiler::reject_in_place_cycles() const {
+    enum class Mark : std::uint8_t { unvisited, active, done };
+    std::vector<Mark> marks(m_data.nodes.size(), Mark::unvisited);
+    struct Frame {
+        NodeId node;
+        std::vector<NodeId> edges;
+        std::size_t next = 0;
+    };
+    for (NodeId start = 0; start < m_data.nodes.size(); ++start) {
+        if (marks[start] != Mark::unvisited) {
+            continue;
+        }
+        std::vector<Frame> stack;
+        stack.push_back({start, {}});
+        add_in_place_edges(m_data.nodes[start], stack.back().edges);
+        marks[start] = Mark::active;
+        while (!stack.empty()) {
+            Frame& frame = stack.back();
+            if (frame.next == frame.edges.size()) {
+                marks[frame.node] = Mark::done;
+                stack.pop_back();
+                continue;
+            }
+            NodeId child = frame.edges[frame.next++];
+            if (marks[child] == Mark::active) {
+                throw_input_error(fmt::format(
+                    "JSON Schema at \"{}\" refers to itself (through \"{}\") without descending "
+                    "into the instance, so validation would never end",
+                    m_node_paths[child], m_node_paths[frame.node]));
+            }
+            if (marks[child] == Mark::unvisited) {
+                marks[child] = Mark::active;
+                stack.push_back({child, {}});
+                add_in_place_edges(m_data.nodes[child], stack.back().edges);
+            }
+        }
+    }
+}
+
+}  // namespace conform::schema

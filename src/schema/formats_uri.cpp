@@ -1,0 +1,192 @@
+#include "schema/formats.hpp"
+
+#include <cstddef>
+#include <optional>
+
+namespace conform::schema {
+
+namespace {
+
+constexpr std::string_view k_sub_delims = "!$&'()*+,;=";
+constexpr std::string_view k_unreserved_symbols = "-._~";
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+bool is_hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+bool is_unreserved(char c) {
+    return is_alpha(c) || is_digit(c) || k_unreserved_symbols.find(c) != std::string_view::npos;
+}
+
+bool is_sub_delim(char c) { return k_sub_delims.find(c) != std::string_view::npos; }
+
+// True when every character of `text` is unreserved, a sub-delimiter, one of `extra`, or part
+// of a %XX escape.
+bool has_only_uri_chars(std::string_view text, std::string_view extra) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        char c = text[i];
+        if (c == '%') {
+            if (i + 2 >= text.size() || !is_hex_digit(text[i + 1]) ||
+                !is_hex_digit(text[i + 2])) {
+                return false;
+            }
+            i += 2;
+        } else if (!is_unreserved(c) && !is_sub_delim(c) &&
+                   extra.find(c) == std::string_view::npos) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool is_scheme(std::string_view text) {
+    if (text.empty() || !is_alpha(text.front())) {
+        return false;
+    }
+    for (char c : text) {
+        if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' && c != '.') {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool is_ip_future(std::string_view text) {
+    std::size_t dot = text.find('.');
+    if (text.size() < 4 || (text.front() != 'v' && text.front() != 'V') ||
+        dot == std::string_view::npos || dot < 2 || dot + 1 == text.size()) {
+        return false;
+    }
+    for (char c : text.substr(1, dot - 1)) {
+        if (!is_hex_digit(c)) {
+            return false;
+        }
+    }
+    return has_only_uri_chars(text.substr(dot + 1), ":");
+}
+
+bool is_port(std::string_view text) {
+    for (char c : text) {
+        if (!is_digit(c)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool is_authority(std::string_view text) {
+    std::size_t at = text.find('@');
+    if (at != std::string_view::npos) {
+        if (!has_only_uri_chars(text.substr(0, at), ":")) {
+            return false;
+        }
+        text.remove_prefix(at + 1);
+    }
+    std::string_view rest;
+    if (text.starts_with('[')) {
+        std::size_t close = text.find(']');
+        if (close == std::string_view::npos) {
+            return false;
+        }
+        std::string_view literal = text.substr(1, close - 1);
+        if (!is_ipv6(literal) && !is_ip_future(literal)) {
+            return false;
+        }
+        rest = text.substr(close + 1);
+    } else {
+        std::size_t colon = text.find(':');
+        if (!has_only_uri_chars(text.substr(0, colon), "")) {
+            return false;
+        }
+        rest = colon == std::string_view::npos ? std::string_view() : text.substr(colon);
+    }
+    return rest.empty() || (rest.front() == ':' && is_port(rest.substr(1)));
+}
+
+struct UriParts {
+    std::optional<std::string_view> scheme;
+    std::optional<std::string_view> authority;
+    std::string_view path;
+    std::string_view query;
+    std::string_view fragment;
+};
+
+UriParts split_uri(std::string_view text) {
+    UriParts parts;
+    if (std::size_t hash = text.find('#'); hash != std::string_view::npos) {
+        parts.fragment = text.substr(hash + 1);
+        text = text.substr(0, hash);
+    }
+    if (std::size_t question = text.find('?'); question != std::string_view::npos) {
+        parts.query = text.substr(question + 1);
+        text = text.substr(0, question);
+    }
+    std::size_t colon = text.find(':');
+    if (colon != std::string_view::npos && colon < text.find('/') &&
+        is_scheme(text.substr(0, colon))) {
+        parts.scheme = text.substr(0, colon);
+        text.remove_prefix(colon + 1);
+    }
+    if (text.starts_with("//")) {
+        std::size_t slash = text.find('/', 2);
+        parts.authority = text.substr(2, slash == std::string_view::npos ? slash : slash - 2);
+        text = slash == std::string_view::npos ? std::string_view() : text.substr(slash);
+    }
+    parts.path = text;
+    return parts;
+}
+
+bool is_valid_reference(const UriParts& parts) {
+    if (parts.authority && !is_authority(*parts.authority)) {
+        return false;
+    }
+    if (!parts.scheme && !parts.authority) {
+        // A relative path's first segment must not look like a scheme.
+        std::string_view first_segment = parts.path.substr(0, parts.path.find('/'));
+        if (first_segment.find(':') != std::string_view::npos) {
+            return false;
+        }
+    }
+    return has_only_uri_chars(parts.path, ":@/") && has_only_uri_chars(parts.query, ":@/?") &&
+           has_only_uri_chars(parts.fragment, ":@/?");
+}
+
+}  // namespace
+
+bool is_uri(std::string_view text) {
+    UriParts parts = split_uri(text);
+    return parts.scheme && is_valid_reference(parts);
+}
+
+bool is_uri_reference(std::string_view text) { return is_valid_reference(split_uri(text)); }
+
+bool is_json_pointer(std::string_view text) {
+    if (text.empty()) {
+        return true;
+    }
+    if (text.front() != '/') {
+        return false;
+    }
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '~' && (i + 1 == text.size() || (text[i + 1] != '0' && text[i + 1] != '1'))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool is_relative_json_pointer(std::string_view text) {
+    std::size_t digits = 0;
+    while (digits < text.size() && is_digit(text[digits])) {
+        ++digits;
+    }
+    if (digits == 0 || (digits > 1 && text.front() == '0')) {
+        return false;
+    }
+    std::string_view rest = text.substr(digits);
+    return rest == "#" || is_json_pointer(rest);
+}
+
+}  // namespace conform::schema

@@ -1,0 +1,32 @@
+#pragma once
+
+// Internal: URI and JSON pointer helpers for `$id` / `$ref` resolution.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace conform::schema {
+
+// Resolves `reference` against `base` as RFC 3986 §5.2 describes. An empty `base` (a document
+// without `$id`) leaves relative references relative.
+std::string resolve_uri(std::string_view base, std::string_view reference);
+
+// "a#b" → document "a", fragment "b"; the fragment is empty when `uri` has none.
+struct UriFragment {
+    std::string_view document;
+    std::string_view fragment;
+};
+UriFragment split_fragment(std::string_view uri);
+
+// Decodes %XX escapes; a malformed escape is kept as it is.
+std::string percent_decode(std::string_view text);
+
+// Splits an RFC 6901 JSON pointer into unescaped tokens; nullopt when `pointer` is malformed.
+std::optional<std::vector<std::string>> parse_json_pointer(std::string_view pointer);
+
+// Appends "/" and `token` escaped as a JSON pointer token (~0, ~1) to `pointer`.
+void append_pointer_token(std::string& pointer, std::string_view token);
+
+}  // namespace conform::schema

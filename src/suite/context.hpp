@@ -1,0 +1,61 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/test_config.hpp"
+#include "protocol/catalog.hpp"
+#include "protocol/observation.hpp"
+#include "protocol/secrets.hpp"
+#include "report/model.hpp"
+#include "suite/plan.hpp"
+#include "suite/scenario.hpp"
+
+namespace conform::suite {
+
+// What a step produced: its runs, or why it could not run.
+struct StepResult {
+    const Step* step = nullptr;
+    std::vector<RunPlan> plans;
+    std::vector<protocol::Observation> runs;
+    std::string why_not;
+};
+
+// Everything a check may look at once its scenario has run.
+struct ScenarioContext {
+    const Scenario* scenario = nullptr;
+    const config::TestConfig* test_config = nullptr;
+    const protocol::Catalog* catalog = nullptr;
+    const protocol::Secrets* secrets = nullptr;
+    std::string main_config;  // the rendered main config, for spec.config_valid
+    std::vector<StepResult> steps;
+
+    const StepResult* step(const std::string& id) const;
+    // Steps whose `run` is `command`.
+    std::vector<const StepResult*> steps_running(const std::string& command) const;
+};
+
+// What one check concluded.
+struct CheckOutcome {
+    std::vector<report::Example> examples;
+    std::uint64_t occurrences = 0;
+    std::string note;
+    std::optional<std::string> not_applicable;  // skipped, with the reason
+
+    void add(std::string message, std::string run = {}, std::uint64_t line = 0,
+             std::string excerpt = {});
+};
+
+// Evaluates the check `id` on a finished scenario.
+CheckOutcome evaluate_check(const std::string& id, const ScenarioContext& context);
+
+// The reported result of check `id`: MUST findings fail, SHOULD findings warn (fail if `strict`);
+// every text is redacted.
+report::CheckResult to_check_result(const std::string& id, const CheckOutcome& outcome, bool strict,
+                                    const protocol::Secrets& secrets);
+
+// failed if any check failed, else warned if any warned, skipped if all were skipped.
+report::Status scenario_status(const std::vector<report::CheckResult>& checks);
+
+}  // namespace conform::suite

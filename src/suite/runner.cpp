@@ -1,0 +1,485 @@
+#include "suite/runner.hpp"
+
+#include <rapidjson/document.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "checks/registry.hpp"
+#include "ext/projection.hpp"
+#include "json/parse.hpp"
+#include "process/workdir.hpp"
+#include "protocol/analyzer.hpp"
+#include "suite/context.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+
+namespace conform::suite {
+
+namespace {
+
+using std::chrono::milliseconds;
+using Clock = std::chrono::steady_clock;
+
+constexpr milliseconds k_inject_timeout{30'000};
+constexpr milliseconds k_progress_interval{250};
+
+bool listed(const std::vector<std::string>& list, const std::string& item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+std::string replace_all(std::string text, std::string_view from, std::string_view to) {
+    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+        text.replace(at, from.size(), to);
+    }
+    return text;
+}
+
+// Appends the values of `config` at properties the spec marks airbyte_secret, following nested
+// objects, arrays and oneOf/anyOf/allOf branches.
+void collect_secrets(const rapidjson::Value& schema, const rapidjson::Value& config,
+                     std::vector<std::string>& secrets) {
+    if (!schema.IsObject()) {
+        return;
+    }
+    if (schema.HasMember("airbyte_secret") && schema["airbyte_secret"].IsBool() &&
+        schema["airbyte_secret"].GetBool() && config.IsString()) {
+        secrets.emplace_back(config.GetString(), config.GetStringLength());
+    }
+    for (const char* combinator : {"oneOf", "anyOf", "allOf"}) {
+        if (schema.HasMember(combinator) && schema[combinator].IsArray()) {
+            for (const auto& branch : schema[combinator].GetArray()) {
+                collect_secrets(branch, config, secrets);
+            }
+        }
+    }
+    if (config.IsObject() && schema.HasMember("properties") && schema["properties"].IsObject()) {
+        for (const auto& property : schema["properties"].GetObject()) {
+            auto value = config.FindMember(property.name);
+            if (value != config.MemberEnd()) {
+                collect_secrets(property.value, value->value, secrets);
+            }
+        }
+    }
+    if (config.IsArray() && schema.HasMember("items")) {
+        for (const auto& item : config.GetArray()) {
+            collect_secrets(schema["items"], item, secrets);
+        }
+    }
+}
+
+class Discard : public process::Observer {
+public:
+    process::Decision on_stdout_line(std::string_view, std::uint64_t, bool) override {
+        return process::Decision::keep_going;
+    }
+};
+
+report::RunSummary summarize(const protocol::Observation& observation) {
+    report::RunSummary summary;
+    summary.label = observation.label;
+    summary.command = observation.command_line;
+    summary.exit = observation.process.exit.describe();
+    if (observation.process.stop_reason == process::StopReason::timeout) {
+        summary.exit += " (stopped: timeout)";
+    } else if (observation.process.stop_reason == process::StopReason::requested) {
+        summary.exit += " (stopped by conform)";
+    }
+    summary.duration_ms = observation.process.elapsed.count();
+    summary.records = observation.count("RECORD");
+    summary.states = observation.count("STATE");
+    summary.lines = observation.lines;
+    summary.stderr_tail = excerpt(observation.process.stderr_text.size() > 2000
+                                      ? observation.process.stderr_text.substr(
+                                            observation.process.stderr_text.size() - 2000)
+                                      : observation.process.stderr_text,
+                                  2000);
+    return summary;
+}
+
+}  // namespace
+
+bool is_check_selected(const std::string& check, const RunOptions& options) {
+    if (listed(options.skip, check)) {
+        return false;
+    }
+    bool only_names_checks =
+        std::any_of(options.only.begin(), options.only.end(),
+                    [](const std::string& name) { return checks::find_check(name) != nullptr; });
+    return !only_names_checks || listed(options.only, check);
+}
+
+bool is_selected(const Scenario& scenario, const RunOptions& options) {
+    auto matches = [&scenario](const std::string& name) {
+        return name == scenario.id || name == scenario.suite || listed(scenario.checks, name);
+    };
+    if (!options.only.empty() &&
+        std::none_of(options.only.begin(), options.only.end(), matches)) {
+        return false;
+    }
+    return std::none_of(options.skip.begin(), options.skip.end(),
+                        [&scenario](const std::string& name) {
+                            return name == scenario.id || name == scenario.suite;
+                        });
+}
+
+struct Runner::Impl {
+    const config::TestConfig& config;
+    RunOptions options;
+    report::Reporter& reporter;
+    std::unique_ptr<container::Launcher> launcher;
+    process::PrivateDir scratch_root;
+    protocol::Catalog catalog;
+    protocol::Secrets secrets;
+    std::size_t scenario_counter = 0;
+
+    Impl(const config::TestConfig& test_config, RunOptions run_options, report::Reporter& sink)
+        : config(test_config), options(std::move(run_options)), reporter(sink) {}
+
+    void prepare() {
+        if (config.image) {
+            auto image = *config.image;
+            image.env.insert(config.env.begin(), config.env.end());
+            image.shared_dirs.push_back(scratch_root.path());
+            launcher = container::make_image_launcher(std::move(image));
+        } else {
+            launcher = container::make_native_launcher(config.command, config.env,
+                                                       config.working_dir);
+        }
+        learn_secrets();
+        load_or_discover_catalog();
+    }
+
+    // Secrets are known from the spec: run it once before any scenario.
+    void learn_secrets() {
+        Step spec_step;
+        spec_step.id = "spec";
+        spec_step.run = "spec";
+        auto observation = execute(spec_step, RunPlan{"spec (setup)", {}, {}, {}}, scratch_root.path(), nullptr);
+        const auto* spec = observation.first_kept("SPEC");
+        if (spec == nullptr) {
+            return;
+        }
+        auto message = json::parse_json_text(spec->json, "SPEC message");
+        auto config_document = json::parse_json_text(config.config_text, config.origin.string());
+        std::vector<std::string> values;
+        const auto& specification = message["spec"];
+        if (specification.HasMember("connectionSpecification")) {
+            collect_secrets(specification["connectionSpecification"], config_document, values);
+        }
+        secrets = protocol::Secrets(std::move(values));
+    }
+
+    void load_or_discover_catalog() {
+        std::string text;
+        std::string origin;
+        if (config.catalog_text) {
+            text = *config.catalog_text;
+            origin = "catalog of " + config.origin.string();
+        } else {
+            Step discover;
+            discover.id = "discover";
+            discover.run = "discover";
+            auto observation =
+                execute(discover, RunPlan{"discover (setup)", {}, {}, {}}, scratch_root.path(), nullptr);
+            const auto* found = observation.first_kept("CATALOG");
+            if (found == nullptr) {
+                throw_input_error(fmt::format(
+                    "{}: no 'catalog' given and discover emitted no CATALOG ({}); name a "
+                    "configured catalog in the test config",
+                    config.origin.string(), observation.process.exit.describe()));
+            }
+            auto message = json::parse_json_text(found->json, "CATALOG message");
+            text = protocol::configure_discovered(message["catalog"]);
+            origin = "catalog built from discover";
+        }
+        auto document = json::parse_json_text(text, origin);
+        catalog = protocol::load_catalog(document, origin, config.volatile_fields);
+    }
+
+    std::string config_text_for(const std::string& variant) const {
+        if (variant == "invalid" && config.invalid_config_text) {
+            return *config.invalid_config_text;
+        }
+        if (variant == "merge" && config.merge_config_text) {
+            return *config.merge_config_text;
+        }
+        if (variant == "full_state" && config.full_state_config_text) {
+            return *config.full_state_config_text;
+        }
+        return config.config_text;
+    }
+
+    protocol::CatalogExtensions extensions_for(const Step& step, const RunPlan& plan) const {
+        protocol::CatalogExtensions extensions;
+        if (step.tail != "absent") {
+            extensions.tail = step.tail == "true";
+        }
+        extensions.range_json = plan.range_json;
+        std::string projections = step.projections;
+        if (step.neutral_extension_keys) {
+            extensions.tail = false;
+            extensions.range_json = R"({"begin":"00000000","end":"ffffffff"})";
+            projections = "identity";
+        }
+        for (const auto& stream : catalog.streams) {
+            if (projections == "configured") {
+                if (auto found = config.projections.find(stream.name); found != config.projections.end()) {
+                    extensions.projections[stream.name] = found->second;
+                }
+            } else if (projections == "identity") {
+                auto schema = json::parse_json_text(stream.json_schema, stream.name);
+                extensions.projections[stream.name] = ext::identity_projections(schema);
+            }
+        }
+        return extensions;
+    }
+
+    milliseconds timeout_for(const Step& step) const {
+        if (step.timeout_seconds > 0) {
+            return milliseconds(static_cast<long long>(step.timeout_seconds * 1000));
+        }
+        if (step.run == "spec") {
+            return config.spec_timeout;
+        }
+        if (step.run == "check") {
+            return config.check_timeout;
+        }
+        return step.run == "discover" ? config.discover_timeout : config.read_timeout;
+    }
+
+    container::Call make_call(const Step& step, const RunPlan& plan,
+                              const std::filesystem::path& scenario_dir,
+                              const process::PrivateDir& inputs) const {
+        container::Call call;
+        call.args = {step.run};
+        call.timeout = timeout_for(step);
+        call.grace = config.grace;
+        if (step.run == "spec") {
+            return call;
+        }
+        std::string rendered = replace_all(config_text_for(step.config), "${CONFORM_SCRATCH}",
+                                           scenario_dir.string());
+        call.file_args.emplace_back("--config", inputs.write_file("config.json", rendered));
+        if (step.run != "read") {
+            return call;
+        }
+        auto catalog_json =
+            protocol::write_catalog(catalog, extensions_for(step, plan), options.spelling);
+        call.file_args.emplace_back("--catalog", inputs.write_file("catalog.json", catalog_json));
+        if (!plan.state_text.empty()) {
+            call.file_args.emplace_back("--state", inputs.write_file("state.json", plan.state_text));
+        }
+        return call;
+    }
+
+    std::vector<std::vector<std::pair<std::string, std::string>>> projections_to_apply() const {
+        std::vector<std::vector<std::pair<std::string, std::string>>> result;
+        for (const auto& stream : catalog.streams) {
+            auto found = config.projections.find(stream.name);
+            result.push_back(found == config.projections.end() ? config::Projections{}
+                                                               : found->second);
+        }
+        return result;
+    }
+
+    // Runs the tail inject command; returns a problem description, or "" when it worked.
+    std::string inject(const std::filesystem::path& scenario_dir) const {
+        if (config.inject_command.empty()) {
+            return "no tail.inject_command in the test config";
+        }
+        process::LaunchSpec spec;
+        for (const auto& word : config.inject_command) {
+            spec.argv.push_back(replace_all(word, "${CONFORM_SCRATCH}", scenario_dir.string()));
+        }
+        spec.timeout = k_inject_timeout;
+        spec.grace = milliseconds(1000);
+        Discard discard;
+        auto result = process::run(spec, discard);
+        return result.exit.succeeded()
+                   ? ""
+                   : fmt::format("the inject command failed: {}", result.exit.describe());
+    }
+
+    protocol::Observation execute(const Step& step, const RunPlan& plan,
+                                  const std::filesystem::path& scenario_dir,
+                                  const ScenarioContext* context) {
+        process::PrivateDir inputs;
+        auto call = make_call(step, plan, scenario_dir, inputs);
+        auto launch = launcher->prepare(call);
+
+        protocol::AnalyzerSetup setup;
+        setup.catalog = step.run == "read" ? &catalog : nullptr;
+        setup.secrets = &secrets;
+        if (context != nullptr && !step.cursor_floor_from.empty()) {
+            if (const auto* floor_step = context->step(step.cursor_floor_from);
+                floor_step != nullptr && !floor_step->runs.empty()) {
+                setup.cursor_floor = floor_step->runs.front().max_cursor;
+            }
+        }
+        if (step.apply_projections) {
+            setup.apply_projections = projections_to_apply();
+        }
+        protocol::Analyzer* analyzer_ptr = nullptr;
+        bool injected = false;
+        std::string inject_problem;
+        if (step.inject_while_running) {
+            setup.on_tick = [&](milliseconds elapsed) {
+                if (!injected && elapsed >= config.inject_after) {
+                    injected = true;
+                    inject_problem = inject(scenario_dir);
+                    analyzer_ptr->set_mark();
+                }
+                return elapsed >= config.observe ? process::Decision::stop
+                                                 : process::Decision::keep_going;
+            };
+        }
+        auto last_progress = Clock::now();
+        auto started = Clock::now();
+        setup.on_progress = [&](const protocol::Observation& seen) {
+            auto now = Clock::now();
+            if (now - last_progress >= k_progress_interval) {
+                last_progress = now;
+                reporter.run_progress(plan.label, seen.count("RECORD"),
+                                      std::chrono::duration_cast<milliseconds>(now - started));
+            }
+        };
+        protocol::Analyzer analyzer(std::move(setup));
+        analyzer_ptr = &analyzer;
+        auto result = process::run(launch, analyzer);
+        auto observation = analyzer.finish(std::move(result));
+        observation.label = plan.label;
+        observation.command_line = launcher->describe() + " " + fmt::format("{}", fmt::join(call.args, " "));
+        if (!inject_problem.empty()) {
+            observation.findings.push_back({std::string(checks::ids::tail_on), inject_problem, 0, ""});
+            ++observation.finding_counts[std::string(checks::ids::tail_on)];
+        }
+        return observation;
+    }
+
+    ScenarioContext run_steps(const Scenario& scenario, const std::filesystem::path& scenario_dir) {
+        ScenarioContext context;
+        context.scenario = &scenario;
+        context.test_config = &config;
+        context.catalog = &catalog;
+        context.secrets = &secrets;
+        context.main_config =
+            replace_all(config.config_text, "${CONFORM_SCRATCH}", scenario_dir.string());
+        context.steps.reserve(scenario.steps.size());
+        for (const auto& step : scenario.steps) {
+            StepResult result;
+            result.step = &step;
+            const protocol::Observation* base = nullptr;
+            if (!step.state_from.empty()) {
+                const auto* from = context.step(step.state_from);
+                base = from != nullptr && !from->runs.empty() ? &from->runs.front() : nullptr;
+            }
+            result.plans = expand_step(step, base, config.resume_sample, result.why_not);
+            for (const auto& plan : result.plans) {
+                result.runs.push_back(execute(step, plan, scenario_dir, &context));
+            }
+            if (step.inject_after) {
+                inject(scenario_dir);
+            }
+            context.steps.push_back(std::move(result));
+        }
+        return context;
+    }
+
+    std::optional<std::string> unmet_requirement(const Scenario& scenario) const {
+        for (const auto& requirement : scenario.requires_) {
+            if (requirement.starts_with("claims:")) {
+                auto extension = requirement.substr(7);
+                if (!config.claims(extension)) {
+                    return fmt::format("the connector does not claim the '{}' extension",
+                                       extension);
+                }
+                continue;
+            }
+            bool met = requirement == "invalid_config"      ? config.invalid_config_text.has_value()
+                       : requirement == "expected_records"  ? !config.expected_records.empty()
+                       : requirement == "merge_config"      ? config.merge_config_text.has_value()
+                       : requirement == "full_state_config" ? config.full_state_config_text.has_value()
+                       : requirement == "inject_command"    ? !config.inject_command.empty()
+                       : requirement == "projections"       ? !config.projections.empty()
+                       : requirement == "incremental_stream"
+                           ? std::any_of(catalog.streams.begin(), catalog.streams.end(),
+                                         [](const auto& stream) { return stream.incremental(); })
+                           : std::any_of(catalog.streams.begin(), catalog.streams.end(),
+                                         [](const auto& stream) { return !stream.incremental(); });
+            if (!met) {
+                return fmt::format("the test config provides no {}", requirement);
+            }
+        }
+        return std::nullopt;
+    }
+
+    report::ScenarioResult run_scenario(const Scenario& scenario) {
+        report::ScenarioResult result;
+        result.id = scenario.id;
+        result.suite = scenario.suite;
+        result.title = scenario.title;
+        result.rerun = options.rerun_prefix + " --only " + scenario.id;
+        auto started = Clock::now();
+        auto unmet = unmet_requirement(scenario);
+        ScenarioContext context;
+        if (!unmet) {
+            auto scenario_dir = scratch_root.path() / fmt::format("scenario-{}", ++scenario_counter);
+            std::filesystem::create_directories(scenario_dir);
+            context = run_steps(scenario, scenario_dir);
+        }
+        for (const auto& id : scenario.checks) {
+            if (!is_check_selected(id, options)) {
+                continue;
+            }
+            CheckOutcome outcome;
+            if (unmet) {
+                outcome.not_applicable = *unmet;
+            } else {
+                outcome = evaluate_check(id, context);
+            }
+            result.checks.push_back(to_check_result(id, outcome, options.strict, secrets));
+        }
+        for (const auto& step : context.steps) {
+            for (const auto& run : step.runs) {
+                result.runs.push_back(summarize(run));
+                result.runs.back().stderr_tail = secrets.redact(result.runs.back().stderr_tail);
+            }
+        }
+        result.status = scenario_status(result.checks);
+        result.duration_ms =
+            std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
+        return result;
+    }
+
+};
+
+Runner::Runner(const config::TestConfig& test_config, RunOptions options,
+               report::Reporter& reporter)
+    : m_impl(std::make_unique<Impl>(test_config, std::move(options), reporter)) {}
+
+Runner::~Runner() = default;
+
+report::RunReport Runner::run(const std::vector<Scenario>& scenarios) {
+    auto started = Clock::now();
+    report::RunReport report;
+    report.strict = m_impl->options.strict;
+    report.test_config = m_impl->config.origin.string();
+    m_impl->prepare();
+    report.connector = m_impl->launcher->describe();
+    for (const auto& scenario : scenarios) {
+        if (!is_selected(scenario, m_impl->options)) {
+            continue;
+        }
+        m_impl->reporter.scenario_started(scenario.id, scenario.title);
+        report.scenarios.push_back(m_impl->run_scenario(scenario));
+        m_impl->reporter.scenario_finished(report.scenarios.back());
+    }
+    report.duration_ms =
+        std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
+    return report;
+}
+
+}  // namespace conform::suite

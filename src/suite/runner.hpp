@@ -1,0 +1,41 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/test_config.hpp"
+#include "protocol/catalog.hpp"
+#include "report/model.hpp"
+#include "suite/scenario.hpp"
+
+namespace conform::suite {
+
+struct RunOptions {
+    bool strict = false;
+    protocol::KeySpelling spelling = protocol::KeySpelling::estuary;
+    std::vector<std::string> only;  // scenario ids, check ids or suite names
+    std::vector<std::string> skip;
+    std::string rerun_prefix;  // the command line that reruns one scenario with --only ID
+};
+
+// Runs scenarios against one connector and reports to `reporter` as it goes.
+class Runner {
+public:
+    Runner(const config::TestConfig& test_config, RunOptions options, report::Reporter& reporter);
+    ~Runner();
+
+    // Runs every selected scenario. Throws conform::Error for setup problems (bad catalog file,
+    // unusable runtime); connector misbehaviour is always a result, never an exception.
+    report::RunReport run(const std::vector<Scenario>& scenarios);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+// True when `scenario` (or, for a check id, any of its checks) is selected by only/skip.
+bool is_selected(const Scenario& scenario, const RunOptions& options);
+bool is_check_selected(const std::string& check, const RunOptions& options);
+
+}  // namespace conform::suite

@@ -1,0 +1,148 @@
+#include <doctest/doctest.h>
+#include <rapidjson/document.h>
+
+#include <bit>
+#include <set>
+#include <string>
+#include <unordered_set>
+
+#include "json/digest.hpp"
+#include "json/parse.hpp"
+#include "util/error.hpp"
+
+using namespace conform;
+using namespace conform::json;
+
+namespace {
+
+Digest digest_text(std::string_view text) {
+    return digest_of(parse_json_text(text, "test"));
+}
+
+Digest digest_text(Digester& digester, std::string_view text) {
+    return digester.digest(parse_json_text(text, "test"));
+}
+
+}  // namespace
+
+TEST_CASE("digest: member order does not matter") {
+    CHECK(digest_text(R"({"a":1,"b":{"x":[1,2],"y":null}})") ==
+          digest_text(R"({"b":{"y":null,"x":[1,2]},"a":1})"));
+}
+
+TEST_CASE("digest: 1 and 1.0 are the same number") {
+    CHECK(digest_text(R"({"n":1})") == digest_text(R"({"n":1.0})"));
+    CHECK(digest_text(R"([100])") == digest_text(R"([1e2])"));
+    CHECK(digest_text("0") == digest_text("-0.0"));
+    CHECK(digest_text("0.5") != digest_text("1"));
+}
+
+TEST_CASE("digest: different values differ") {
+    const char* texts[] = {
+        "null",
+        "true",
+        "false",
+        "0",
+        "1",
+        "-1",
+        "0.5",
+        "\"\"",
+        "\"0\"",
+        "\"1\"",
+        "[]",
+        "{}",
+        "[null]",
+        "[[]]",
+        "[{}]",
+        R"({"a":null})",
+        R"({"a":1})",
+        R"({"a":"1"})",
+        R"({"b":1})",
+        R"({"a":{"b":1}})",
+        R"({"a":[1]})",
+        R"([1,2])",
+        R"([2,1])",
+        R"([[1],2])",
+        R"([1,[2]])",
+        R"(["ab","c"])",
+        R"(["a","bc"])",
+        R"({"ab":"c"})",
+        R"({"a":"bc"})",
+        R"({"a":1,"b":2})",
+        R"({"a":2,"b":1})",
+        "18446744073709551615",
+        "9223372036854775807",
+        "1e300",
+    };
+    std::set<Digest> digests;
+    std::unordered_set<Digest> hashed;
+    for (const char* text : texts) {
+        CAPTURE(text);
+        CHECK(digests.insert(digest_text(text)).second);
+        hashed.insert(digest_text(text));
+    }
+    CHECK(hashed.size() == std::size(texts));
+}
+
+TEST_CASE("digest: excluded pointers are ignored") {
+    Digester digester({"/updated_at", "/meta/ts", "/list/1", "/we~1ird~0key"});
+    Digest base = digest_text(digester, R"({"id":1,"meta":{"src":"x"},"list":[1]})");
+    CHECK(digest_text(digester,
+                      R"({"id":1,"updated_at":"2024","meta":{"src":"x","ts":5},"list":[1,2]})") ==
+          base);
+    CHECK(digest_text(digester, R"({"id":1,"meta":{"src":"x"},"list":[1,9],"we/ird~key":0})") ==
+          base);
+    SUBCASE("everything else still counts") {
+        CHECK(digest_text(digester, R"({"id":2,"meta":{"src":"x"},"list":[1]})") != base);
+        CHECK(digest_text(digester, R"({"id":1,"meta":{"src":"y"},"list":[1]})") != base);
+        CHECK(digest_text(digester, R"({"id":1,"meta":{"src":"x"},"list":[1,3,4]})") != base);
+        CHECK(digest_text(digester, R"({"id":1,"meta":{"src":"x"},"list":[1],"ts":1})") != base);
+        CHECK(digest_text(digester, R"({"id":1,"meta":{"src":"x"},"list":[]})") != base);
+    }
+    SUBCASE("a pointer names one location only") {
+        Digester plain;
+        CHECK(digest_text(digester, R"({"a":{"updated_at":1}})") !=
+              digest_text(digester, R"({"a":{"updated_at":2}})"));
+        CHECK(digest_text(digester, R"({"a":1})") == digest_text(plain, R"({"a":1})"));
+    }
+}
+
+TEST_CASE("digest: invalid excluded pointer is an input error") {
+    CHECK_THROWS_AS(Digester({"updated_at"}), Error);
+    CHECK_THROWS_WITH(Digester({"/a~2"}), doctest::Contains("~"));
+}
+
+TEST_CASE("digest: hex and hash") {
+    Digest digest{0x0123456789abcdefULL, 0xfedcba9876543210ULL};
+    CHECK(digest.hex() == "0123456789abcdeffedcba9876543210");
+    CHECK(std::hash<Digest>{}(digest) == std::hash<Digest>{}(Digest{digest.high, digest.low}));
+    CHECK(Digest{1, 0} > Digest{0, 5});
+}
+
+TEST_CASE("digest: a one-bit change flips about half the output bits") {
+    Digester digester;
+    int total_flips = 0;
+    constexpr int k_samples = 64;
+    for (int i = 0; i < k_samples; ++i) {
+        Digest a = digest_text(digester, "{\"k\":" + std::to_string(2 * i) + "}");
+        Digest b = digest_text(digester, "{\"k\":" + std::to_string(2 * i + 1) + "}");
+        total_flips += std::popcount(a.high ^ b.high) + std::popcount(a.low ^ b.low);
+    }
+    double mean = static_cast<double>(total_flips) / k_samples;
+    CHECK(mean > 56.0);
+    CHECK(mean < 72.0);
+}
+
+TEST_CASE("digest: no collisions over many similar records") {
+    Digester digester;
+    std::unordered_set<Digest> seen;
+    rapidjson::Document record;
+    constexpr int k_records = 20000;
+    for (int i = 0; i < k_records; ++i) {
+        record.SetObject();
+        record.AddMember("id", i, record.GetAllocator());
+        record.AddMember("v", i % 7, record.GetAllocator());
+        seen.insert(digester.digest(record));
+    }
+    CHECK(seen.size() == k_records);
+}

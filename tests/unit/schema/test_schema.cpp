@@ -1,0 +1,336 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "schema/schema.hpp"
+#include "test_helpers.hpp"
+#include "util/error.hpp"
+
+using namespace conform::schema;
+using namespace conform::schema::testing;
+
+namespace {
+
+const Violation* find_violation(const std::vector<Violation>& violations,
+                                std::string_view keyword_path) {
+    auto found = std::find_if(violations.begin(), violations.end(),
+                              [&](const Violation& v) { return v.keyword_path == keyword_path; });
+    return found == violations.end() ? nullptr : &*found;
+}
+
+std::string compile_error(std::string_view schema_text) {
+    try {
+        Schema::compile_text(schema_text);
+    } catch (const conform::Error& error) {
+        CHECK(error.kind() == conform::ErrorKind::input);
+        return error.what();
+    }
+    FAIL("schema compiled although it is unusable: " << schema_text);
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("schema::integer semantics") {
+    Schema integer = Schema::compile_text(R"({"type": "integer"})");
+    CHECK(is_valid(integer, "1"));
+    CHECK(is_valid(integer, "-5"));
+    CHECK(is_valid(integer, "1.0"));
+    CHECK(is_valid(integer, "1e3"));
+    CHECK(is_valid(integer, "18446744073709551615"));
+    CHECK_FALSE(is_valid(integer, "1.5"));
+    CHECK_FALSE(is_valid(integer, "\"1\""));
+    SUBCASE("booleans are not integers or numbers, unlike in Python") {
+        CHECK_FALSE(is_valid(integer, "true"));
+        CHECK_FALSE(is_valid(Schema::compile_text(R"({"type": "number"})"), "false"));
+        CHECK_FALSE(is_valid(Schema::compile_text(R"({"type": "boolean"})"), "0"));
+    }
+    SUBCASE("the message names the instance's own type") {
+        auto violations = violations_of(integer, "1.5");
+        REQUIRE(violations.size() == 1);
+        CHECK(violations[0].message == "expected integer, got number");
+        CHECK(violations_of(integer, "true")[0].message == "expected integer, got boolean");
+        Schema nullable = Schema::compile_text(R"({"type": ["null", "string"]})");
+        CHECK(violations_of(nullable, "3")[0].message == "expected null or string, got integer");
+    }
+}
+
+TEST_CASE("schema::violation paths and messages") {
+    Schema schema = Schema::compile_text(R"({
+        "type": "object",
+        "properties": {
+            "a": {"type": "integer"},
+            "b": {"type": "array", "items": {"type": "string"}},
+            "c": true
+        },
+        "required": ["a", "c"],
+        "additionalProperties": false
+    })");
+    std::string instance = R"({"a": "x", "b": [1, "y", 2], "d~/": true})";
+    auto violations = violations_of(schema, instance);
+    REQUIRE(violations.size() == 5);
+
+    const Violation* missing = find_violation(violations, "/required");
+    REQUIRE(missing != nullptr);
+    CHECK(missing->instance_path == "");
+    CHECK(missing->message == "required property \"c\" is missing");
+
+    const Violation* wrong_type = find_violation(violations, "/properties/a/type");
+    REQUIRE(wrong_type != nullptr);
+    CHECK(wrong_type->instance_path == "/a");
+    CHECK(wrong_type->message == "expected integer, got string");
+
+    CHECK(violations[2].instance_path == "/b/0");
+    CHECK(violations[2].keyword_path == "/properties/b/items/type");
+    CHECK(violations[3].instance_path == "/b/2");
+
+    const Violation* extra = find_violation(violations, "/additionalProperties");
+    REQUIRE(extra != nullptr);
+    CHECK(extra->instance_path == "");
+    CHECK(extra->message == "property \"d~/\" is not allowed (additionalProperties is false)");
+
+    SUBCASE("max_violations caps the list, and the fast path agrees") {
+        CHECK(violations_of(schema, instance, 2).size() == 2);
+        CHECK_FALSE(is_valid(schema, instance));
+        CHECK(is_valid(schema, R"({"a": 1, "c": null})"));
+        CHECK(violations_of(schema, R"({"a": 1, "c": null})").empty());
+    }
+    SUBCASE("appends after what `out` already holds") {
+        std::vector<Violation> out(1);
+        CHECK_FALSE(schema.validate(parse_json(instance), &out, 2));
+        CHECK(out.size() == 3);
+    }
+    SUBCASE("member names are escaped in instance paths") {
+        Schema strings = Schema::compile_text(
+            R"({"additionalProperties": {"type": "string"}})");
+        auto found = violations_of(strings, R"({"x/y~z": 1})");
+        REQUIRE(found.size() == 1);
+        CHECK(found[0].instance_path == "/x~1y~0z");
+        CHECK(found[0].keyword_path == "/additionalProperties/type");
+    }
+}
+
+TEST_CASE("schema::keyword messages") {
+    auto first_message = [](std::string_view schema, std::string_view instance) {
+        auto violations = violations_of(Schema::compile_text(schema), instance);
+        REQUIRE(!violations.empty());
+        return violations.front().message;
+    };
+    CHECK(first_message(R"({"minimum": 0})", "-1") == "-1 is less than minimum 0");
+    CHECK(first_message(R"({"exclusiveMaximum": 2.5})", "2.5") ==
+          "2.5 is not less than exclusiveMaximum 2.5");
+    CHECK(first_message(R"({"multipleOf": 3})", "10") == "10 is not a multiple of 3");
+    CHECK(first_message(R"({"maxLength": 2})", R"("ééé")") ==
+          "string of 3 characters is longer than maxLength 2");
+    CHECK(first_message(R"({"pattern": "^a"})", R"("ba")") ==
+          "\"ba\" does not match pattern \"^a\"");
+    CHECK(first_message(R"({"enum": ["a", "b"]})", R"("c")") ==
+          "\"c\" is not one of the 2 values the enum allows");
+    CHECK(first_message(R"({"const": "a"})", "{}") ==
+          "expected \"a\", got an object with 0 properties");
+    CHECK(first_message(R"({"format": "date-time"})", R"("2021-13-01T00:00:00Z")") ==
+          "\"2021-13-01T00:00:00Z\" is not a valid date-time");
+    CHECK(first_message(R"({"uniqueItems": true})", "[1, 2, 1.0]") ==
+          "items 0 and 2 are equal, but uniqueItems is set");
+    CHECK(first_message(R"({"contains": {"type": "string"}})", "[1]") ==
+          "no item matches the contains schema");
+    CHECK(first_message(R"({"not": {"type": "string"}})", R"("x")") ==
+          "value matches the schema in \"not\"");
+    CHECK(first_message("false", "1") == "no value is allowed here (false schema)");
+    CHECK(first_message(R"({"dependencies": {"a": ["b"]}})", R"({"a": 1})") ==
+          "required property \"b\" is missing");
+}
+
+TEST_CASE("schema::$ref and combinators in keyword paths") {
+    SUBCASE("evaluation goes through $ref") {
+        Schema schema = Schema::compile_text(R"({
+            "definitions": {"positive": {"minimum": 0}},
+            "properties": {"n": {"$ref": "#/definitions/positive"}}
+        })");
+        auto violations = violations_of(schema, R"({"n": -1})");
+        REQUIRE(violations.size() == 1);
+        CHECK(violations[0].instance_path == "/n");
+        CHECK(violations[0].keyword_path == "/properties/n/$ref/minimum");
+    }
+    SUBCASE("oneOf with no match explains the closest alternative") {
+        Schema schema = Schema::compile_text(R"({"oneOf": [
+            {"properties": {"kind": {"const": "a"}, "x": {"type": "string"}},
+             "required": ["kind", "x"]},
+            {"properties": {"kind": {"const": "b"}}, "required": ["kind", "y"]}
+        ]})");
+        auto violations = violations_of(schema, R"({"kind": "a"})");
+        REQUIRE(violations.size() == 2);
+        CHECK(violations[0].keyword_path == "/oneOf");
+        CHECK(violations[0].message == "value matches none of the 2 oneOf alternatives");
+        CHECK(violations[1].keyword_path == "/oneOf/0/required");
+        CHECK(violations[1].message == "required property \"x\" is missing");
+    }
+    SUBCASE("oneOf with two matches names them") {
+        Schema schema = Schema::compile_text(R"({"oneOf": [{"type": "integer"}, {"minimum": 0}]})");
+        auto violations = violations_of(schema, "1");
+        REQUIRE(violations.size() == 1);
+        CHECK(violations[0].message ==
+              "value matches oneOf alternatives 0 and 1; exactly one may match");
+    }
+    SUBCASE("if/then/else reports under the branch taken") {
+        Schema schema = Schema::compile_text(
+            R"({"if": {"type": "string"}, "then": {"minLength": 2}, "else": {"minimum": 5}})");
+        CHECK(violations_of(schema, R"("a")")[0].keyword_path == "/then/minLength");
+        CHECK(violations_of(schema, "1")[0].keyword_path == "/else/minimum");
+        CHECK(is_valid(schema, R"("ab")"));
+    }
+}
+
+TEST_CASE("schema::equality and uniqueness") {
+    Schema choices = Schema::compile_text(R"({"enum": [1, {"a": [1.0, null]}, "x"]})");
+    CHECK(is_valid(choices, "1.0"));
+    CHECK(is_valid(choices, R"({"a": [1, null]})"));
+    CHECK_FALSE(is_valid(choices, "true"));
+    CHECK_FALSE(is_valid(choices, R"({"a": [1]})"));
+    CHECK_FALSE(is_valid(Schema::compile_text(R"({"const": -1})"), "18446744073709551615"));
+
+    SUBCASE("large arrays use hashing and still find 1 == 1.0") {
+        Schema unique = Schema::compile_text(R"({"uniqueItems": true})");
+        std::string distinct = "[";
+        for (int i = 0; i < 100; ++i) {
+            distinct += std::to_string(i) + ", {\"k\": " + std::to_string(i) + "}, ";
+        }
+        CHECK(is_valid(unique, distinct + "\"end\"]"));
+        auto violations = violations_of(unique, distinct + "{\"k\": 42.0}]");
+        REQUIRE(violations.size() == 1);
+        CHECK(violations[0].message == "items 85 and 200 are equal, but uniqueItems is set");
+    }
+}
+
+TEST_CASE("schema::strings count code points and patterns are not anchored") {
+    Schema two = Schema::compile_text(R"({"minLength": 2, "maxLength": 2})");
+    CHECK(is_valid(two, R"("éé")"));
+    CHECK(is_valid(two, R"("🐲🐲")"));
+    CHECK_FALSE(is_valid(two, R"("é")"));
+    CHECK(is_valid(Schema::compile_text(R"({"pattern": "b"})"), R"("abc")"));
+    CHECK(is_valid(Schema::compile_text(R"({"pattern": "^.{2}$"})"), R"("éé")"));
+    CHECK(is_valid(Schema::compile_text(R"({"pattern": "^🐲*$"})"), R"("🐲🐲")"));
+    SUBCASE("a long string does not exhaust the stack") {
+        Schema base64 = Schema::compile_text(
+            R"({"pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"})");
+        std::string blob = "\"" + std::string(200000, 'A') + "\"";
+        CHECK(is_valid(base64, blob));
+    }
+}
+
+TEST_CASE("schema::compile errors name the keyword and its location") {
+    CHECK(compile_error(R"({"type": 5})").find("\"type\" at \"#/type\"") != std::string::npos);
+    CHECK(compile_error(R"({"properties": {"a": {"type": "strin"}}})")
+              .find("\"#/properties/a/type\"") != std::string::npos);
+    CHECK(compile_error(R"({"pattern": "("})").find("pattern \"(\" at \"#/pattern\"") !=
+          std::string::npos);
+    CHECK(compile_error(R"({"patternProperties": {"[": {}}})")
+              .find("\"#/patternProperties/[\"") != std::string::npos);
+    CHECK(compile_error(R"({"$ref": "#/definitions/missing"})")
+              .find("\"#/definitions/missing\", which cannot be resolved") != std::string::npos);
+    CHECK(compile_error(R"({"minLength": -1})").find("non-negative integer") !=
+          std::string::npos);
+    CHECK(compile_error(R"({"allOf": []})").find("non-empty array") != std::string::npos);
+    CHECK(compile_error(R"({"required": "a"})").find("array of strings") != std::string::npos);
+    CHECK(compile_error(R"({"items": 3})").find("\"#/items\" must be an object or a boolean") !=
+          std::string::npos);
+    CHECK(compile_error(R"({"multipleOf": 0})").find("greater than 0") != std::string::npos);
+    CHECK(compile_error("42").find("must be an object or a boolean") != std::string::npos);
+    CHECK(compile_error("{\"type\": ").find("not valid JSON") != std::string::npos);
+    SUBCASE("recursion that never descends into the instance") {
+        CHECK(compile_error(R"({"$ref": "#"})").find("refers to itself") != std::string::npos);
+        CHECK(compile_error(R"({"anyOf": [{"type": "null"}, {"$ref": "#"}]})")
+                  .find("refers to itself") != std::string::npos);
+        CHECK_NOTHROW(Schema::compile_text(R"({"items": {"$ref": "#"}})"));
+    }
+    SUBCASE("a broken definition is reported even when unused") {
+        CHECK(compile_error(R"({"definitions": {"x": {"maxItems": "2"}}})")
+                  .find("\"#/definitions/x/maxItems\"") != std::string::npos);
+    }
+}
+
+TEST_CASE("schema::remote documents") {
+    rapidjson::Document remote = parse_json(R"({"definitions": {"id": {"type": "integer"}}})");
+    int lookups = 0;
+    DocumentLookup lookup = [&](std::string_view uri) -> const rapidjson::Value* {
+        ++lookups;
+        return uri == "https://example.com/defs.json" ? &remote : nullptr;
+    };
+    Schema schema = Schema::compile_text(R"({"$id": "https://example.com/root.json",
+        "properties": {"a": {"$ref": "defs.json#/definitions/id"},
+                       "b": {"$ref": "https://example.com/defs.json#/definitions/id"}}})",
+                                         lookup);
+    CHECK(lookups == 1);
+    CHECK(is_valid(schema, R"({"a": 1, "b": 2})"));
+    CHECK_FALSE(is_valid(schema, R"({"b": "x"})"));
+    CHECK_THROWS_AS(Schema::compile_text(R"({"$ref": "https://example.com/other.json"})", lookup),
+                    conform::Error);
+    SUBCASE("the draft-07 metaschema is built in") {
+        Schema meta = Schema::compile_text(R"({"$ref": "http://json-schema.org/draft-07/schema#"})");
+        CHECK(is_valid(meta, R"({"type": "string"})"));
+        CHECK_FALSE(is_valid(meta, R"({"type": 5})"));
+    }
+}
+
+TEST_CASE("schema::a compiled schema owns its data") {
+    std::optional<Schema> schema;
+    {
+        rapidjson::Document document =
+            parse_json(R"({"properties": {"name": {"enum": ["alpha", "beta"]}}})");
+        schema.emplace(Schema::compile(document));
+        document.SetNull();
+        document.GetAllocator().Clear();
+    }
+    Schema moved = std::move(*schema);
+    CHECK(is_valid(moved, R"({"name": "beta"})"));
+    CHECK_FALSE(is_valid(moved, R"({"name": "gamma"})"));
+}
+
+TEST_CASE("schema::deep instances are refused, not a crash") {
+    Schema nested = Schema::compile_text(R"({"items": {"$ref": "#"}})");
+    std::string shallow = std::string(100, '[') + std::string(100, ']');
+    CHECK(is_valid(nested, shallow));
+    std::string deep = std::string(5000, '[') + std::string(5000, ']');
+    auto violations = violations_of(nested, deep);
+    REQUIRE(violations.size() == 1);
+    CHECK(violations[0].message.find("nested too deeply") != std::string::npos);
+    CHECK_FALSE(is_valid(nested, deep));
+}
+
+TEST_CASE("schema::draft7 metaschema") {
+    const Schema& meta = draft7_metaschema();
+    CHECK(&meta == &draft7_metaschema());
+    CHECK(meta.validate(parse_json(draft7_metaschema_text())));
+    CHECK(is_valid(meta, R"({"type": ["string", "null"], "format": "date-time"})"));
+    auto violations = violations_of(meta, R"({"properties": {"a": {"minLength": -1}}})");
+    REQUIRE(!violations.empty());
+    CHECK(violations[0].instance_path == "/properties/a/minLength");
+    CHECK_FALSE(is_valid(meta, R"({"pattern": "(unclosed"})"));
+    CHECK_FALSE(is_valid(meta, R"({"type": "strin"})"));
+}
+
+TEST_CASE("schema::validate is safe from several threads") {
+    Schema schema = Schema::compile_text(
+        R"({"properties": {"at": {"format": "date-time"}, "p": {"pattern": "^[a-z]+$"}}})");
+    std::vector<std::thread> threads;
+    std::vector<int> failures(4, 0);
+    for (std::size_t t = 0; t < failures.size(); ++t) {
+        threads.emplace_back([&, t] {
+            rapidjson::Document good;
+            good.Parse(R"({"at": "2024-02-29T12:00:00Z", "p": "abc"})");
+            rapidjson::Document bad;
+            bad.Parse(R"({"at": "2023-02-29T12:00:00Z", "p": "ABC"})");
+            for (int i = 0; i < 2000; ++i) {
+                failures[t] += schema.validate(good) ? 0 : 1;
+                failures[t] += schema.validate(bad) ? 1 : 0;
+            }
+        });
+    }
+    for (auto& thread : threads) {
+        thread.join();
+    }
+    CHECK(std::count(failures.begin(), failures.end(), 0) == 4);
+}
