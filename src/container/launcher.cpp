@@ -51,7 +51,8 @@ class NativeLauncher : public Launcher {
 public:
     NativeLauncher(std::vector<std::string> command, std::map<std::string, std::string> env,
                    std::filesystem::path working_dir)
-        : m_command(std::move(command)), m_env(std::move(env)),
+        : m_command(std::move(command)),
+          m_env(std::move(env)),
           m_working_dir(std::move(working_dir)) {}
 
     process::LaunchSpec prepare(const Call& call) override {
@@ -89,8 +90,8 @@ bool steers_runtime_client(const std::string& name) {
     std::transform(upper.begin(), upper.end(), upper.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     static const std::set<std::string, std::less<>> k_names = {
-        "PATH",      "HOME",       "TMPDIR",   "HTTP_PROXY",        "HTTPS_PROXY",
-        "NO_PROXY",  "ALL_PROXY",  "STORAGE_DRIVER", "STORAGE_OPTS", "REGISTRY_AUTH_FILE"};
+        "PATH",     "HOME",      "TMPDIR",         "HTTP_PROXY",   "HTTPS_PROXY",
+        "NO_PROXY", "ALL_PROXY", "STORAGE_DRIVER", "STORAGE_OPTS", "REGISTRY_AUTH_FILE"};
     static const std::array<std::string_view, 7> k_prefixes = {
         "DOCKER_", "CONTAINERS_", "CONTAINER_", "PODMAN_", "BUILDAH_", "XDG_", "LD_"};
     return k_names.contains(upper) ||
@@ -100,8 +101,8 @@ bool steers_runtime_client(const std::string& name) {
 
 void check_env_name(const std::string& name) {
     if (name.empty() || name.find_first_of("=\n") != std::string::npos) {
-        throw_input_error(fmt::format(
-            "'{}' is not a valid environment variable name for a container", name));
+        throw_input_error(
+            fmt::format("'{}' is not a valid environment variable name for a container", name));
     }
 }
 
@@ -109,7 +110,8 @@ std::string absolute_host_path(const std::filesystem::path& path) {
     std::string host = std::filesystem::absolute(path).lexically_normal().string();
     if (host.find_first_of(":\n") != std::string::npos) {
         throw_input_error(fmt::format(
-            "the path '{}' cannot be mounted into a container: it contains ':' or a newline", host));
+            "the path '{}' cannot be mounted into a container: it contains ':' or a newline",
+            host));
     }
     return host;
 }
@@ -120,9 +122,8 @@ public:
     std::string container_path(const std::filesystem::path& host) {
         std::string name = host.filename().string();
         if (name.empty() || name == "." || name == "..") {
-            throw_input_error(
-                fmt::format("'{}' is not a file that can be mounted into a container",
-                            host.string()));
+            throw_input_error(fmt::format("'{}' is not a file that can be mounted into a container",
+                                          host.string()));
         }
         std::string path = fmt::format("{}/{}", k_data_dir, name);
         for (int n = 2; !m_used.insert(path).second; ++n) {
@@ -134,6 +135,32 @@ public:
 private:
     std::set<std::string> m_used;
 };
+
+// The runtime client runs in a session of its own under a shell that ignores SIGTERM, so the
+// SIGTERM conform sends to the launched process group never reaches the client: the connector is
+// stopped by the stop command (`kill --signal TERM NAME`) alone, and the client keeps relaying
+// its output until the container exits. A podman 4.3 client that gets SIGTERM itself exits at
+// once with code 0 in some runs and drops the connector's last output (docs/containers.md).
+std::vector<std::string> shielded_client(std::vector<std::string> client_argv) {
+    std::vector<std::string> argv = {"/bin/sh", "-c", "trap '' TERM; setsid \"$@\"",
+                                     "conform-container"};
+    argv.insert(argv.end(), std::make_move_iterator(client_argv.begin()),
+                std::make_move_iterator(client_argv.end()));
+    return argv;
+}
+
+// A stop that comes while the client is still creating the container finds no container by that
+// name yet; retrying for about two seconds covers the creation.
+std::vector<std::string> kill_with_retries(std::vector<std::string> kill_argv) {
+    std::vector<std::string> argv = {
+        "/bin/sh", "-c",
+        "for attempt in 1 2 3 4 5 6 7 8 9 10; do \"$@\" >/dev/null 2>&1 && exit 0; sleep 0.2; "
+        "done; exit 1",
+        "conform-container-stop"};
+    argv.insert(argv.end(), std::make_move_iterator(kill_argv.begin()),
+                std::make_move_iterator(kill_argv.end()));
+    return argv;
+}
 
 class ImageLauncher : public Launcher {
 public:
@@ -210,6 +237,10 @@ std::unique_ptr<Launcher> make_image_launcher(ImageSettings settings) {
         throw Error(ErrorKind::usage,
                     fmt::format("'{}' is not a container image name", settings.image));
     }
+    if (!on_path("setsid")) {
+        throw Error(ErrorKind::usage,
+                    "running container images needs the setsid command (util-linux) on PATH");
+    }
     if (settings.runtime.empty()) {
         settings.runtime = detect_runtime();
     }
@@ -227,8 +258,8 @@ process::LaunchSpec image_launch_spec(const ImageSettings& settings, const Call&
     // time and disk, and the container is removed afterwards anyway.
     // --stop-timeout 0: the cleanup's `rm -f` comes after conform's own grace period, so the
     // runtime must not add its default 10 s of waiting before SIGKILL.
-    spec.argv = runtime.with({"run", "--rm", "-i", "--name", name, "--log-driver", "none",
-                              "--stop-timeout", "0"});
+    spec.argv = runtime.with(
+        {"run", "--rm", "-i", "--name", name, "--log-driver", "none", "--stop-timeout", "0"});
     auto add = [&spec](std::initializer_list<std::string> words) {
         spec.argv.insert(spec.argv.end(), words);
     };
@@ -265,14 +296,17 @@ process::LaunchSpec image_launch_spec(const ImageSettings& settings, const Call&
         add({flag, inside});
     }
 
-    spec.stop_command = runtime.with({"kill", "--signal", "TERM", name});
+    spec.argv = shielded_client(std::move(spec.argv));
+    spec.stop_command = kill_with_retries(runtime.with({"kill", "--signal", "TERM", name}));
     spec.cleanup_command = runtime.with({"rm", "-f", name});
     spec.timeout = call.timeout;
     spec.grace = call.grace;
     return spec;
 }
 
-std::string container_name_prefix() { return fmt::format("conform-{}-", ::getpid()); }
+std::string container_name_prefix() {
+    return fmt::format("conform-{}-", ::getpid());
+}
 
 std::string unique_container_name() {
     static std::atomic<std::uint64_t> counter{0};

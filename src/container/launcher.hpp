@@ -70,12 +70,15 @@ struct ImageSettings {
 // Runs the image the Airbyte way (entrypoint takes the subcommand; input files mounted read-only
 // under /data; stdin/stdout piped; container named, removed afterwards, stopped by name on stop).
 // Detects the runtime now when `settings.runtime` is empty (conform::Error (usage) when none is
-// found); the pull policy is applied once, on the first prepare().
+// found, or when setsid is not on PATH); the pull policy is applied once, on the first prepare().
 std::unique_ptr<Launcher> make_image_launcher(ImageSettings settings);
 
 // The `run` command for `call` in a container named `name`; `settings.runtime` must be set. Runs
-// nothing. Throws conform::Error (input) for an environment name or a file path that cannot be
-// passed to the runtime.
+// nothing. The runtime client is started as `/bin/sh -c "trap '' TERM; setsid \"$@\"" NAME
+// CLIENT...`, out of reach of the SIGTERM conform sends to the process group: the stop command
+// (`kill --signal TERM NAME`, retried while the container is being created) stops the connector.
+// Throws conform::Error (input) for an environment name or a file path that cannot be passed to
+// the runtime.
 process::LaunchSpec image_launch_spec(const ImageSettings& settings, const Call& call,
                                       const std::string& name);
 

@@ -73,8 +73,7 @@ std::string failure_detail(const CommandOutput& output, std::chrono::millisecond
     return summary;
 }
 
-bool image_present(const RuntimeCommand& runtime, const std::string& image,
-                   std::string& why_not) {
+bool image_present(const RuntimeCommand& runtime, const std::string& image, std::string& why_not) {
     CommandOutput output =
         run_runtime(runtime, {"image", "inspect", "--format", "{{.Id}}", image}, k_inspect_timeout);
     if (output.succeeded()) {
@@ -95,6 +94,22 @@ void pull_image(const RuntimeCommand& runtime, const std::string& image, PullPol
     }
 }
 
+// Empty when the docker CLI reached an engine, else why not.
+std::string docker_engine_problem() {
+    try {
+        CommandOutput output =
+            run_command({"docker", "version", "--format", "{{.Server.Version}}"}, k_detect_timeout);
+        if (output.succeeded()) {
+            return {};
+        }
+        return failure_detail(output, k_detect_timeout);
+    } catch (const Error&) {
+        return "docker is not installed";
+    }
+}
+
+}  // namespace
+
 bool on_path(const std::string& program) {
     const char* path = std::getenv("PATH");
     if (path == nullptr) {
@@ -113,22 +128,6 @@ bool on_path(const std::string& program) {
     return false;
 }
 
-// Empty when the docker CLI reached an engine, else why not.
-std::string docker_engine_problem() {
-    try {
-        CommandOutput output = run_command(
-            {"docker", "version", "--format", "{{.Server.Version}}"}, k_detect_timeout);
-        if (output.succeeded()) {
-            return {};
-        }
-        return failure_detail(output, k_detect_timeout);
-    } catch (const Error&) {
-        return "docker is not installed";
-    }
-}
-
-}  // namespace
-
 std::string detect_runtime() {
     std::string docker_problem = docker_engine_problem();
     if (docker_problem.empty()) {
@@ -137,15 +136,15 @@ std::string detect_runtime() {
     if (on_path("podman")) {
         return "podman";
     }
-    throw Error(ErrorKind::usage,
-                fmt::format("no container runtime found: no Docker engine answers ({}) and podman is "
-                            "not on PATH; start Docker, install podman, or name a docker-compatible "
-                            "CLI with --container-runtime",
-                            docker_problem));
+    throw Error(
+        ErrorKind::usage,
+        fmt::format("no container runtime found: no Docker engine answers ({}) and podman is "
+                    "not on PATH; start Docker, install podman, or name a docker-compatible "
+                    "CLI with --container-runtime",
+                    docker_problem));
 }
 
-CommandOutput run_command(const std::vector<std::string>& argv,
-                          std::chrono::milliseconds timeout) {
+CommandOutput run_command(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
     process::LaunchSpec spec;
     spec.argv = argv;
     spec.timeout = timeout;

@@ -24,6 +24,9 @@ struct CommandOutput {
 CommandOutput run_command(const std::vector<std::string>& argv,
                           std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
+// Whether `program` is an executable file in one of the folders on PATH.
+bool on_path(const std::string& program);
+
 // The end of a runtime's stderr, trimmed and short enough for an error message.
 std::string stderr_summary(const std::string& stderr_text);
 

@@ -56,8 +56,8 @@ public:
                 head = (head << 8) | static_cast<unsigned char>(c);
             }
         }
-        std::uint64_t mixed = (head ^ (tail * 0x9E3779B97F4A7C15ULL) ^ name.size()) *
-                              0xBF58476D1CE4E5B9ULL;
+        std::uint64_t mixed =
+            (head ^ (tail * 0x9E3779B97F4A7C15ULL) ^ name.size()) * 0xBF58476D1CE4E5B9ULL;
         return static_cast<std::uint32_t>(mixed >> 32);
     }
 
@@ -107,7 +107,15 @@ private:
         if (size != b.size()) {
             return false;
         }
-        if (size >= 8 && size <= 16) {
+        if (size < 8) {
+            for (std::size_t i = 0; i < size; ++i) {
+                if (a[i] != b[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (size <= 16) {
             return load8(a.data()) == load8(b.data()) &&
                    load8(a.data() + size - 8) == load8(b.data() + size - 8);
         }
@@ -149,8 +157,8 @@ struct ArrayLimits {
     std::optional<std::size_t> min_items;
     std::optional<std::size_t> max_items;
     bool unique_items = false;
-    NodeId items = k_no_node;           // `items` as one schema for every element
-    std::vector<NodeId> tuple_items;    // `items` as an array of schemas
+    NodeId items = k_no_node;         // `items` as one schema for every element
+    std::vector<NodeId> tuple_items;  // `items` as an array of schemas
     bool has_tuple_items = false;
     NodeId additional_items = k_no_node;
     NodeId contains = k_no_node;

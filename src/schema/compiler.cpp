@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "schema/uri.hpp"
+#include "schema/values.hpp"
 #include "util/error.hpp"
 
 namespace conform::schema {
@@ -14,26 +15,26 @@ namespace conform::schema {
 namespace {
 
 constexpr std::string_view k_metaschema_uri = "http://json-schema.org/draft-07/schema";
+// Deeper schemas are refused: compiling them recursively could exhaust the stack.
+constexpr int k_max_schema_depth = 500;
 
 // Keywords whose value is one schema, an array of schemas, or an object of schemas.
-constexpr std::array<std::string_view, 9> k_single_schema_keywords{
-    "additionalItems", "additionalProperties", "contains", "propertyNames", "not",
-    "if",              "then",                 "else",     "items"};
+constexpr std::array<std::string_view, 9> k_single_schema_keywords{"additionalItems",
+                                                                   "additionalProperties",
+                                                                   "contains",
+                                                                   "propertyNames",
+                                                                   "not",
+                                                                   "if",
+                                                                   "then",
+                                                                   "else",
+                                                                   "items"};
 constexpr std::array<std::string_view, 4> k_schema_array_keywords{"items", "allOf", "anyOf",
                                                                   "oneOf"};
 constexpr std::array<std::string_view, 4> k_schema_map_keywords{"properties", "patternProperties",
                                                                 "definitions", "dependencies"};
 
-bool is_schema(const rapidjson::Value& value) { return value.IsObject() || value.IsBool(); }
-
-std::string_view view_of(const rapidjson::Value& string) {
-    return {string.GetString(), string.GetStringLength()};
-}
-
-std::string child_path(const std::string& path, std::string_view keyword) {
-    std::string result = path;
-    append_pointer_token(result, keyword);
-    return result;
+bool is_schema(const rapidjson::Value& value) {
+    return value.IsObject() || value.IsBool();
 }
 
 const rapidjson::Value* follow_pointer(const rapidjson::Value& root,
@@ -125,27 +126,39 @@ void Compiler::index(const rapidjson::Value& schema, std::string base, const std
     if (!schema.IsObject()) {
         return;
     }
+    if (m_index_depth >= k_max_schema_depth) {
+        throw_input_error(
+            fmt::format("JSON Schema at \"{}\" nests subschemas more than {} levels deep", path,
+                        k_max_schema_depth));
+    }
+    ++m_index_depth;
+    index_subschemas(schema, base, path);
+    --m_index_depth;
+}
+
+void Compiler::index_subschemas(const rapidjson::Value& schema, const std::string& base,
+                                const std::string& path) {
     for (std::string_view keyword : k_single_schema_keywords) {
         auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
         if (member != schema.MemberEnd()) {
-            index(member->value, base, child_path(path, keyword));
+            index(member->value, base, pointer_child(path, keyword));
         }
     }
     for (std::string_view keyword : k_schema_array_keywords) {
         auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
         if (member != schema.MemberEnd() && member->value.IsArray()) {
-            std::string array_path = child_path(path, keyword);
+            std::string array_path = pointer_child(path, keyword);
             for (rapidjson::SizeType i = 0; i < member->value.Size(); ++i) {
-                index(member->value[i], base, child_path(array_path, std::to_string(i)));
+                index(member->value[i], base, pointer_child(array_path, std::to_string(i)));
             }
         }
     }
     for (std::string_view keyword : k_schema_map_keywords) {
         auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
         if (member != schema.MemberEnd() && member->value.IsObject()) {
-            std::string map_path = child_path(path, keyword);
+            std::string map_path = pointer_child(path, keyword);
             for (const auto& entry : member->value.GetObject()) {
-                index(entry.value, base, child_path(map_path, view_of(entry.name)));
+                index(entry.value, base, pointer_child(map_path, view_of(entry.name)));
             }
         }
     }
@@ -186,9 +199,10 @@ const rapidjson::Value& Compiler::resolve_ref(const PendingRef& ref) {
         target = anchor == m_resources.end() ? nullptr : anchor->second;
     }
     if (!target) {
-        throw_input_error(fmt::format("JSON Schema keyword \"$ref\" at \"{}\" names \"{}\", which "
-                                      "cannot be resolved",
-                                      ref.path, ref.uri));
+        throw_input_error(
+            fmt::format("JSON Schema keyword \"$ref\" at \"{}\" names \"{}\", which "
+                        "cannot be resolved",
+                        ref.path, ref.uri));
     }
     return *target;
 }

@@ -39,6 +39,8 @@ private:
     // Resources: documents, `$id`s and their base URIs (compiler.cpp).
     const rapidjson::Value& add_document(const rapidjson::Value& source, const std::string& uri);
     void index(const rapidjson::Value& schema, std::string base, const std::string& path);
+    void index_subschemas(const rapidjson::Value& schema, const std::string& base,
+                          const std::string& path);
     const rapidjson::Value* find_resource(const std::string& uri);
     const rapidjson::Value& resolve_ref(const PendingRef& ref);
     void resolve_pending_refs();
@@ -50,17 +52,17 @@ private:
     void compile_keyword(std::string_view keyword, const rapidjson::Value& value,
                          const rapidjson::Value& schema, Node& node, const std::string& path);
     void compile_type(const rapidjson::Value& value, Node& node, const std::string& path);
-    void compile_number_keyword(std::string_view keyword, const rapidjson::Value& value,
-                                Node& node, const std::string& path);
+    void compile_number_keyword(std::string_view keyword, const rapidjson::Value& value, Node& node,
+                                const std::string& path);
     void compile_string_keyword(std::string_view keyword, const rapidjson::Value& value,
                                 const rapidjson::Value& schema, Node& node,
                                 const std::string& path);
     void compile_array_keyword(std::string_view keyword, const rapidjson::Value& value, Node& node,
                                const std::string& path);
-    void compile_object_keyword(std::string_view keyword, const rapidjson::Value& value,
-                                Node& node, const std::string& path);
-    void compile_logic_keyword(std::string_view keyword, const rapidjson::Value& value,
-                               Node& node, const std::string& path);
+    void compile_object_keyword(std::string_view keyword, const rapidjson::Value& value, Node& node,
+                                const std::string& path);
+    void compile_logic_keyword(std::string_view keyword, const rapidjson::Value& value, Node& node,
+                               const std::string& path);
     void compile_properties(const rapidjson::Value& value, Node& node, const std::string& path);
     void compile_pattern_properties(const rapidjson::Value& value, Node& node,
                                     const std::string& path);
@@ -76,6 +78,7 @@ private:
     std::unordered_map<const rapidjson::Value*, NodeId> m_compiled;
     std::vector<std::string> m_node_paths;
     std::vector<PendingRef> m_pending_refs;
+    int m_index_depth = 0;
 };
 
 }  // namespace conform::schema

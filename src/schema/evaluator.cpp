@@ -7,7 +7,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <string_view>
 
@@ -17,12 +16,6 @@
 namespace conform::schema {
 
 namespace {
-
-constexpr int k_max_nesting = 2000;  // nested node evaluations, see k_max_instance_depth
-
-std::string_view view_of(const rapidjson::Value& string) {
-    return {string.GetString(), string.GetStringLength()};
-}
 
 bool is_multiple_of(const rapidjson::Value& value, const rapidjson::Value& divisor) {
     if (divisor.IsUint64() && (value.IsUint64() || value.IsInt64())) {
@@ -80,11 +73,12 @@ public:
 
     // Validates `instance` against node `id`, guarding the nesting depth.
     bool descend(NodeId id, const rapidjson::Value& instance) {
-        if (m_depth >= k_max_nesting) {
+        if (m_depth >= k_max_evaluation_depth) {
             report("", [] {
-                return fmt::format("instance is nested too deeply to validate (more than {} "
-                                   "levels)",
-                                   k_max_instance_depth);
+                return fmt::format(
+                    "instance is nested too deeply to validate (more than {} nested schema "
+                    "evaluations)",
+                    k_max_evaluation_depth);
             });
             return false;
         }
@@ -255,19 +249,22 @@ private:
             });
             return done();
         };
-        const NumberLimits& l = limits;
-        if ((l.minimum && failed(value >= *l.minimum, "minimum", "less than", *l.minimum)) ||
-            (l.maximum && failed(value <= *l.maximum, "maximum", "greater than", *l.maximum)) ||
-            (l.exclusive_minimum && failed(value > *l.exclusive_minimum, "exclusiveMinimum",
-                                           "not greater than", *l.exclusive_minimum)) ||
-            (l.exclusive_maximum && failed(value < *l.exclusive_maximum, "exclusiveMaximum",
-                                           "not less than", *l.exclusive_maximum))) {
+        if ((limits.minimum &&
+             failed(value >= *limits.minimum, "minimum", "less than", *limits.minimum)) ||
+            (limits.maximum &&
+             failed(value <= *limits.maximum, "maximum", "greater than", *limits.maximum)) ||
+            (limits.exclusive_minimum &&
+             failed(value > *limits.exclusive_minimum, "exclusiveMinimum", "not greater than",
+                    *limits.exclusive_minimum)) ||
+            (limits.exclusive_maximum &&
+             failed(value < *limits.exclusive_maximum, "exclusiveMaximum", "not less than",
+                    *limits.exclusive_maximum))) {
             return false;
         }
-        if (l.multiple_of && !is_multiple_of(instance, *l.multiple_of)) {
+        if (limits.multiple_of && !is_multiple_of(instance, *limits.multiple_of)) {
             report("multipleOf", [&] {
                 return fmt::format("{} is not a multiple of {}", describe_value(instance),
-                                   describe_value(*l.multiple_of));
+                                   describe_value(*limits.multiple_of));
             });
             return false;
         }
@@ -313,10 +310,9 @@ private:
         if (!check_format(limits.format, text, limits.format_options)) {
             ok = false;
             report("format", [&] {
-                return fmt::format("{} is not a valid {}{}", describe_value(instance),
-                                   format_name(limits.format),
-                                   limits.format_options.offset_optional ? " (offset optional)"
-                                                                         : "");
+                return fmt::format(
+                    "{} is not a valid {}{}", describe_value(instance), format_name(limits.format),
+                    limits.format_options.offset_optional ? " (offset optional)" : "");
             });
         }
         return ok;
@@ -449,9 +445,8 @@ private:
             auto key = rapidjson::StringRef(name.data(), name.size());
             if (instance.FindMember(key) == instance.MemberEnd()) {
                 ok = false;
-                report(keyword, [&] {
-                    return fmt::format("required property \"{}\" is missing", name);
-                });
+                report(keyword,
+                       [&] { return fmt::format("required property \"{}\" is missing", name); });
                 if (done()) {
                     return false;
                 }
@@ -523,6 +518,9 @@ private:
     bool check_additional_property(NodeId additional, std::string_view key,
                                    const rapidjson::Value& value) {
         if (m_data.nodes[additional].always_false) {
+            // Point at the property itself, so an error names the line of the unexpected key.
+            Scope scope(*this);
+            scope.instance(key);
             report("additionalProperties", [&] {
                 return fmt::format("property \"{}\" is not allowed (additionalProperties is false)",
                                    key);
@@ -594,8 +592,7 @@ private:
             }
         }
         report("anyOf", [&] {
-            return fmt::format("value matches none of the {} anyOf alternatives",
-                               branches.size());
+            return fmt::format("value matches none of the {} anyOf alternatives", branches.size());
         });
         explain_closest_branch(branches, "anyOf", instance);
         return false;
@@ -612,9 +609,10 @@ private:
                 continue;
             }
             report("oneOf", [&] {
-                return fmt::format("value matches oneOf alternatives {} and {}; exactly one may "
-                                   "match",
-                                   first_match, i);
+                return fmt::format(
+                    "value matches oneOf alternatives {} and {}; exactly one may "
+                    "match",
+                    first_match, i);
             });
             return false;
         }
@@ -622,8 +620,7 @@ private:
             return true;
         }
         report("oneOf", [&] {
-            return fmt::format("value matches none of the {} oneOf alternatives",
-                               branches.size());
+            return fmt::format("value matches none of the {} oneOf alternatives", branches.size());
         });
         explain_closest_branch(branches, "oneOf", instance);
         return false;
@@ -704,8 +701,8 @@ private:
 
 }  // namespace
 
-bool evaluate(const SchemaData& data, const rapidjson::Value& instance,
-              std::vector<Violation>* out, std::size_t max_violations) {
+bool evaluate(const SchemaData& data, const rapidjson::Value& instance, std::vector<Violation>* out,
+              std::size_t max_violations) {
     // The fast pass decides validity; the collecting pass only runs for invalid instances.
     if (Evaluator<false>(data, nullptr, 0, 0).descend(data.root, instance)) {
         return true;

@@ -12,12 +12,13 @@
 
 namespace conform::schema {
 
-// Instances nested deeper than this are reported invalid instead of exhausting the stack.
-inline constexpr int k_max_instance_depth = 1000;
+// Validation nested deeper than this many schema nodes (about one to three per level of the
+// instance) reports the instance invalid instead of exhausting the stack.
+inline constexpr int k_max_evaluation_depth = 2000;
 
 // Returns true when `instance` is valid against `data`. With `out`, appends up to
 // `max_violations` violations; without it, stops at the first failure.
-bool evaluate(const SchemaData& data, const rapidjson::Value& instance,
-              std::vector<Violation>* out, std::size_t max_violations);
+bool evaluate(const SchemaData& data, const rapidjson::Value& instance, std::vector<Violation>* out,
+              std::size_t max_violations);
 
 }  // namespace conform::schema

@@ -12,11 +12,17 @@ constexpr std::size_t k_max_local_part = 64;
 constexpr std::string_view k_email_atext_symbols = "!#$%&'*+-/=?^_`{|}~";
 constexpr std::string_view k_ipv6_literal_prefix = "IPv6:";
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_alpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
-bool is_hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_hex_digit(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 bool is_hostname_label(std::string_view label) {
     if (label.empty() || label.size() > k_max_label || label.front() == '-' ||
@@ -63,7 +69,9 @@ bool is_dot_atom(std::string_view text) {
     return true;
 }
 
-bool is_printable_ascii(char c) { return c >= 32 && c <= 126; }
+bool is_printable_ascii(char c) {
+    return c >= 32 && c <= 126;
+}
 
 bool is_quoted_string(std::string_view text) {
     if (text.size() < 2 || text.front() != '"' || text.back() != '"') {

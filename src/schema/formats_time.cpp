@@ -24,7 +24,9 @@ int two_digits(std::string_view text, std::size_t pos) {
     return digit(text[pos]) * 10 + digit(text[pos + 1]);
 }
 
-bool is_leap_year(int year) { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0); }
+bool is_leap_year(int year) {
+    return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+}
 
 int days_in_month(int year, int month) {
     constexpr std::array<int, 12> k_days{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -44,9 +46,8 @@ bool is_full_date_prefix(std::string_view text) {
     int year_of_century = two_digits(text, 2);
     int month = two_digits(text, 5);
     int day = two_digits(text, 8);
-    return century >= 0 && year_of_century >= 0 && text[4] == '-' && text[7] == '-' &&
-           month >= 1 && month <= 12 && day >= 1 &&
-           day <= days_in_month(century * 100 + year_of_century, month);
+    return century >= 0 && year_of_century >= 0 && text[4] == '-' && text[7] == '-' && month >= 1 &&
+           month <= 12 && day >= 1 && day <= days_in_month(century * 100 + year_of_century, month);
 }
 
 // Parses the time offset in `text` (the rest after partial-time) as minutes east of UTC.
@@ -92,9 +93,9 @@ bool is_full_time(std::string_view text, FormatOptions options) {
         return false;
     }
     if (second == 60) {
-        int utc_minute = ((hour * 60 + minute - offset_minutes) % k_minutes_per_day +
-                          k_minutes_per_day) %
-                         k_minutes_per_day;
+        int utc_minute =
+            ((hour * 60 + minute - offset_minutes) % k_minutes_per_day + k_minutes_per_day) %
+            k_minutes_per_day;
         return utc_minute == k_last_minute_of_day;
     }
     return true;
@@ -107,7 +108,9 @@ bool is_date(std::string_view text) {
     return text.size() == k_date_length && is_full_date_prefix(text);
 }
 
-bool is_time(std::string_view text, FormatOptions options) { return is_full_time(text, options); }
+bool is_time(std::string_view text, FormatOptions options) {
+    return is_full_time(text, options);
+}
 
 bool is_date_time(std::string_view text, FormatOptions options) {
     text = without_era_suffix(text);

@@ -10,17 +10,25 @@ namespace {
 constexpr std::string_view k_sub_delims = "!$&'()*+,;=";
 constexpr std::string_view k_unreserved_symbols = "-._~";
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_alpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
-bool is_hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_hex_digit(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 bool is_unreserved(char c) {
     return is_alpha(c) || is_digit(c) || k_unreserved_symbols.find(c) != std::string_view::npos;
 }
 
-bool is_sub_delim(char c) { return k_sub_delims.find(c) != std::string_view::npos; }
+bool is_sub_delim(char c) {
+    return k_sub_delims.find(c) != std::string_view::npos;
+}
 
 // True when every character of `text` is unreserved, a sub-delimiter, one of `extra`, or part
 // of a %XX escape.
@@ -28,8 +36,7 @@ bool has_only_uri_chars(std::string_view text, std::string_view extra) {
     for (std::size_t i = 0; i < text.size(); ++i) {
         char c = text[i];
         if (c == '%') {
-            if (i + 2 >= text.size() || !is_hex_digit(text[i + 1]) ||
-                !is_hex_digit(text[i + 2])) {
+            if (i + 2 >= text.size() || !is_hex_digit(text[i + 1]) || !is_hex_digit(text[i + 2])) {
                 return false;
             }
             i += 2;
@@ -160,7 +167,9 @@ bool is_uri(std::string_view text) {
     return parts.scheme && is_valid_reference(parts);
 }
 
-bool is_uri_reference(std::string_view text) { return is_valid_reference(split_uri(text)); }
+bool is_uri_reference(std::string_view text) {
+    return is_valid_reference(split_uri(text));
+}
 
 bool is_json_pointer(std::string_view text) {
     if (text.empty()) {
@@ -170,7 +179,8 @@ bool is_json_pointer(std::string_view text) {
         return false;
     }
     for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '~' && (i + 1 == text.size() || (text[i + 1] != '0' && text[i + 1] != '1'))) {
+        if (text[i] == '~' &&
+            (i + 1 == text.size() || (text[i + 1] != '0' && text[i + 1] != '1'))) {
             return false;
         }
     }

@@ -9,6 +9,7 @@
 
 #include "schema/compiler.hpp"
 #include "schema/uri.hpp"
+#include "schema/values.hpp"
 #include "util/error.hpp"
 
 namespace conform::schema {
@@ -25,15 +26,15 @@ constexpr std::array<std::pair<std::string_view, std::uint8_t>, 7> k_type_names{
     {"integer", k_type_integer},
 }};
 
-constexpr std::array<std::string_view, 5> k_number_keywords{
-    "multipleOf", "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"};
+constexpr std::array<std::string_view, 5> k_number_keywords{"multipleOf", "maximum", "minimum",
+                                                            "exclusiveMaximum", "exclusiveMinimum"};
 constexpr std::array<std::string_view, 4> k_string_keywords{"maxLength", "minLength", "pattern",
                                                             "format"};
 constexpr std::array<std::string_view, 6> k_array_keywords{
     "items", "additionalItems", "maxItems", "minItems", "uniqueItems", "contains"};
 constexpr std::array<std::string_view, 8> k_object_keywords{
-    "maxProperties",        "minProperties", "required",     "properties", "patternProperties",
-    "additionalProperties", "dependencies",  "propertyNames"};
+    "maxProperties",     "minProperties",        "required",     "properties",
+    "patternProperties", "additionalProperties", "dependencies", "propertyNames"};
 constexpr std::array<std::string_view, 7> k_logic_keywords{"allOf", "anyOf", "oneOf", "not",
                                                            "if",    "then",  "else"};
 
@@ -42,20 +43,10 @@ bool is_one_of(std::string_view keyword, const std::array<std::string_view, N>& 
     return std::find(keywords.begin(), keywords.end(), keyword) != keywords.end();
 }
 
-std::string_view view_of(const rapidjson::Value& string) {
-    return {string.GetString(), string.GetStringLength()};
-}
-
-std::string child_path(const std::string& path, std::string_view token) {
-    std::string result = path;
-    append_pointer_token(result, token);
-    return result;
-}
-
 [[noreturn]] void keyword_error(const std::string& path, std::string_view keyword,
                                 std::string_view problem) {
     throw_input_error(fmt::format("JSON Schema keyword \"{}\" at \"{}\" {}", keyword,
-                                  child_path(path, keyword), problem));
+                                  pointer_child(path, keyword), problem));
 }
 
 std::size_t non_negative_integer(const rapidjson::Value& value, const std::string& path,
@@ -149,7 +140,7 @@ NodeId Compiler::compile(const rapidjson::Value& schema) {
             keyword_error(context.path, "$ref", "must be a string");
         }
         m_pending_refs.push_back({id, resolve_uri(context.base, view_of(ref->value)),
-                                  child_path(context.path, "$ref")});
+                                  pointer_child(context.path, "$ref")});
         return id;
     }
     // Children are appended to m_data.nodes while this node is built, so build it aside.
@@ -192,9 +183,9 @@ void Compiler::compile_keyword(std::string_view keyword, const rapidjson::Value&
             keyword_error(path, keyword, "must be an object");
         }
         // Compiled although only `$ref`s use them, so that a broken definition is reported.
-        std::string definitions_path = child_path(path, keyword);
+        std::string definitions_path = pointer_child(path, keyword);
         for (const auto& entry : value.GetObject()) {
-            compile_child(entry.value, child_path(definitions_path, view_of(entry.name)));
+            compile_child(entry.value, pointer_child(definitions_path, view_of(entry.name)));
         }
     } else if (keyword == "$id" && !value.IsString()) {
         keyword_error(path, keyword, "must be a string");
@@ -247,7 +238,7 @@ void Compiler::compile_string_keyword(std::string_view keyword, const rapidjson:
     } else if (keyword == "minLength") {
         limits.min_length = non_negative_integer(value, path, keyword);
     } else if (keyword == "pattern") {
-        limits.pattern = compile_pattern(value, child_path(path, keyword));
+        limits.pattern = compile_pattern(value, pointer_child(path, keyword));
     } else {
         if (!value.IsString()) {
             keyword_error(path, keyword, "must be a string");
@@ -263,13 +254,13 @@ void Compiler::compile_array_keyword(std::string_view keyword, const rapidjson::
         node.array = std::make_unique<ArrayLimits>();
     }
     ArrayLimits& limits = *node.array;
-    std::string keyword_path = child_path(path, keyword);
+    std::string keyword_path = pointer_child(path, keyword);
     if (keyword == "items") {
         if (value.IsArray()) {
             limits.has_tuple_items = true;
             for (rapidjson::SizeType i = 0; i < value.Size(); ++i) {
                 limits.tuple_items.push_back(
-                    compile_child(value[i], child_path(keyword_path, std::to_string(i))));
+                    compile_child(value[i], pointer_child(keyword_path, std::to_string(i))));
             }
         } else {
             limits.items = compile_child(value, keyword_path);
@@ -301,8 +292,8 @@ void Compiler::compile_object_keyword(std::string_view keyword, const rapidjson:
     } else if (keyword == "minProperties") {
         limits.min_properties = non_negative_integer(value, path, keyword);
     } else if (keyword == "required") {
-        if (!value.IsArray() ||
-            !std::all_of(value.Begin(), value.End(), [](const auto& name) { return name.IsString(); })) {
+        if (!value.IsArray() || !std::all_of(value.Begin(), value.End(),
+                                             [](const auto& name) { return name.IsString(); })) {
             keyword_error(path, keyword, "must be an array of strings");
         }
         for (const auto& name : value.GetArray()) {
@@ -313,11 +304,11 @@ void Compiler::compile_object_keyword(std::string_view keyword, const rapidjson:
     } else if (keyword == "patternProperties") {
         compile_pattern_properties(value, node, path);
     } else if (keyword == "additionalProperties") {
-        limits.additional_properties = compile_child(value, child_path(path, keyword));
+        limits.additional_properties = compile_child(value, pointer_child(path, keyword));
     } else if (keyword == "dependencies") {
         compile_dependencies(value, node, path);
     } else {
-        limits.property_names = compile_child(value, child_path(path, keyword));
+        limits.property_names = compile_child(value, pointer_child(path, keyword));
     }
 }
 
@@ -326,9 +317,9 @@ void Compiler::compile_properties(const rapidjson::Value& value, Node& node,
     if (!value.IsObject()) {
         keyword_error(path, "properties", "must be an object");
     }
-    std::string keyword_path = child_path(path, "properties");
+    std::string keyword_path = pointer_child(path, "properties");
     for (const auto& entry : value.GetObject()) {
-        NodeId child = compile_child(entry.value, child_path(keyword_path, view_of(entry.name)));
+        NodeId child = compile_child(entry.value, pointer_child(keyword_path, view_of(entry.name)));
         node.object->properties.add(view_of(entry.name), child);
     }
 }
@@ -338,11 +329,12 @@ void Compiler::compile_pattern_properties(const rapidjson::Value& value, Node& n
     if (!value.IsObject()) {
         keyword_error(path, "patternProperties", "must be an object");
     }
-    std::string keyword_path = child_path(path, "patternProperties");
+    std::string keyword_path = pointer_child(path, "patternProperties");
     for (const auto& entry : value.GetObject()) {
-        std::string entry_path = child_path(keyword_path, view_of(entry.name));
+        std::string entry_path = pointer_child(keyword_path, view_of(entry.name));
         std::size_t pattern = compile_pattern(entry.name, entry_path);
-        node.object->pattern_properties.push_back({pattern, compile_child(entry.value, entry_path)});
+        node.object->pattern_properties.push_back(
+            {pattern, compile_child(entry.value, entry_path)});
     }
 }
 
@@ -351,16 +343,16 @@ void Compiler::compile_dependencies(const rapidjson::Value& value, Node& node,
     if (!value.IsObject()) {
         keyword_error(path, "dependencies", "must be an object");
     }
-    std::string keyword_path = child_path(path, "dependencies");
+    std::string keyword_path = pointer_child(path, "dependencies");
     for (const auto& entry : value.GetObject()) {
         DependencyEntry dependency{view_of(entry.name), {}, k_no_node};
-        std::string entry_path = child_path(keyword_path, view_of(entry.name));
+        std::string entry_path = pointer_child(keyword_path, view_of(entry.name));
         if (entry.value.IsArray()) {
             for (const auto& name : entry.value.GetArray()) {
                 if (!name.IsString()) {
-                    throw_input_error(fmt::format(
-                        "JSON Schema at \"{}\" must be a schema or an array of strings",
-                        entry_path));
+                    throw_input_error(
+                        fmt::format("JSON Schema at \"{}\" must be a schema or an array of strings",
+                                    entry_path));
                 }
                 dependency.required.push_back(view_of(name));
             }
@@ -373,7 +365,7 @@ void Compiler::compile_dependencies(const rapidjson::Value& value, Node& node,
 
 void Compiler::compile_logic_keyword(std::string_view keyword, const rapidjson::Value& value,
                                      Node& node, const std::string& path) {
-    std::string keyword_path = child_path(path, keyword);
+    std::string keyword_path = pointer_child(path, keyword);
     if (keyword == "allOf") {
         node.all_of = compile_schema_array(value, keyword_path);
     } else if (keyword == "anyOf") {
@@ -394,12 +386,12 @@ void Compiler::compile_logic_keyword(std::string_view keyword, const rapidjson::
 std::vector<NodeId> Compiler::compile_schema_array(const rapidjson::Value& value,
                                                    const std::string& path) {
     if (!value.IsArray() || value.Empty()) {
-        throw_input_error(
-            fmt::format("JSON Schema keyword at \"{}\" must be a non-empty array of schemas", path));
+        throw_input_error(fmt::format(
+            "JSON Schema keyword at \"{}\" must be a non-empty array of schemas", path));
     }
     std::vector<NodeId> nodes;
     for (rapidjson::SizeType i = 0; i < value.Size(); ++i) {
-        nodes.push_back(compile_child(value[i], child_path(path, std::to_string(i))));
+        nodes.push_back(compile_child(value[i], pointer_child(path, std::to_string(i))));
     }
     return nodes;
 }

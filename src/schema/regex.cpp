@@ -20,7 +20,8 @@ char32_t decode_code_point(std::string_view text, std::size_t& pos) {
         return lead;
     }
     int continuation = lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : lead >= 0xC0 ? 1 : -1;
-    if (continuation < 0 || lead >= 0xF8 || pos + static_cast<std::size_t>(continuation) > text.size()) {
+    if (continuation < 0 || lead >= 0xF8 ||
+        pos + static_cast<std::size_t>(continuation) > text.size()) {
         return k_replacement_character;
     }
     char32_t code_point = lead & (0x3F >> continuation);

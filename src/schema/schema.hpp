@@ -31,7 +31,7 @@ public:
     // through `lookup`, except the draft-07 metaschema, which is built in. Throws
     // conform::Error(input) naming the keyword and its schema path when the schema is unusable
     // (wrong keyword value type, invalid regex, unresolvable `$ref`, `$ref` cycle that does
-    // not consume the instance).
+    // not consume the instance, subschemas nested more than 500 levels deep).
     static Schema compile(const rapidjson::Value& document, const DocumentLookup& lookup = {});
 
     // Parses `json_text` and compiles it; invalid JSON throws conform::Error(input).
@@ -46,9 +46,8 @@ public:
     Schema& operator=(Schema&&) noexcept;
     ~Schema();
 
-    struct Impl;
-
 private:
+    struct Impl;
     explicit Schema(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> m_impl;
 };

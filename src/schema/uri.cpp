@@ -160,7 +160,8 @@ std::string percent_decode(std::string_view text) {
     for (std::size_t i = 0; i < text.size(); ++i) {
         if (text[i] == '%' && i + 2 < text.size() && hex_value(text[i + 1]) >= 0 &&
             hex_value(text[i + 2]) >= 0) {
-            decoded.push_back(static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2])));
+            decoded.push_back(
+                static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2])));
             i += 2;
         } else {
             decoded.push_back(text[i]);
@@ -205,6 +206,12 @@ void append_pointer_token(std::string& pointer, std::string_view token) {
             pointer.push_back(c);
         }
     }
+}
+
+std::string pointer_child(const std::string& pointer, std::string_view token) {
+    std::string result = pointer;
+    append_pointer_token(result, token);
+    return result;
 }
 
 }  // namespace conform::schema

@@ -26,6 +26,9 @@ std::string percent_decode(std::string_view text);
 // Splits an RFC 6901 JSON pointer into unescaped tokens; nullopt when `pointer` is malformed.
 std::optional<std::vector<std::string>> parse_json_pointer(std::string_view pointer);
 
+// Returns `pointer` extended by `token` (escaped).
+std::string pointer_child(const std::string& pointer, std::string_view token);
+
 // Appends "/" and `token` escaped as a JSON pointer token (~0, ~1) to `pointer`.
 void append_pointer_token(std::string& pointer, std::string_view token);
 

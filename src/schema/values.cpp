@@ -20,10 +20,6 @@ namespace {
 constexpr std::size_t k_pairwise_limit = 16;
 constexpr std::size_t k_describe_limit = 60;
 
-std::string_view view_of(const rapidjson::Value& string) {
-    return {string.GetString(), string.GetStringLength()};
-}
-
 bool numbers_equal(const rapidjson::Value& a, const rapidjson::Value& b) {
     if (a.IsDouble() || b.IsDouble()) {
         return a.GetDouble() == b.GetDouble();

@@ -11,6 +11,10 @@
 
 namespace conform::schema {
 
+inline std::string_view view_of(const rapidjson::Value& string) {
+    return {string.GetString(), string.GetStringLength()};
+}
+
 // A number with no fractional part, whatever its representation (1 and 1.0 both count).
 bool is_integer(const rapidjson::Value& value);
 

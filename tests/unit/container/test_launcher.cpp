@@ -43,6 +43,12 @@ std::string joined(const Args& argv) {
     return line;
 }
 
+// The runtime client's command line inside the shell that shields it from SIGTERM.
+Args client_argv(const Args& argv) {
+    REQUIRE(argv.size() > 4);
+    return Args(argv.begin() + 4, argv.end());
+}
+
 ImageSettings podman_settings() {
     ImageSettings settings;
     settings.image = "localhost/conform-reference:test";
@@ -112,16 +118,16 @@ private:
 };
 
 void write_script(const process::PrivateDir& dir, const std::string& name, int code) {
-    auto path = dir.write_file(name, "#!/bin/sh\necho 'no engine here' >&2\nexit " +
-                                         std::to_string(code) + "\n");
+    auto path = dir.write_file(
+        name, "#!/bin/sh\necho 'no engine here' >&2\nexit " + std::to_string(code) + "\n");
     ::chmod(path.c_str(), 0700);
 }
 
 }  // namespace
 
 TEST_CASE("native launcher appends the subcommand and the file flags with host paths") {
-    auto launcher = make_native_launcher({"/opt/source-x", "--verbose"}, {{"TOKEN", "abc"}},
-                                         "/srv/work");
+    auto launcher =
+        make_native_launcher({"/opt/source-x", "--verbose"}, {{"TOKEN", "abc"}}, "/srv/work");
     auto spec = launcher->prepare(read_call());
     CHECK(spec.argv == Args{"/opt/source-x", "--verbose", "read", "--config",
                             "/tmp/conform-x/config.json", "--catalog",
@@ -135,8 +141,8 @@ TEST_CASE("native launcher appends the subcommand and the file flags with host p
 }
 
 TEST_CASE("native launcher describes its command line, quoted, without the environment") {
-    auto launcher = make_native_launcher({"python3", "main.py", "it's here"}, {{"TOKEN", "abc"}},
-                                         {});
+    auto launcher =
+        make_native_launcher({"python3", "main.py", "it's here"}, {{"TOKEN", "abc"}}, {});
     CHECK(launcher->describe() == "python3 main.py 'it'\\''s here'");
 }
 
@@ -144,9 +150,18 @@ TEST_CASE("native launcher refuses an empty command") {
     CHECK_THROWS_AS(make_native_launcher({}, {}, {}), Error);
 }
 
+TEST_CASE("the runtime client runs in a session of its own under a shell that ignores SIGTERM") {
+    auto argv = image_launch_spec(podman_settings(), read_call(), "n").argv;
+    REQUIRE(argv.size() > 5);
+    CHECK(argv[0] == "/bin/sh");
+    CHECK(argv[1] == "-c");
+    CHECK(argv[2] == "trap '' TERM; setsid \"$@\"");
+    CHECK(argv[4] == "podman");
+}
+
 TEST_CASE("image run command: runtime, global args, run --rm -i --name, image, subcommand") {
     auto spec = image_launch_spec(podman_settings(), read_call(), "conform-1-2-abc");
-    const Args& argv = spec.argv;
+    const Args argv = client_argv(spec.argv);
     REQUIRE(argv.size() > 8);
     CHECK(Args(argv.begin(), argv.begin() + 7) ==
           Args{"podman", "--storage-driver=vfs", "run", "--rm", "-i", "--name", "conform-1-2-abc"});
@@ -161,7 +176,7 @@ TEST_CASE("image run command: runtime, global args, run --rm -i --name, image, s
 
 TEST_CASE("image run command mounts input files read-only under /data and rewrites the flags") {
     auto spec = image_launch_spec(podman_settings(), read_call(), "conform-1-2-abc");
-    const Args& argv = spec.argv;
+    const Args argv = client_argv(spec.argv);
     CHECK(contains_pair(argv, "-v", "/tmp/conform-x/config.json:/data/config.json:ro"));
     CHECK(contains_pair(argv, "-v", "/tmp/conform-x/catalog.json:/data/catalog.json:ro"));
     auto image_at = index_of(argv, "localhost/conform-reference:test");
@@ -246,10 +261,13 @@ TEST_CASE("an environment name with '=' is an input error") {
 
 TEST_CASE("stop and cleanup commands address the container by name with the same global args") {
     auto spec = image_launch_spec(podman_settings(), read_call(), "conform-9-1-ff");
-    CHECK(spec.stop_command ==
+    REQUIRE(spec.stop_command.size() == 10);
+    CHECK(spec.stop_command[0] == "/bin/sh");
+    CHECK(spec.stop_command[2].find("\"$@\" >/dev/null 2>&1 && exit 0") != std::string::npos);
+    CHECK(Args(spec.stop_command.begin() + 4, spec.stop_command.end()) ==
           Args{"podman", "--storage-driver=vfs", "kill", "--signal", "TERM", "conform-9-1-ff"});
-    CHECK(spec.cleanup_command == Args{"podman", "--storage-driver=vfs", "rm", "-f",
-                                       "conform-9-1-ff"});
+    CHECK(spec.cleanup_command ==
+          Args{"podman", "--storage-driver=vfs", "rm", "-f", "conform-9-1-ff"});
 }
 
 TEST_CASE("container names are unique, start with conform-<pid>- and are valid names") {
@@ -260,8 +278,7 @@ TEST_CASE("container names are unique, start with conform-<pid>- and are valid n
     CHECK(names.size() == 100);
     for (const auto& name : names) {
         CHECK(name.starts_with(container_name_prefix()));
-        CHECK(name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") ==
-              std::string::npos);
+        CHECK(name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos);
     }
     CHECK(container_name_prefix() == "conform-" + std::to_string(::getpid()) + "-");
 }
@@ -316,7 +333,7 @@ TEST_CASE("pull policy missing pulls an absent image once; always pulls without 
     settings.runtime = write_fake_runtime(dir, 1, 0).string();
     auto launcher = make_image_launcher(settings);
     auto spec = launcher->prepare(read_call());
-    CHECK(spec.argv[0] == settings.runtime);
+    CHECK(client_argv(spec.argv)[0] == settings.runtime);
     launcher->prepare(read_call());
     auto calls = logged_calls(dir);
     REQUIRE(calls.size() == 2);

@@ -82,7 +82,9 @@ int host_interfaces_besides_lo() {
     return count;
 }
 
-std::string script(const std::string& name) { return (g_setup.scripts / name).string(); }
+std::string script(const std::string& name) {
+    return (g_setup.scripts / name).string();
+}
 
 // Prints the script's output; returns its exit code.
 int run_script(const std::vector<std::string>& argv) {
@@ -237,7 +239,8 @@ TEST_CASE("runtime detection picks docker exactly when a Docker API answers") {
 
 int main(int argc, char** argv) {
     if (argc < 4 || (std::string(argv[1]) != "podman" && std::string(argv[1]) != "docker")) {
-        std::fprintf(stderr, "usage: %s podman|docker SCRIPTS_DIR TINY_CONNECTOR [doctest options]\n",
+        std::fprintf(stderr,
+                     "usage: %s podman|docker SCRIPTS_DIR TINY_CONNECTOR [doctest options]\n",
                      argv[0]);
         return 2;
     }
@@ -268,7 +271,8 @@ int main(int argc, char** argv) {
                 return 1;
             }
         }
-        if (run_script({script("import-binary-image.sh"), tiny_connector, k_image, "podman"}) != 0) {
+        if (run_script({script("import-binary-image.sh"), tiny_connector, k_image, "podman"}) !=
+            0) {
             return 1;
         }
         doctest::Context context(argc - 3, argv + 3);

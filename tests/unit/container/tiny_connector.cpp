@@ -54,7 +54,8 @@ int count_interfaces_besides_lo() {
 int report(int argc, char** argv) {
     for (int i = 2; i < argc; ++i) {
         if (std::strncmp(argv[i], "--", 2) == 0 && i + 1 < argc) {
-            std::printf("file %s %s=%s\n", argv[i], argv[i + 1], first_line_of(argv[i + 1]).c_str());
+            std::printf("file %s %s=%s\n", argv[i], argv[i + 1],
+                        first_line_of(argv[i + 1]).c_str());
             ++i;
         } else if (const char* value = std::getenv(argv[i])) {
             std::printf("env %s=%s\n", argv[i], value);

@@ -115,8 +115,8 @@ void run_suite_file(const std::filesystem::path& path, const std::vector<KnownFa
             std::string_view test_name = view_of(test["description"]);
             std::string problem = schema ? run_case(*schema, test) : compile_error;
             const KnownFailure* known_failure = find_known(known, file, group_name, test_name);
-            std::string label = file + " | " + std::string(group_name) + " | " +
-                                std::string(test_name);
+            std::string label =
+                file + " | " + std::string(group_name) + " | " + std::string(test_name);
             if (problem.empty() && known_failure) {
                 tally.unexpected_passes.push_back(label);
             } else if (problem.empty()) {

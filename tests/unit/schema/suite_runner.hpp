@@ -25,8 +25,8 @@ struct KnownFailure {
 struct SuiteTally {
     std::size_t passed = 0;
     std::size_t known = 0;
-    std::vector<std::string> failures;            // unexpected failures, one line each
-    std::vector<std::string> unexpected_passes;   // known failures that now pass
+    std::vector<std::string> failures;           // unexpected failures, one line each
+    std::vector<std::string> unexpected_passes;  // known failures that now pass
 };
 
 // Returns $CONFORM_TEST_DATA/json-schema-test-suite; fails the test when the variable is unset.

@@ -37,8 +37,8 @@ bool config_is_valid(const Schema& spec, const std::string& connector, const std
 
 // Validates every record of `records_file` against its stream's schema in `catalog_file`.
 void check_expected_records(const std::string& connector) {
-    rapidjson::Document catalog = read_json_file(airbyte_data() / connector /
-                                                 "configured_catalog.json");
+    rapidjson::Document catalog =
+        read_json_file(airbyte_data() / connector / "configured_catalog.json");
     std::map<std::string, Schema> schemas;
     for (const auto& configured : catalog["streams"].GetArray()) {
         const rapidjson::Value& stream = configured["stream"];
@@ -66,8 +66,7 @@ TEST_CASE("airbyte::connector specs") {
     SUBCASE("source-faker") {
         Schema spec = spec_schema("source-faker");
         CHECK(config_is_valid(spec, "source-faker", "sample_config.json"));
-        auto violations =
-            violations_of(spec, R"({"count": "foo"})");
+        auto violations = violations_of(spec, R"({"count": "foo"})");
         REQUIRE(!violations.empty());
         CHECK(violations[0].instance_path == "/count");
         CHECK(violations[0].message == "expected integer, got string");
@@ -97,14 +96,14 @@ TEST_CASE("airbyte::stream schemas and expected records") {
     check_expected_records("source-faker");
     check_expected_records("source-file");
 
-    rapidjson::Document pokemon = read_json_file(airbyte_data() / "source-pokeapi" /
-                                                 "pokemon.json");
+    rapidjson::Document pokemon =
+        read_json_file(airbyte_data() / "source-pokeapi" / "pokemon.json");
     CHECK(draft7_metaschema().validate(pokemon));
     CHECK_NOTHROW(Schema::compile(pokemon));
 
     SUBCASE("a broken faker record is caught") {
-        rapidjson::Document catalog = read_json_file(airbyte_data() / "source-faker" /
-                                                     "configured_catalog.json");
+        rapidjson::Document catalog =
+            read_json_file(airbyte_data() / "source-faker" / "configured_catalog.json");
         Schema users = Schema::compile(catalog["streams"][0]["stream"]["json_schema"]);
         auto violations = violations_of(users, R"({"id": 1, "created_at": "yesterday",
             "age": "55"})");

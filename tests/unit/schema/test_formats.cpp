@@ -110,8 +110,7 @@ TEST_CASE("formats::as schema keywords") {
         CHECK_FALSE(is_valid(local, R"("2022-01-23 01:23:45")"));
         auto violations = violations_of(local, R"("2022-01-23")");
         REQUIRE(violations.size() == 1);
-        CHECK(violations[0].message ==
-              "\"2022-01-23\" is not a valid date-time (offset optional)");
+        CHECK(violations[0].message == "\"2022-01-23\" is not a valid date-time (offset optional)");
 
         Schema with_zone = Schema::compile_text(R"({"type": "string", "format": "date-time",
             "airbyte_type": "timestamp_with_timezone"})");
@@ -120,8 +119,8 @@ TEST_CASE("formats::as schema keywords") {
                              R"("2022-01-23T01:23:45")"));
     }
     SUBCASE("airbyte_type time_without_timezone makes the offset optional") {
-        Schema local = Schema::compile_text(
-            R"({"format": "time", "airbyte_type": "time_without_timezone"})");
+        Schema local =
+            Schema::compile_text(R"({"format": "time", "airbyte_type": "time_without_timezone"})");
         CHECK(is_valid(local, R"("01:23:45.678")"));
         CHECK_FALSE(is_valid(Schema::compile_text(R"({"format": "time"})"), R"("01:23:45")"));
     }

@@ -89,7 +89,7 @@ TEST_CASE("schema::violation paths and messages") {
 
     const Violation* extra = find_violation(violations, "/additionalProperties");
     REQUIRE(extra != nullptr);
-    CHECK(extra->instance_path == "");
+    CHECK(extra->instance_path == "/d~0~1");  // the unexpected property itself
     CHECK(extra->message == "property \"d~/\" is not allowed (additionalProperties is false)");
 
     SUBCASE("max_violations caps the list, and the fast path agrees") {
@@ -104,8 +104,7 @@ TEST_CASE("schema::violation paths and messages") {
         CHECK(out.size() == 3);
     }
     SUBCASE("member names are escaped in instance paths") {
-        Schema strings = Schema::compile_text(
-            R"({"additionalProperties": {"type": "string"}})");
+        Schema strings = Schema::compile_text(R"({"additionalProperties": {"type": "string"}})");
         auto found = violations_of(strings, R"({"x/y~z": 1})");
         REQUIRE(found.size() == 1);
         CHECK(found[0].instance_path == "/x~1y~0z");
@@ -227,12 +226,11 @@ TEST_CASE("schema::compile errors name the keyword and its location") {
               .find("\"#/properties/a/type\"") != std::string::npos);
     CHECK(compile_error(R"({"pattern": "("})").find("pattern \"(\" at \"#/pattern\"") !=
           std::string::npos);
-    CHECK(compile_error(R"({"patternProperties": {"[": {}}})")
-              .find("\"#/patternProperties/[\"") != std::string::npos);
+    CHECK(compile_error(R"({"patternProperties": {"[": {}}})").find("\"#/patternProperties/[\"") !=
+          std::string::npos);
     CHECK(compile_error(R"({"$ref": "#/definitions/missing"})")
               .find("\"#/definitions/missing\", which cannot be resolved") != std::string::npos);
-    CHECK(compile_error(R"({"minLength": -1})").find("non-negative integer") !=
-          std::string::npos);
+    CHECK(compile_error(R"({"minLength": -1})").find("non-negative integer") != std::string::npos);
     CHECK(compile_error(R"({"allOf": []})").find("non-empty array") != std::string::npos);
     CHECK(compile_error(R"({"required": "a"})").find("array of strings") != std::string::npos);
     CHECK(compile_error(R"({"items": 3})").find("\"#/items\" must be an object or a boolean") !=
@@ -245,6 +243,15 @@ TEST_CASE("schema::compile errors name the keyword and its location") {
         CHECK(compile_error(R"({"anyOf": [{"type": "null"}, {"$ref": "#"}]})")
                   .find("refers to itself") != std::string::npos);
         CHECK_NOTHROW(Schema::compile_text(R"({"items": {"$ref": "#"}})"));
+    }
+    SUBCASE("schemas nested absurdly deep") {
+        std::string deep;
+        for (int i = 0; i < 600; ++i) {
+            deep += R"({"items": )";
+        }
+        deep += "true" + std::string(600, '}');
+        CHECK(compile_error(deep).find("nests subschemas more than 500 levels") !=
+              std::string::npos);
     }
     SUBCASE("a broken definition is reported even when unused") {
         CHECK(compile_error(R"({"definitions": {"x": {"maxItems": "2"}}})")
@@ -269,7 +276,8 @@ TEST_CASE("schema::remote documents") {
     CHECK_THROWS_AS(Schema::compile_text(R"({"$ref": "https://example.com/other.json"})", lookup),
                     conform::Error);
     SUBCASE("the draft-07 metaschema is built in") {
-        Schema meta = Schema::compile_text(R"({"$ref": "http://json-schema.org/draft-07/schema#"})");
+        Schema meta =
+            Schema::compile_text(R"({"$ref": "http://json-schema.org/draft-07/schema#"})");
         CHECK(is_valid(meta, R"({"type": "string"})"));
         CHECK_FALSE(is_valid(meta, R"({"type": 5})"));
     }

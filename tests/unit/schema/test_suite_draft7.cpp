@@ -109,15 +109,24 @@ const std::vector<KnownFailure> k_known_other_failures = {
 
 // The optional files other than formats, for regressions; not required by the brief.
 const std::vector<std::string_view> k_other_optional_files = {
-    "bignum.json",         "content.json", "cross-draft.json",    "ecmascript-regex.json",
+    "bignum.json",         "content.json", "cross-draft.json",   "ecmascript-regex.json",
     "float-overflow.json", "id.json",      "non-bmp-regex.json", "unknownKeyword.json"};
 
 // The optional/format files for the formats conform checks.
-const std::vector<std::string_view> k_checked_format_files = {
-    "date-time.json", "date.json",          "time.json",          "email.json",
-    "hostname.json",  "ipv4.json",          "ipv6.json",          "uri.json",
-    "uri-reference.json", "json-pointer.json", "relative-json-pointer.json", "regex.json",
-    "ecmascript-regex.json", "unknown.json"};
+const std::vector<std::string_view> k_checked_format_files = {"date-time.json",
+                                                              "date.json",
+                                                              "time.json",
+                                                              "email.json",
+                                                              "hostname.json",
+                                                              "ipv4.json",
+                                                              "ipv6.json",
+                                                              "uri.json",
+                                                              "uri-reference.json",
+                                                              "json-pointer.json",
+                                                              "relative-json-pointer.json",
+                                                              "regex.json",
+                                                              "ecmascript-regex.json",
+                                                              "unknown.json"};
 
 void report(std::string_view name, const SuiteTally& tally) {
     for (const std::string& failure : tally.failures) {
@@ -126,8 +135,8 @@ void report(std::string_view name, const SuiteTally& tally) {
     for (const std::string& pass : tally.unexpected_passes) {
         std::cout << "PASSED but listed as a known failure: " << pass << "\n";
     }
-    std::cout << name << ": " << tally.passed << " passed, " << tally.failures.size()
-              << " failed, " << tally.known << " known\n";
+    std::cout << name << ": " << tally.passed << " passed, " << tally.failures.size() << " failed, "
+              << tally.known << " known\n";
     CHECK(tally.failures.empty());
     CHECK(tally.unexpected_passes.empty());
 }
@@ -162,8 +171,8 @@ TEST_CASE("schema::draft7 other optional cases") {
     Remotes remotes(root / "remotes");
     SuiteTally tally;
     for (std::string_view file : k_other_optional_files) {
-        run_suite_file(root / "tests" / "draft7" / "optional" / file,
-                       k_known_other_failures, remotes, tally);
+        run_suite_file(root / "tests" / "draft7" / "optional" / file, k_known_other_failures,
+                       remotes, tally);
     }
     report("draft7 optional other", tally);
 }

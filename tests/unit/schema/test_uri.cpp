@@ -48,7 +48,8 @@ TEST_CASE("uri::resolve_uri follows RFC 3986 section 5.4") {
 TEST_CASE("uri::resolve_uri for schema identifiers") {
     CHECK(resolve_uri("", "#foo") == "#foo");
     CHECK(resolve_uri("", "node") == "node");
-    CHECK(resolve_uri("urn:uuid:deadbeef", "#/definitions/a") == "urn:uuid:deadbeef#/definitions/a");
+    CHECK(resolve_uri("urn:uuid:deadbeef", "#/definitions/a") ==
+          "urn:uuid:deadbeef#/definitions/a");
     CHECK(resolve_uri("http://localhost:1234/tree", "node") == "http://localhost:1234/node");
     CHECK(resolve_uri("http://x.org/a/b.json", "#") == "http://x.org/a/b.json#");
 }

@@ -1,0 +1,318 @@
+#!/usr/bin/env bash
+# Throughput of `conform validate` against the validators a user would otherwise reach for, all
+# measured in the same run on the same generated transcript. See bench/README.md.
+#
+# usage: bench/run.sh [N]          N RECORD messages (default 200000)
+# env:   CONFORM=path              conform binary (default build/src/app/conform, relative to the
+#                                  repository root unless absolute)
+#        RUNS=3                    timed runs per tool; the median is reported
+#        PY_RECORDS=20000          Python validates only this prefix (it is ~20x slower); its
+#                                  rate is per record, so it stays comparable
+#        HYPERFINE=0               time with a plain loop even if hyperfine is installed
+set -euo pipefail
+
+records=${1:-200000}
+runs=${RUNS:-3}
+py_records=${PY_RECORDS:-20000}
+bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo_root=$(dirname "$bench_dir")
+conform=${CONFORM:-build/src/app/conform}
+[[ $conform == /* ]] || conform=$repo_root/$conform
+python=/usr/bin/python3
+data_dir=$bench_dir/.data
+results=$data_dir/results.tsv
+state_every=1000
+
+say() { printf '%s\n' "$*" >&2; }
+die() {
+    say "run.sh: $*"
+    exit 1
+}
+
+[[ $records =~ ^[1-9][0-9]*$ ]] || die "N must be a positive integer, got '$records'"
+[[ -x $conform ]] || die "no conform binary at $conform (build it, or set CONFORM=path)"
+"$python" -c 'import jsonschema' 2>/dev/null ||
+    die "$python cannot import jsonschema (apt-get install python3-jsonschema)"
+
+# ---------------------------------------------------------------------------------------------
+# Inputs
+# ---------------------------------------------------------------------------------------------
+
+# generate COUNT DIR [generator options]: (re)writes DIR unless it already holds this workload.
+generate() {
+    local count=$1 dir=$2
+    shift 2
+    local stamp
+    stamp="$count $* $(sha1sum "$bench_dir/gen_transcript.py" | cut -c1-12)"
+    if [[ -f $dir/stamp && $(cat "$dir/stamp") == "$stamp" ]]; then
+        return
+    fi
+    say "generating $count records into ${dir#"$repo_root"/}"
+    "$python" "$bench_dir/gen_transcript.py" "$count" "$dir" "$@"
+    printf '%s\n' "$stamp" >"$dir/stamp"
+}
+
+# prefix_of SOURCE_DIR COUNT DIR: the first COUNT records of SOURCE_DIR (with their STATEs).
+prefix_of() {
+    local source=$1 count=$2 dir=$3
+    mkdir -p "$dir"
+    cp "$source/catalog.json" "$dir/catalog.json"
+    head -n $((count + count / state_every)) "$source/records.jsonl" >"$dir/records.jsonl"
+}
+
+ensure_ajv() {
+    command -v node >/dev/null || return 1
+    if [[ ! -f $bench_dir/.node/node_modules/ajv-formats/package.json ]]; then
+        command -v npm >/dev/null || return 1
+        say "installing ajv@8 ajv-formats@3 into bench/.node"
+        npm install --prefix "$bench_dir/.node" --no-audit --no-fund --loglevel=error \
+            ajv@8 ajv-formats@3 >&2 || return 1
+    fi
+}
+
+# Builds the RapidJSON parse-only floor; skipped quietly without a compiler or RapidJSON.
+build_parse_lines() {
+    local source=$bench_dir/baselines/parse_lines.cpp binary=$bench_dir/.build/parse_lines
+    local compiler=${CXX:-c++}
+    command -v "$compiler" >/dev/null || return 1
+    if [[ ! -x $binary || $source -nt $binary ]]; then
+        mkdir -p "$bench_dir/.build"
+        say "compiling baselines/parse_lines.cpp"
+        "$compiler" -O2 -DNDEBUG -std=c++20 "$source" -o "$binary" || return 1
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Tools: name, records its input holds, the command (words quoted for `eval` and hyperfine -N)
+# ---------------------------------------------------------------------------------------------
+
+tool_names=()
+tool_counts=()
+tool_commands=()
+notes=()
+
+quote() { printf '%q ' "$@"; }
+
+add_tool() {
+    tool_names+=("$1")
+    tool_counts+=("$2")
+    shift 2
+    tool_commands+=("$(quote "$@")")
+}
+
+# register_tools DIR COUNT PY_DIR PY_COUNT REPORT: every tool on the transcript in DIR (Python's
+# validators on the one in PY_DIR); conform writes its report to REPORT.
+register_tools() {
+    local dir=$1 count=$2 py_dir=$3 py_count=$4 report=$5
+    local py_script=$bench_dir/baselines/py_validate.py
+    local ajv_script=$bench_dir/baselines/ajv_validate.js
+    tool_names=()
+    tool_counts=()
+    tool_commands=()
+    add_tool "cat" "$count" cat "$dir/records.jsonl"
+    if [[ -n $parse_lines ]]; then
+        add_tool "RapidJSON parse only (C++)" "$count" "$parse_lines" "$dir/records.jsonl"
+    fi
+    add_tool "conform validate" "$count" "$conform" validate --catalog "$dir/catalog.json" \
+        "$dir/records.jsonl" --report-json "$report"
+    if [[ -n $have_ajv ]]; then
+        add_tool "node JSON.parse only" "$count" node "$ajv_script" "$dir/catalog.json" \
+            "$dir/records.jsonl" --parse-only
+        add_tool "ajv 8 + ajv-formats" "$count" node "$ajv_script" "$dir/catalog.json" \
+            "$dir/records.jsonl"
+    fi
+    add_tool "python json.loads only" "$count" "$python" "$py_script" "$dir/catalog.json" \
+        "$dir/records.jsonl" --parse-only
+    add_tool "python jsonschema" "$py_count" "$python" "$py_script" "$py_dir/catalog.json" \
+        "$py_dir/records.jsonl"
+    add_tool "python jsonschema --formats" "$py_count" "$python" "$py_script" \
+        "$py_dir/catalog.json" "$py_dir/records.jsonl" --formats
+}
+
+# ---------------------------------------------------------------------------------------------
+# Verdict checks: a tool that does not validate correctly is not timed
+# ---------------------------------------------------------------------------------------------
+
+# conform_verdict REPORT EXIT_CODE EXPECTED_INVALID: conform's exit code and its count of records
+# that do not match their schema are what the input demands.
+conform_verdict() {
+    local report=$1 code=$2 expected_invalid=$3
+    local want_code=0
+    ((expected_invalid == 0)) || want_code=1
+    ((code == want_code)) || die "conform exited $code, expected $want_code (report: $report)"
+    "$python" - "$report" "$expected_invalid" <<'EOF' || die "conform's verdict is wrong"
+import json, sys
+report = json.load(open(sys.argv[1]))
+expected = int(sys.argv[2])
+checks = {c["id"]: c for s in report["scenarios"] for c in s["checks"]}
+schema = checks.get("read.records_match_schema")
+if schema is None or schema["status"] == "skipped":
+    sys.exit("conform did not run read.records_match_schema")
+if schema["occurrences"] != expected:
+    sys.exit(f"conform found {schema['occurrences']} invalid records, expected {expected}")
+others = [i for i, c in checks.items() if c["status"] == "failed" and i != "read.records_match_schema"]
+if others:
+    sys.exit(f"unexpected failed checks: {others}")
+EOF
+}
+
+# baseline_verdict NAME OUTPUT EXPECTED
+baseline_verdict() {
+    [[ $2 == "$3" ]] || die "$1 printed '$2', expected '$3'"
+}
+
+# expected_output NAME COUNT INVALID FORMAT_ONLY: what a baseline must print for a transcript of
+# COUNT records of which INVALID are broken, FORMAT_ONLY of them by a format error only.
+expected_output() {
+    local name=$1 count=$2 invalid=$3 format_only=$4
+    case $name in
+    *" only"*) invalid=0 ;;
+    "python jsonschema") invalid=$((invalid - format_only)) ;;
+    esac
+    echo "records=$count invalid=$invalid"
+}
+
+# run_and_check INDEX INVALID FORMAT_ONLY: runs one tool once, untimed, and dies unless its
+# verdict is right; prints its peak RSS in MB ("-" without GNU time).
+run_and_check() {
+    local i=$1 invalid=$2 format_only=$3
+    local name=${tool_names[$i]} count=${tool_counts[$i]} command=${tool_commands[$i]}
+    local rss_file=$data_dir/rss output code=0
+    if [[ -x /usr/bin/time ]]; then
+        command="$(quote /usr/bin/time -f %M -o "$rss_file") $command"
+    fi
+    if [[ $name == cat ]]; then
+        eval "$command" >/dev/null || code=$?
+    else
+        output=$(eval "$command") || code=$?
+    fi
+    case $name in
+    conform*) conform_verdict "$conform_report" "$code" "$invalid" ;;
+    cat) ((code == 0)) || die "cat failed" ;;
+    *) baseline_verdict "$name" "$output" "$(expected_output "$name" "$count" "$invalid" \
+        "$format_only")" ;;
+    esac
+    if [[ -x /usr/bin/time ]]; then
+        echo $(($(tail -n1 "$rss_file") / 1024))
+    else
+        echo "-"
+    fi
+}
+
+# A small transcript with every 250th record broken (the last one too, so a tool that stops
+# early is caught); a quarter of the breaks are date-time format errors. Every tool must report
+# exactly the broken records it is able to see.
+sanity_check() {
+    local dir=$data_dir/sanity count=4000 invalid format_only i
+    generate "$count" "$dir" --invalid-every 250
+    read -r invalid format_only < <("$python" -c \
+        'import json,sys; e=json.load(open(sys.argv[1])); print(e["invalid"], e["invalid_format_only"])' \
+        "$dir/expected.json")
+    register_tools "$dir" "$count" "$dir" "$count" "$conform_report"
+    for i in "${!tool_names[@]}"; do
+        run_and_check "$i" "$invalid" "$format_only" >/dev/null
+    done
+    say "sanity: $count records, $invalid broken ($format_only by format only): every tool" \
+        "reports what it should"
+}
+
+# time_tool INDEX: prints "median min max" wall seconds over $runs runs.
+time_tool() {
+    local command=${tool_commands[$1]}
+    if [[ ${HYPERFINE:-1} != 0 ]] && command -v hyperfine >/dev/null; then
+        local export=$data_dir/hyperfine.json
+        rm -f "$export"
+        hyperfine -N --runs "$runs" --output=pipe --style=none --export-json "$export" \
+            "$command" >/dev/null
+        "$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]
+print(r["median"], r["min"], r["max"])' "$export"
+    else
+        local times=() start end
+        for ((run = 0; run < runs; run++)); do
+            start=$EPOCHREALTIME
+            eval "$command" >/dev/null
+            end=$EPOCHREALTIME
+            times+=("$(awk -v a="${end/,/.}" -v b="${start/,/.}" 'BEGIN { print a - b }')")
+        done
+        printf '%s\n' "${times[@]}" | sort -g |
+            awk '{t[NR]=$1} END {m = NR % 2 ? t[(NR+1)/2] : (t[NR/2]+t[NR/2+1])/2;
+                 print m, t[1], t[NR]}'
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------------------------
+
+mkdir -p "$data_dir"
+conform_report=$data_dir/conform-report.json
+parse_lines=
+build_parse_lines && parse_lines=$bench_dir/.build/parse_lines ||
+    notes+=("RapidJSON parse-only floor skipped: no C++ compiler or RapidJSON headers")
+have_ajv=
+if ensure_ajv; then
+    have_ajv=1
+    export NODE_PATH=$bench_dir/.node/node_modules
+else
+    notes+=("ajv skipped: node/npm missing or npm install failed")
+fi
+
+sanity_check
+
+work_dir=$data_dir/n$records
+generate "$records" "$work_dir"
+py_dir=$work_dir
+py_count=$records
+if ((records > py_records)); then
+    py_dir=$data_dir/n${records}-prefix$py_records
+    py_count=$py_records
+    prefix_of "$work_dir" "$py_records" "$py_dir"
+    notes+=("the python jsonschema rows ran on the first $py_count records only (Python is slow);\
+ records/s and the ratio are per record, so they compare directly")
+fi
+register_tools "$work_dir" "$records" "$py_dir" "$py_count" "$conform_report"
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+: >"$results"
+for i in "${!tool_names[@]}"; do
+    say "timing ${tool_names[$i]} (${tool_counts[$i]} records, $runs runs)"
+    rss=$(run_and_check "$i" 0 0)
+    timing=$(time_tool "$i") || die "timing ${tool_names[$i]} failed"
+    read -r median min max <<<"$timing"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${tool_names[$i]}" "${tool_counts[$i]}" "$median" "$min" \
+        "$max" "$rss" >>"$results"
+done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+ajv_version=$(node -p 'require("ajv/package.json").version + " / ajv-formats " +
+    require("ajv-formats/package.json").version' 2>/dev/null || echo "-")
+echo "conform $("$conform" --version) ($conform)"
+echo "transcript: $records records, $(du -m "$work_dir/records.jsonl" | cut -f1) MB;" \
+    "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs));" \
+    "load average $load_before before, $load_after after"
+echo "node $(node --version 2>/dev/null || echo -), ajv $ajv_version;" \
+    "python $("$python" -c 'import sys; print(sys.version.split()[0])'), jsonschema" \
+    "$("$python" -c 'import importlib.metadata as m; print(m.version("jsonschema"))');" \
+    "timing: $(if [[ ${HYPERFINE:-1} != 0 ]] && command -v hyperfine >/dev/null; then
+        echo "hyperfine"
+    else echo "shell loop"; fi), median of $runs runs"
+echo "verdicts checked: conform exit 0 with 0 invalid records; every baseline records=N invalid=0"
+echo
+"$python" - "$results" <<'EOF'
+import sys
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
+conform = next(r for r in rows if r[0].startswith("conform"))
+conform_per_record = float(conform[2]) / int(conform[1])
+print("| tool | records | median s (min–max) | records/s | time per record vs conform | peak RSS MB |")
+print("|---|---:|---:|---:|---:|---:|")
+for name, count, median, low, high, rss in rows:
+    median, count = float(median), int(count)
+    rate = f"{count / median:,.0f}" if name != "cat" else "–"
+    ratio = median / count / conform_per_record
+    print(f"| {name} | {count:,} | {median:.2f} ({float(low):.2f}–{float(high):.2f}) | {rate} "
+          f"| {ratio:.2f}× | {rss} |")
+EOF
+for note in "${notes[@]}"; do
+    echo "note: $note"
+done
+echo "(time per record vs conform: above 1 means slower than conform, below 1 faster)"

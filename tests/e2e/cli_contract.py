@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The command-line contract: exit codes, error messages that name file, line and field, reports.
+
+usage: cli_contract.py CONFORM CONNECTOR FIXTURES
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ElementTree
+
+conform, connector, fixtures = (os.path.abspath(arg) for arg in sys.argv[1:4])
+failures = []
+
+
+def run(*args, expect_code, contains=(), cwd=None):
+    completed = subprocess.run([conform, *args], capture_output=True, text=True, cwd=cwd,
+                               timeout=300)
+    output = completed.stdout + completed.stderr
+    problems = []
+    if completed.returncode != expect_code:
+        problems.append(f"exit {completed.returncode}, expected {expect_code}")
+    problems += [f"output lacks {text!r}" for text in contains if text not in output]
+    name = " ".join(args)[:90]
+    if problems:
+        failures.append(f"conform {name}: {'; '.join(problems)}\n{output[-2000:]}")
+    else:
+        print(f"ok: conform {name} -> {expect_code}")
+    return completed
+
+
+def write(folder, name, text):
+    path = os.path.join(folder, name)
+    with open(path, "w") as out:
+        out.write(text)
+    return path
+
+
+with tempfile.TemporaryDirectory(prefix="conform-cli-") as folder:
+    config = write(folder, "config.json",
+                   open(os.path.join(fixtures, "config.json")).read().replace("${CONFORM_SCRATCH}", folder))
+    good = {"connector": {"command": [connector]}, "config": config,
+            "catalog": os.path.join(fixtures, "configured_catalog.json"),
+            "volatile_fields": {"users": ["/fetched_at"]}}
+    good_path = write(folder, "good.json", json.dumps(good, indent=2))
+
+    run("--help", expect_code=0, contains=["Exit codes", "run", "validate", "list"])
+    run("run", "--help", expect_code=0, contains=["--test-config", "--only", "--strict"])
+    run("validate", "--help", expect_code=0, contains=["--catalog"])
+    run(expect_code=2)
+    run("run", expect_code=2, contains=["--test-config FILE"])
+    run("run", "--test-config", good_path, "--only", "reed", expect_code=2,
+        contains=["unknown scenario, suite or check 'reed'"])
+    run("list", expect_code=0, contains=["AP-READ-2", "X-RANGE-1", "range-splits"])
+
+    bad_text = json.dumps(good, indent=2).replace('"catalog"', '"catalogue"')
+    bad_path = write(folder, "bad.json", bad_text)
+    bad_line = next(i for i, line in enumerate(bad_text.splitlines(), 1) if "catalogue" in line)
+    run("run", "--test-config", bad_path, expect_code=3,
+        contains=[f"bad.json:{bad_line}: /catalogue", "is not allowed"])
+    run("run", "--test-config", os.path.join(folder, "missing.json"), expect_code=3,
+        contains=["missing.json"])
+    broken_json = write(folder, "broken.json", '{\n  "connector": {"command": ["x"]},\n  "config": \n}\n')
+    run("run", "--test-config", broken_json, expect_code=3, contains=["broken.json:4:"])
+
+    suite = write(folder, "suite.json", json.dumps({"suite": "mine", "scenarios": [
+        {"id": "one", "title": "t", "steps": [{"id": "read", "run": "read"}],
+         "checks": ["read.records_match_schemas"]}]}, indent=2))
+    run("run", "--test-config", good_path, "--suite", suite, expect_code=3,
+        contains=["suite.json:", "did you mean 'read.records_match_schema'"])
+
+    missing = dict(good, connector={"command": [os.path.join(folder, "no-such-connector")]})
+    run("run", "--test-config", write(folder, "missing-connector.json", json.dumps(missing)),
+        expect_code=4, contains=["cannot start", "no-such-connector"])
+
+    run("run", "--test-config", good_path, "--only", "read", "--skip", "read", expect_code=5)
+
+    report = os.path.join(folder, "report.json")
+    junit = os.path.join(folder, "report.xml")
+    run("run", "--test-config", good_path, "--only", "core", "--report-json", report, "--junit",
+        junit, expect_code=0, contains=["checks:"])
+    data = json.load(open(report))
+    if data.get("version") != 1 or not data["scenarios"]:
+        failures.append("JSON report lacks version 1 or scenarios")
+    cases = ElementTree.parse(junit).getroot().findall(".//testcase")
+    if len(cases) != sum(len(s["checks"]) for s in data["scenarios"]):
+        failures.append("JUnit testcases do not match the JSON report's checks")
+
+    faulty = dict(good, connector={"command": [connector],
+                                   "env": {"REFERENCE_CONNECTOR_FAULTS": "record_schema_violation"}})
+    faulty_path = write(folder, "faulty.json", json.dumps(faulty))
+    completed = run("run", "--test-config", faulty_path, "--only", "core", expect_code=1,
+                    contains=["FAIL", "read.records_match_schema [AP-READ-2]", "stdout line",
+                              "rerun: ", "--only read"])
+    rerun = next(line.split("rerun: ", 1)[1] for line in completed.stdout.splitlines()
+                 if "rerun: " in line and line.rstrip().endswith("--only read"))
+    again = subprocess.run(rerun, shell=True, capture_output=True, text=True, timeout=120)
+    if again.returncode != 1 or "1 scenarios, 1 failed" not in again.stdout:
+        failures.append(f"the printed rerun command did not rerun just that scenario:\n{again.stdout}")
+    else:
+        print("ok: the printed rerun command reruns just the failed scenario")
+
+if failures:
+    sys.exit("FAIL:\n" + "\n".join(failures))
+print("cli contract: all passed")

@@ -1,0 +1,506 @@
+#include <doctest/doctest.h>
+#include <rapidjson/document.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "json/parse.hpp"
+#include "json/write.hpp"
+#include "protocol/analyzer.hpp"
+#include "protocol/catalog.hpp"
+#include "protocol/secrets.hpp"
+
+using namespace conform;
+using namespace conform::protocol;
+
+namespace {
+
+// users: incremental on /updated with primary key /id; app.logs: full refresh, no key, /seen_at
+// volatile.
+constexpr std::string_view k_catalog = R"({"streams":[
+  {"stream":{"name":"users","json_schema":{"type":"object","properties":{
+      "id":{"type":["integer","string","null"]},
+      "updated":{"type":"string","format":"date-time"},
+      "name":{"type":"string"}}},
+    "supported_sync_modes":["full_refresh","incremental"]},
+   "sync_mode":"incremental","cursor_field":["updated"],"primary_key":[["id"]],
+   "destination_sync_mode":"append"},
+  {"stream":{"name":"logs","namespace":"app","json_schema":{"type":"object"},
+    "supported_sync_modes":["full_refresh"]},
+   "sync_mode":"full_refresh","destination_sync_mode":"overwrite"}
+]})";
+
+constexpr std::string_view k_user_line =
+    R"({"type":"RECORD","record":{"stream":"users","data":{"id":1,"updated":"2024-01-01T00:00:00Z","name":"a"},"emitted_at":1700000000000}})";
+
+Catalog test_catalog() {
+    auto document = json::parse_json_text(k_catalog, "catalog.json");
+    return load_catalog(document, "catalog.json", {{"logs", {"/seen_at"}}});
+}
+
+std::string record_line(std::string_view stream, std::string_view data,
+                        std::string_view emitted_at = "1700000000000") {
+    return fmt::format(R"({{"type":"RECORD","record":{{"stream":"{}","data":{},"emitted_at":{}}}}})",
+                       stream, data, emitted_at);
+}
+
+std::string log_record_line(std::string_view data) {
+    return fmt::format(
+        R"({{"type":"RECORD","record":{{"stream":"logs","namespace":"app","data":{},"emitted_at":1700000000000}}}})",
+        data);
+}
+
+std::string state_line(std::string_view state) {
+    return fmt::format(R"({{"type":"STATE","state":{}}})", state);
+}
+
+// Feeds `lines` (numbered from 1) to an analyzer and returns what it observed.
+Observation analyze(const std::vector<std::string>& lines, AnalyzerSetup setup) {
+    Analyzer analyzer(std::move(setup));
+    std::uint64_t number = 0;
+    for (const auto& line : lines) {
+        analyzer.on_stdout_line(line, ++number, false);
+    }
+    process::RunResult result;
+    result.exit.code = 0;
+    return analyzer.finish(std::move(result));
+}
+
+AnalyzerSetup setup_for(const Catalog& catalog) {
+    AnalyzerSetup setup;
+    setup.catalog = &catalog;
+    return setup;
+}
+
+Observation analyze(const std::vector<std::string>& lines, const Catalog& catalog) {
+    return analyze(lines, setup_for(catalog));
+}
+
+std::vector<Finding> findings_of(const Observation& observation, std::string_view check) {
+    std::vector<Finding> found;
+    std::copy_if(observation.findings.begin(), observation.findings.end(),
+                 std::back_inserter(found),
+                 [check](const Finding& finding) { return finding.check == check; });
+    return found;
+}
+
+std::uint64_t count_of(const Observation& observation, const std::string& check) {
+    auto found = observation.finding_counts.find(check);
+    return found == observation.finding_counts.end() ? 0 : found->second;
+}
+
+std::string canonical(std::string_view json_text) {
+    return json::to_json(json::parse_json_text(json_text, "expected"));
+}
+
+}  // namespace
+
+TEST_CASE("analyzer: a valid record passes every check") {
+    auto catalog = test_catalog();
+    auto observation = analyze({std::string(k_user_line)}, catalog);
+    CHECK(observation.findings.empty());
+    CHECK(observation.finding_counts.empty());
+    CHECK(observation.lines == 1);
+    CHECK(observation.invalid_lines == 0);
+    CHECK(observation.count("RECORD") == 1);
+    REQUIRE(observation.records.size() == 1);
+    CHECK(observation.records[0].line == 1);
+    CHECK(observation.records[0].stream == 0);
+    CHECK(observation.records[0].key == "[1]");
+    CHECK(observation.last_record_line == 1);
+    CHECK(observation.process.exit.succeeded());
+}
+
+TEST_CASE("analyzer: a non-JSON line is io.json_lines with its line number and text") {
+    auto catalog = test_catalog();
+    auto observation =
+        analyze({std::string(k_user_line), "Starting sync...", std::string(k_user_line)}, catalog);
+    auto found = findings_of(observation, "io.json_lines");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].line == 2);
+    CHECK(found[0].excerpt == "Starting sync...");
+    CHECK(found[0].message == "not a JSON object: not an AirbyteMessage");
+    CHECK(observation.invalid_lines == 1);
+    CHECK(observation.lines == 3);
+    CHECK(observation.records.size() == 2);
+}
+
+TEST_CASE("analyzer: JSON that is not one object per line is io.json_lines") {
+    auto catalog = test_catalog();
+    std::string log = R"({"type":"LOG","log":{"level":"INFO","message":"x"}})";
+    auto observation = analyze({log + " " + log, "[1,2]", "\"text\"", "{\"type\":"}, catalog);
+    CHECK(count_of(observation, "io.json_lines") == 4);
+    CHECK(observation.invalid_lines == 4);
+    CHECK(observation.count("LOG") == 0);
+    auto found = findings_of(observation, "io.json_lines");
+    REQUIRE(found.size() == 4);
+    CHECK(found[0].line == 1);
+    CHECK(found[3].line == 4);
+}
+
+TEST_CASE("analyzer: an over-long line is reported as truncated, not parsed") {
+    auto catalog = test_catalog();
+    Analyzer analyzer(setup_for(catalog));
+    analyzer.on_stdout_line(R"({"type":"LOG","log":{"level":"INFO","mess)", 7, true);
+    const auto& observation = analyzer.observation();
+    auto found = findings_of(observation, "io.messages_valid");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].line == 7);
+    CHECK(found[0].message.find("line too long") != std::string::npos);
+    CHECK(observation.invalid_lines == 1);
+    CHECK(count_of(observation, "io.json_lines") == 0);
+}
+
+TEST_CASE("analyzer: an unknown message type is io.known_types and still counted") {
+    auto catalog = test_catalog();
+    auto observation = analyze({R"({"type":"VENDOR_THING","x":1})"}, catalog);
+    auto found = findings_of(observation, "io.known_types");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].message == "unknown message type 'VENDOR_THING'");
+    CHECK(found[0].line == 1);
+    CHECK(observation.count("VENDOR_THING") == 1);
+    CHECK(count_of(observation, "io.json_lines") == 0);
+}
+
+TEST_CASE("analyzer: an envelope violation is io.messages_valid with the path") {
+    auto catalog = test_catalog();
+    auto observation = analyze({R"({"type":"RECORD","record":{"stream":"users"}})",
+                                R"({"type":"LOG","log":{"level":"INFO"}})"},
+                               catalog);
+    auto found = findings_of(observation, "io.messages_valid");
+    REQUIRE(found.size() >= 2);
+    CHECK(found.front().line == 1);
+    CHECK(found.front().message.starts_with("not a valid AirbyteMessage: at '/record"));
+    CHECK(found.back().line == 2);
+    CHECK(observation.invalid_lines == 2);
+    CHECK(observation.records.empty());
+}
+
+TEST_CASE("analyzer: a record for a stream not in the catalog is read.streams_configured") {
+    auto catalog = test_catalog();
+    auto observation = analyze({record_line("ghosts", R"({"id":1})"),
+                                // logs is configured in namespace "app" only
+                                R"({"type":"RECORD","record":{"stream":"logs","namespace":"other","data":{},"emitted_at":1700000000000}})"},
+                               catalog);
+    auto found = findings_of(observation, "read.streams_configured");
+    REQUIRE(found.size() == 2);
+    CHECK(found[0].message == "record for stream 'ghosts', which is not in the configured catalog");
+    CHECK(found[0].line == 1);
+    CHECK(found[1].line == 2);
+    CHECK(observation.records.empty());
+}
+
+TEST_CASE("analyzer: a record whose namespace is absent matches the stream by name") {
+    auto catalog = test_catalog();
+    auto observation = analyze(
+        {R"({"type":"RECORD","record":{"stream":"logs","data":{"m":1},"emitted_at":1700000000000}})"},
+        catalog);
+    CHECK(observation.findings.empty());
+    REQUIRE(observation.records.size() == 1);
+    CHECK(observation.records[0].stream == 1);
+}
+
+TEST_CASE("analyzer: a record that breaks its schema (format date-time) is read.records_match_schema") {
+    auto catalog = test_catalog();
+    auto observation =
+        analyze({record_line("users", R"({"id":1,"updated":"yesterday at noon"})"),
+                 record_line("users", R"({"id":2,"updated":"2024-01-01T00:00:00Z","name":5})")},
+                catalog);
+    auto found = findings_of(observation, "read.records_match_schema");
+    REQUIRE(found.size() == 2);
+    CHECK(found[0].line == 1);
+    CHECK(found[0].message.starts_with("users record does not match its schema: at '/updated'"));
+    CHECK(found[1].message.starts_with("users record does not match its schema: at '/name'"));
+    // The record is still remembered: only its content is wrong.
+    CHECK(observation.records.size() == 2);
+}
+
+TEST_CASE("analyzer: emitted_at as a float or in seconds is read.emitted_at_ms") {
+    auto catalog = test_catalog();
+    auto observation =
+        analyze({record_line("users", R"({"id":1,"updated":"2024-01-01T00:00:00Z"})",
+                             "1700000000000.5"),
+                 record_line("users", R"({"id":2,"updated":"2024-01-01T00:00:00Z"})", "1700000000"),
+                 record_line("users", R"({"id":3,"updated":"2024-01-01T00:00:00Z"})",
+                             "1700000000000")},
+                catalog);
+    auto found = findings_of(observation, "read.emitted_at_ms");
+    REQUIRE(found.size() == 2);
+    CHECK(found[0].line == 1);
+    CHECK(found[0].message.find("/record/emitted_at") != std::string::npos);
+    CHECK(found[1].line == 2);
+    CHECK(found[1].message == "emitted_at 1700000000 looks like seconds, not milliseconds");
+    CHECK(count_of(observation, "io.messages_valid") == 0);
+}
+
+TEST_CASE("analyzer: a null or missing primary key is read.primary_key_present") {
+    auto catalog = test_catalog();
+    auto observation =
+        analyze({record_line("users", R"({"id":null,"updated":"2024-01-01T00:00:00Z"})"),
+                 record_line("users", R"({"updated":"2024-01-01T00:00:00Z"})")},
+                catalog);
+    auto found = findings_of(observation, "read.primary_key_present");
+    REQUIRE(found.size() == 2);
+    CHECK(found[0].message == "users record has a null primary-key field '/id'");
+    CHECK(found[0].line == 1);
+    CHECK(found[1].message == "users record has no primary-key field '/id'");
+    REQUIRE(observation.records.size() == 2);
+    // Without a key the record is identified by its content.
+    CHECK(observation.records[0].identity == observation.records[0].content);
+    CHECK(observation.records[0].key.empty());
+}
+
+TEST_CASE("analyzer: an incremental record without its cursor is read.cursor_present") {
+    auto catalog = test_catalog();
+    auto observation = analyze({record_line("users", R"({"id":1,"name":"a"})"),
+                                log_record_line(R"({"no_cursor_needed":true})")},
+                               catalog);
+    auto found = findings_of(observation, "read.cursor_present");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].message == "users record has no cursor field '/updated'");
+    CHECK(found[0].line == 1);
+}
+
+TEST_CASE("analyzer: the newest cursor is tracked and older records than the floor reported") {
+    auto catalog = test_catalog();
+    AnalyzerSetup setup;
+    setup.catalog = &catalog;
+    setup.cursor_floor = {CursorValue{std::nullopt, "2024-02-01T00:00:00Z"}, std::nullopt};
+    auto observation =
+        analyze({record_line("users", R"({"id":1,"updated":"2024-03-01T00:00:00Z"})"),
+                 record_line("users", R"({"id":2,"updated":"2024-01-01T00:00:00Z"})"),
+                 record_line("users", R"({"id":3,"updated":"2024-02-01T00:00:00Z"})")},
+                std::move(setup));
+    auto found = findings_of(observation, "state.incremental_no_older");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].line == 2);
+    CHECK(found[0].message ==
+          "users record with cursor \"2024-01-01T00:00:00Z\" is older than the state's cursor "
+          "\"2024-02-01T00:00:00Z\"");
+    REQUIRE(observation.max_cursor.size() == 2);
+    REQUIRE(observation.max_cursor[0]);
+    CHECK(observation.max_cursor[0]->text == "2024-03-01T00:00:00Z");
+    CHECK(!observation.max_cursor[1]);
+}
+
+TEST_CASE("analyzer: each applied STATE is a checkpoint with its state file") {
+    auto catalog = test_catalog();
+    auto observation = analyze(
+        {std::string(k_user_line), state_line(R"({"data":{"cursor":"a"}})"),
+         std::string(k_user_line), std::string(k_user_line),
+         state_line(R"({"type":"STREAM","stream":{"stream_descriptor":{"name":"users"},"stream_state":{"c":2}}})")},
+        catalog);
+    CHECK(observation.findings.empty());
+    REQUIRE(observation.checkpoints.size() == 2);
+    CHECK(observation.checkpoints[0].line == 2);
+    CHECK(observation.checkpoints[0].records_before == 1);
+    CHECK(canonical(observation.checkpoints[0].state_file) == canonical(R"({"cursor":"a"})"));
+    CHECK(!observation.checkpoints[0].materialized.empty());
+    CHECK(observation.checkpoints[1].line == 5);
+    CHECK(observation.checkpoints[1].records_before == 3);
+    CHECK(observation.checkpoints[1].state_file.find("\"users\"") != std::string::npos);
+    CHECK(observation.last_state_line == 5);
+    REQUIRE(observation.records.size() == 3);
+    CHECK(observation.records[0].checkpoint == 0);
+    CHECK(observation.records[1].checkpoint == 1);
+    CHECK(observation.records[2].checkpoint == 1);
+}
+
+TEST_CASE("analyzer: a merge STATE without data is merge.reduction_valid and no checkpoint") {
+    auto catalog = test_catalog();
+    auto observation = analyze({state_line(R"({"data":{"a":1}})"), state_line(R"({"merge":true})")},
+                               catalog);
+    auto found = findings_of(observation, "merge.reduction_valid");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].line == 2);
+    CHECK(found[0].message.find("without \"data\"") != std::string::npos);
+    REQUIRE(observation.checkpoints.size() == 1);
+    CHECK(observation.checkpoints[0].line == 1);
+}
+
+TEST_CASE("analyzer: merge STATEs reduce into the checkpoint's state file") {
+    auto catalog = test_catalog();
+    auto observation = analyze({state_line(R"({"data":{"a":1,"b":{"c":2}}})"),
+                                state_line(R"({"data":{"b":{"c":null,"d":3}},"merge":true})")},
+                               catalog);
+    CHECK(observation.findings.empty());
+    REQUIRE(observation.checkpoints.size() == 2);
+    CHECK(canonical(observation.checkpoints[1].state_file) ==
+          canonical(R"({"a":1,"b":{"d":3}})"));
+}
+
+TEST_CASE("analyzer: a STREAM state for an unconfigured stream is state.well_formed") {
+    auto catalog = test_catalog();
+    auto observation = analyze(
+        {state_line(R"({"type":"STREAM","stream":{"stream_descriptor":{"name":"ghosts"},"stream_state":{}}})")},
+        catalog);
+    auto found = findings_of(observation, "state.well_formed");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].message == "STREAM state for 'ghosts', which is not a configured stream");
+}
+
+TEST_CASE("analyzer: a secret on stdout or stderr is secrets.not_leaked and never shown") {
+    auto catalog = test_catalog();
+    Secrets secrets({"hunter2-password"});
+    AnalyzerSetup setup;
+    setup.catalog = &catalog;
+    setup.secrets = &secrets;
+    Analyzer analyzer(std::move(setup));
+    analyzer.on_stdout_line(
+        R"({"type":"LOG","log":{"level":"INFO","message":"connecting with hunter2-password"}})", 1,
+        false);
+    analyzer.on_stdout_line("plain hunter2-password text", 2, false);
+    process::RunResult result;
+    result.stderr_text = "debug: password=hunter2-password\n";
+    auto observation = analyzer.finish(std::move(result));
+
+    auto found = findings_of(observation, "secrets.not_leaked");
+    REQUIRE(found.size() == 3);
+    CHECK(found[0].line == 1);
+    CHECK(found[1].line == 2);
+    CHECK(found[2].line == 0);
+    CHECK(found[2].message == "a secret config value appears on stderr");
+    for (const auto& finding : observation.findings) {
+        CHECK(finding.excerpt.find("hunter2-password") == std::string::npos);
+        CHECK(finding.message.find("hunter2-password") == std::string::npos);
+    }
+    CHECK(found[0].excerpt.find("connecting with **********") != std::string::npos);
+    // The non-JSON line's own finding shows it redacted too.
+    auto json_lines = findings_of(observation, "io.json_lines");
+    REQUIRE(json_lines.size() == 1);
+    CHECK(json_lines[0].excerpt == "plain ********** text");
+    CHECK(observation.process.stderr_text == "debug: password=**********\n");
+}
+
+TEST_CASE("analyzer: identity comes from the primary key, content ignores volatile fields") {
+    auto catalog = test_catalog();
+    auto observation = analyze(
+        {record_line("users", R"({"id":7,"updated":"2024-01-01T00:00:00Z","name":"a"})"),
+         record_line("users", R"({"name":"b","id":7,"updated":"2024-01-01T00:00:00Z"})"),
+         record_line("users", R"({"updated":"2024-01-01T00:00:00Z","id":7,"name":"a"})"),
+         record_line("users", R"({"id":8,"updated":"2024-01-01T00:00:00Z","name":"a"})"),
+         log_record_line(R"({"m":"x","seen_at":"10:00"})"),
+         log_record_line(R"({"seen_at":"11:30","m":"x"})"),
+         log_record_line(R"({"m":"y","seen_at":"10:00"})")},
+        catalog);
+    CHECK(observation.findings.empty());
+    const auto& records = observation.records;
+    REQUIRE(records.size() == 7);
+    CHECK(records[0].identity == records[1].identity);
+    CHECK(records[0].content != records[1].content);
+    CHECK(records[0].content == records[2].content);
+    CHECK(records[0].identity != records[3].identity);
+    CHECK(records[3].key == "[8]");
+    // No primary key: identity is the content, and seen_at is volatile.
+    CHECK(records[4].identity == records[4].content);
+    CHECK(records[4].content == records[5].content);
+    CHECK(records[4].content != records[6].content);
+    CHECK(records[4].stream == 1);
+    // No projections applied: projected equals content.
+    CHECK(records[0].projected == records[0].content);
+}
+
+TEST_CASE("analyzer: applied projections change the projected digest only") {
+    auto catalog = test_catalog();
+    AnalyzerSetup setup;
+    setup.catalog = &catalog;
+    setup.apply_projections = {{{"name", "/profile/name"}}, {}};
+    auto observation =
+        analyze({record_line("users", R"({"id":1,"updated":"2024-01-01T00:00:00Z","name":"a"})"),
+                 record_line("users",
+                             R"({"id":1,"updated":"2024-01-01T00:00:00Z","profile":{"name":"a"}})")},
+                std::move(setup));
+    REQUIRE(observation.records.size() == 2);
+    CHECK(observation.records[0].projected != observation.records[0].content);
+    CHECK(observation.records[0].projected == observation.records[1].content);
+}
+
+TEST_CASE("analyzer: deeply nested lines do not crash") {
+    auto catalog = test_catalog();
+    constexpr std::size_t k_depth = 100000;
+    std::string deep = std::string(k_depth, '[') + std::string(k_depth, ']');
+    std::string deep_object;
+    for (std::size_t i = 0; i < k_depth; ++i) {
+        deep_object += "{\"a\":";
+    }
+    deep_object += "1" + std::string(k_depth, '}');
+    auto observation = analyze({deep, log_record_line("{\"x\":" + deep + "}"),
+                                record_line("users", "{\"id\":1,\"name\":" + deep + "}"),
+                                log_record_line(deep_object), state_line("{\"data\":" + deep_object + "}")},
+                               catalog);
+    CHECK(observation.lines == 5);
+    CHECK(findings_of(observation, "io.json_lines").size() == 1);
+    CHECK(observation.records.size() == 3);
+    CHECK(count_of(observation, "read.records_match_schema") >= 1);
+    CHECK(observation.checkpoints.size() == 1);
+}
+
+TEST_CASE("analyzer: examples are capped per check but every finding is counted") {
+    auto catalog = test_catalog();
+    std::vector<std::string> lines;
+    for (int i = 0; i < 20; ++i) {
+        lines.push_back(fmt::format("garbage {}", i));
+        lines.push_back(record_line("ghosts", "{}"));
+    }
+    AnalyzerSetup setup;
+    setup.catalog = &catalog;
+    setup.examples_per_check = 3;
+    auto observation = analyze(lines, std::move(setup));
+    CHECK(count_of(observation, "io.json_lines") == 20);
+    CHECK(count_of(observation, "read.streams_configured") == 20);
+    auto found = findings_of(observation, "io.json_lines");
+    REQUIRE(found.size() == 3);
+    CHECK(found[0].excerpt == "garbage 0");
+    CHECK(found[2].excerpt == "garbage 2");
+    CHECK(findings_of(observation, "read.streams_configured").size() == 3);
+    CHECK(observation.invalid_lines == 20);
+}
+
+TEST_CASE("analyzer: small messages are kept whole, records are not") {
+    auto catalog = test_catalog();
+    std::string spec = R"({"type":"SPEC","spec":{"connectionSpecification":{"type":"object"}}})";
+    auto observation = analyze({std::string(k_user_line), spec}, catalog);
+    CHECK(observation.findings.empty());
+    REQUIRE(observation.kept.size() == 1);
+    CHECK(observation.kept[0].type == "SPEC");
+    CHECK(observation.kept[0].line == 2);
+    CHECK(observation.kept[0].json == spec);
+    CHECK(observation.first_kept("SPEC") == &observation.kept[0]);
+    CHECK(observation.first_kept("RECORD") == nullptr);
+}
+
+TEST_CASE("analyzer: records after the mark are counted") {
+    auto catalog = test_catalog();
+    Analyzer analyzer(setup_for(catalog));
+    analyzer.on_stdout_line(k_user_line, 1, false);
+    analyzer.set_mark();
+    analyzer.on_stdout_line(k_user_line, 2, false);
+    analyzer.on_stdout_line(k_user_line, 3, false);
+    CHECK(analyzer.observation().mark_set);
+    CHECK(analyzer.observation().records_after_mark == 2);
+}
+
+TEST_CASE("analyzer: without a catalog records are counted but not checked against streams") {
+    auto observation = analyze({record_line("anything", R"({"x":1})"), "{bad"}, AnalyzerSetup{});
+    CHECK(observation.count("RECORD") == 1);
+    CHECK(observation.records.empty());
+    CHECK(count_of(observation, "read.streams_configured") == 0);
+    CHECK(count_of(observation, "io.json_lines") == 1);
+}
+
+TEST_CASE("cursor value: numbers and strings compare within their kind only") {
+    CursorValue one{1.0, std::nullopt};
+    CursorValue two{2.0, std::nullopt};
+    CursorValue a{std::nullopt, "a"};
+    CursorValue b{std::nullopt, "b"};
+    CHECK(one.compare(two) == -1);
+    CHECK(two.compare(one) == 1);
+    CHECK(one.compare(one) == 0);
+    CHECK(a.compare(b) == -1);
+    CHECK(!one.compare(a).has_value());
+    CHECK(one.describe() == "1");
+    CHECK(a.describe() == "\"a\"");
+}
