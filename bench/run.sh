@@ -181,6 +181,7 @@ run_and_check() {
     if [[ -x /usr/bin/time ]]; then
         command="$(quote /usr/bin/time -f %M -o "$rss_file") $command"
     fi
+    rm -f "$conform_report"
     if [[ $name == cat ]]; then
         eval "$command" >/dev/null || code=$?
     else
@@ -216,7 +217,8 @@ sanity_check() {
         "reports what it should"
 }
 
-# time_tool INDEX: prints "median min max" wall seconds over $runs runs.
+# time_tool INDEX: prints "median min max" wall seconds and the mean CPU seconds (user + system)
+# over $runs runs. CPU time matters on a shared machine, where wall time includes waiting.
 time_tool() {
     local command=${tool_commands[$1]}
     if [[ ${HYPERFINE:-1} != 0 ]] && command -v hyperfine >/dev/null; then
@@ -225,19 +227,28 @@ time_tool() {
         hyperfine -N --runs "$runs" --output=pipe --style=none --export-json "$export" \
             "$command" >/dev/null
         "$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]
-print(r["median"], r["min"], r["max"])' "$export"
+print(r["median"], r["min"], r["max"], r["user"] + r["system"])' "$export"
     else
-        local times=() start end
+        local timings=$data_dir/timings run TIMEFORMAT='%R %U %S'
+        : >"$timings"
         for ((run = 0; run < runs; run++)); do
-            start=$EPOCHREALTIME
-            eval "$command" >/dev/null
-            end=$EPOCHREALTIME
-            times+=("$(awk -v a="${end/,/.}" -v b="${start/,/.}" 'BEGIN { print a - b }')")
+            { time eval "$command" >/dev/null 2>&1; } 2>>"$timings"
         done
-        printf '%s\n' "${times[@]}" | sort -g |
-            awk '{t[NR]=$1} END {m = NR % 2 ? t[(NR+1)/2] : (t[NR/2]+t[NR/2+1])/2;
-                 print m, t[1], t[NR]}'
+        sort -g "$timings" | awk '{ wall[NR] = $1; cpu += $2 + $3 } END {
+            m = NR % 2 ? wall[(NR + 1) / 2] : (wall[NR / 2] + wall[NR / 2 + 1]) / 2
+            print m, wall[1], wall[NR], cpu / NR }'
     fi
+}
+
+# The CMAKE_BUILD_TYPE of the build tree that holds the conform binary, if it is one.
+conform_build_type() {
+    local dir
+    dir=$(dirname "$conform")
+    while [[ $dir != / && ! -f $dir/CMakeCache.txt ]]; do
+        dir=$(dirname "$dir")
+    done
+    sed -n 's/^CMAKE_BUILD_TYPE:STRING=//p' "$dir/CMakeCache.txt" 2>/dev/null | grep . ||
+        echo "unknown build type"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -257,6 +268,8 @@ else
     notes+=("ajv skipped: node/npm missing or npm install failed")
 fi
 
+conform_version="$("$conform" --version), $(conform_build_type)"
+conform_stamp=$(stat -c '%Y %s' "$conform")
 sanity_check
 
 work_dir=$data_dir/n$records
@@ -278,15 +291,15 @@ for i in "${!tool_names[@]}"; do
     say "timing ${tool_names[$i]} (${tool_counts[$i]} records, $runs runs)"
     rss=$(run_and_check "$i" 0 0)
     timing=$(time_tool "$i") || die "timing ${tool_names[$i]} failed"
-    read -r median min max <<<"$timing"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${tool_names[$i]}" "${tool_counts[$i]}" "$median" "$min" \
-        "$max" "$rss" >>"$results"
+    read -r median min max cpu <<<"$timing"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${tool_names[$i]}" "${tool_counts[$i]}" "$median" \
+        "$min" "$max" "$cpu" "$rss" >>"$results"
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 ajv_version=$(node -p 'require("ajv/package.json").version + " / ajv-formats " +
     require("ajv-formats/package.json").version' 2>/dev/null || echo "-")
-echo "conform $("$conform" --version) ($conform)"
+echo "conform $conform_version ($conform)"
 echo "transcript: $records records, $(du -m "$work_dir/records.jsonl" | cut -f1) MB;" \
     "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs));" \
     "load average $load_before before, $load_after after"
@@ -302,17 +315,23 @@ echo
 import sys
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
 conform = next(r for r in rows if r[0].startswith("conform"))
-conform_per_record = float(conform[2]) / int(conform[1])
-print("| tool | records | median s (min–max) | records/s | time per record vs conform | peak RSS MB |")
-print("|---|---:|---:|---:|---:|---:|")
-for name, count, median, low, high, rss in rows:
-    median, count = float(median), int(count)
+wall_per_record = float(conform[2]) / int(conform[1])
+cpu_per_record = float(conform[5]) / int(conform[1])
+print("| tool | records | wall s, median (min–max) | records/s | wall vs conform "
+      "| CPU s | CPU vs conform | peak RSS MB |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for name, count, median, low, high, cpu, rss in rows:
+    count, median, cpu = int(count), float(median), float(cpu)
     rate = f"{count / median:,.0f}" if name != "cat" else "–"
-    ratio = median / count / conform_per_record
     print(f"| {name} | {count:,} | {median:.2f} ({float(low):.2f}–{float(high):.2f}) | {rate} "
-          f"| {ratio:.2f}× | {rss} |")
+          f"| {median / count / wall_per_record:.2f}× | {cpu:.2f} "
+          f"| {cpu / count / cpu_per_record:.2f}× | {rss} |")
 EOF
+if [[ $(stat -c '%Y %s' "$conform" 2>/dev/null) != "$conform_stamp" ]]; then
+    notes+=("$conform changed while the benchmark ran (rebuilt?): run it again")
+fi
 for note in "${notes[@]}"; do
     echo "note: $note"
 done
-echo "(time per record vs conform: above 1 means slower than conform, below 1 faster)"
+echo "(vs conform: time per record relative to conform; above 1 is slower, below 1 faster;" \
+    "CPU s is the mean user+system time of a run)"

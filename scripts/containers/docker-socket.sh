@@ -2,7 +2,7 @@
 # Serves podman's Docker-compatible API on DIR/podman.sock so that the docker CLI (and conform's
 # docker code path) can run containers on a machine without a Docker engine:
 #
-#     scripts/containers/docker-socket.sh start DIR    # prints: export DOCKER_HOST=unix://DIR/podman.sock
+#     scripts/containers/docker-socket.sh start DIR   # prints export DOCKER_HOST=unix://...
 #     DOCKER_HOST=unix://DIR/podman.sock docker run --rm -i localhost/conform-reference:test spec
 #     scripts/containers/docker-socket.sh stop DIR
 #

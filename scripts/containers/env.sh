@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Podman settings for conform's container tests. Source it, do not run it:
 #
 #     source scripts/containers/env.sh

@@ -35,7 +35,7 @@ def write_test_config(folder, args):
         "config": "config.json",
         "invalid_config": "invalid_config.json",
         "catalog": "configured_catalog.json",
-        "extensions": [name for name in args.claims.split(",") if name],
+        "extensions": [name for name in args.claims.split(",") if name and name != "none"],
         "volatile_fields": {"users": ["/fetched_at"]},
         "expected_records": {"path": "expected_records.jsonl", "mode": "subset"},
         "timeouts": {"spec": 20, "check": 20, "discover": 20, "read": args.read_timeout},
@@ -78,7 +78,7 @@ def main():
     parser.add_argument("--only", help="passed to conform run --only")
     parser.add_argument("--extension-keys", help="passed to conform run --extension-keys")
     parser.add_argument("--claims", default="tail,range,merge,projections",
-                        help="extensions the test config claims ('' for none)")
+                        help="extensions the test config claims, comma separated, or 'none'")
     parser.add_argument("--read-timeout", type=float, default=8)
     parser.add_argument("--expect", required=True)
     args = parser.parse_args()

@@ -1,0 +1,285 @@
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "config/test_config.hpp"
+#include "util/error.hpp"
+
+using namespace conform;
+using namespace conform::config;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh folder under the system temp dir, removed at the end of the test.
+class TempDir {
+public:
+    TempDir() {
+        static int counter = 0;
+        m_path = fs::temp_directory_path() / ("conform-test-config-" + std::to_string(::getpid()) +
+                                              "-" + std::to_string(counter++));
+        fs::remove_all(m_path);
+        fs::create_directories(m_path);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(m_path, ignored);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+    const fs::path& path() const { return m_path; }
+
+    fs::path write(const std::string& name, const std::string& content) const {
+        auto file = m_path / name;
+        fs::create_directories(file.parent_path());
+        std::ofstream(file, std::ios::binary) << content;
+        return file;
+    }
+
+private:
+    fs::path m_path;
+};
+
+std::string load_error(const fs::path& path) {
+    try {
+        load_test_config(path);
+    } catch (const Error& error) {
+        CHECK(error.kind() == ErrorKind::input);
+        return error.what();
+    }
+    FAIL("load_test_config accepted an invalid config: " << path);
+    return "";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("test config: a minimal config with a command array loads") {
+    TempDir dir;
+    dir.write("secrets/config.json", R"({"api_key":"k"})");
+    auto path = dir.write("conform.json", R"({
+  "connector": {"command": ["python3", "-m", "source"]},
+  "config": "secrets/config.json"
+})");
+    auto config = load_test_config(path);
+    CHECK(config.command == std::vector<std::string>{"python3", "-m", "source"});
+    CHECK(!config.image);
+    CHECK(config.config_text == R"({"api_key":"k"})");
+    CHECK(config.origin == path);
+    CHECK(config.base_dir == fs::absolute(dir.path()));
+    CHECK(!config.catalog_text);
+    CHECK(!config.invalid_config_text);
+    CHECK(config.extensions.empty());
+    CHECK(config.read_timeout == std::chrono::milliseconds(300'000));
+    CHECK(config.resume_sample == 2);
+}
+
+TEST_CASE("test config: comments are allowed and optional sections are read") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    dir.write("invalid.json", R"({"bad":true})");
+    dir.write("catalogs/configured.json", R"({"streams":[]})");
+    dir.write("merge.json", R"({"merge":1})");
+    dir.write("expected.jsonl",
+              "{\"stream\":\"users\",\"data\":{\"id\":1}}\n\n"
+              "{\"stream\":\"users\",\"data\":{\"id\":2}}\n");
+    auto path = dir.write("conform.json", R"({
+  // how to run it
+  "connector": {"command": "./bin/source --verbose 'two words'", "env": {"A": "1"}},
+  "config": "config.json", /* block comment */
+  "invalid_config": "invalid.json",
+  "catalog": "catalogs/configured.json",
+  "extensions": ["tail", "merge"],
+  "volatile_fields": {"users": ["/updated_at"]},
+  "expected_records": {"path": "expected.jsonl", "mode": "exact"},
+  "timeouts": {"read": 1.5},
+  "grace_seconds": 0.25,
+  "resume": {"sample": 4},
+  "merge": {"config": "merge.json"},
+  "tail": {"inject_command": ["touch", "x"], "observe_seconds": 3},
+  "projections": {"users": {"uid": "/id"}}
+})");
+    auto config = load_test_config(path);
+    REQUIRE(config.command.size() == 3);
+    // A relative argv[0] with a slash is relative to the config's folder.
+    CHECK(config.command[0] == (fs::absolute(dir.path()) / "./bin/source").string());
+    CHECK(config.command[1] == "--verbose");
+    CHECK(config.command[2] == "two words");
+    CHECK(config.env == std::map<std::string, std::string>{{"A", "1"}});
+    CHECK(config.invalid_config_text == R"({"bad":true})");
+    CHECK(config.catalog_text == R"({"streams":[]})");
+    CHECK(config.claims("tail"));
+    CHECK(config.claims("merge"));
+    CHECK(!config.claims("range"));
+    CHECK(config.volatile_fields.at("users") == std::vector<std::string>{"/updated_at"});
+    REQUIRE(config.expected_records.size() == 2);
+    CHECK(config.expected_records[0].stream == "users");
+    CHECK(config.expected_records[0].data_json == R"({"id":1})");
+    CHECK(config.expected_records[0].line == 1);
+    CHECK(config.expected_records[1].line == 3);
+    CHECK(config.expected_exact);
+    CHECK(config.read_timeout == std::chrono::milliseconds(1500));
+    CHECK(config.spec_timeout == std::chrono::milliseconds(30'000));
+    CHECK(config.grace == std::chrono::milliseconds(250));
+    CHECK(config.resume_sample == 4);
+    CHECK(config.merge_config_text == R"({"merge":1})");
+    CHECK(!config.full_state_config_text);
+    CHECK(config.inject_command == std::vector<std::string>{"touch", "x"});
+    CHECK(config.observe == std::chrono::milliseconds(3000));
+    REQUIRE(config.projections.count("users") == 1);
+    CHECK(config.projections.at("users") == Projections{{"uid", "/id"}});
+}
+
+TEST_CASE("test config: an image connector keeps its settings") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    auto path = dir.write("conform.json", R"({
+  "connector": {"image": "airbyte/source-faker:6", "pull": "never", "network": true,
+                "runtime_args": ["--memory", "1g"]},
+  "config": "config.json"
+})");
+    auto config = load_test_config(path);
+    REQUIRE(config.image);
+    CHECK(config.command.empty());
+    CHECK(config.image->image == "airbyte/source-faker:6");
+    CHECK(config.image->pull == container::PullPolicy::never);
+    CHECK(config.image->network);
+    CHECK(config.image->runtime_args == std::vector<std::string>{"--memory", "1g"});
+}
+
+TEST_CASE("test config: an unknown key names the file, the key's line and the field") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    auto path = dir.write("conform.json", R"({
+  "connector": {"command": ["x"]},
+  "config": "config.json",
+  "timeouts": {
+    "reed": 10
+  }
+})");
+    auto message = load_error(path);
+    INFO(message);
+    CHECK(message.starts_with(path.string() + ": invalid test config:"));
+    CHECK(
+        contains(message, path.string() + ":5: /timeouts/reed: property \"reed\" is not allowed"));
+    CHECK(contains(message, "(schema: schemas/test-config.schema.json)"));
+}
+
+TEST_CASE("test config: a wrong type names the field and its line") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    auto path = dir.write("conform.json", R"({
+  "connector": {"command": ["x"]},
+  "config": "config.json",
+  "grace_seconds": "five"
+})");
+    auto message = load_error(path);
+    INFO(message);
+    CHECK(contains(message, path.string() + ":4: /grace_seconds: "));
+    CHECK(contains(message, "number"));
+}
+
+TEST_CASE("test config: a missing required member is reported at the top level") {
+    TempDir dir;
+    auto path = dir.write("conform.json", "{\n  \"connector\": {\"command\": [\"x\"]}\n}\n");
+    auto message = load_error(path);
+    INFO(message);
+    CHECK(contains(message, path.string() + ":1: (top level): "));
+    CHECK(contains(message, "config"));
+}
+
+TEST_CASE("test config: every violation is listed, not just the first") {
+    TempDir dir;
+    auto path = dir.write("conform.json", R"({
+  "connector": {"command": ["x"]},
+  "config": 5,
+  "extensions": ["warp"]
+})");
+    auto message = load_error(path);
+    INFO(message);
+    CHECK(contains(message, ":3: /config: "));
+    CHECK(contains(message, ":4: /extensions/0: "));
+}
+
+TEST_CASE("test config: both command and image is an error") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    auto path = dir.write("conform.json", R"({
+  "connector": {"command": ["x"], "image": "y"},
+  "config": "config.json"
+})");
+    auto message = load_error(path);
+    INFO(message);
+    CHECK(contains(message, path.string() + ":2: /connector: "));
+}
+
+TEST_CASE("test config: missing files are named") {
+    TempDir dir;
+    auto missing = dir.path() / "nope.json";
+    CHECK(load_error(missing) ==
+          "cannot read '" + missing.string() + "': no such file or not readable");
+
+    auto path =
+        dir.write("conform.json", R"({"connector": {"command": ["x"]}, "config": "gone.json"})");
+    CHECK(load_error(path) == "cannot read '" + (fs::absolute(dir.path()) / "gone.json").string() +
+                                  "': no such file or not readable");
+}
+
+TEST_CASE("test config: malformed JSON names file, line and column") {
+    TempDir dir;
+    auto path =
+        dir.write("conform.json", "{\n  \"connector\": {\"command\": [\"x\"]},\n  oops\n}\n");
+    auto message = load_error(path);
+    INFO(message);
+    CHECK(message.starts_with(path.string() + ":3:"));
+}
+
+TEST_CASE("test config: a malformed expected-records line is named") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    dir.write("expected.jsonl", "{\"stream\":\"a\",\"data\":{}}\n{\"stream\":\"a\"}\n");
+    auto path =
+        dir.write("conform.json", R"({"connector": {"command": ["x"]}, "config": "config.json",
+  "expected_records": {"path": "expected.jsonl"}})");
+    auto message = load_error(path);
+    auto expected = (fs::absolute(dir.path()) / "expected.jsonl").string();
+    CHECK(message.starts_with(expected + ":2: expected {\"stream\": NAME, \"data\": {...}}"));
+}
+
+TEST_CASE("split_command_line: words, quotes and escapes") {
+    using Words = std::vector<std::string>;
+    CHECK(split_command_line("") == Words{});
+    CHECK(split_command_line("   \t ") == Words{});
+    CHECK(split_command_line("python3 main.py") == Words{"python3", "main.py"});
+    CHECK(split_command_line("  a   b\tc\n") == Words{"a", "b", "c"});
+    CHECK(split_command_line("'single quoted' \"double quoted\"") ==
+          Words{"single quoted", "double quoted"});
+    CHECK(split_command_line("a'b c'd") == Words{"ab cd"});
+    CHECK(split_command_line("''") == Words{""});
+    CHECK(split_command_line("a \"\" b") == Words{"a", "", "b"});
+    CHECK(split_command_line(R"("say \"hi\"")") == Words{"say \"hi\""});
+    CHECK(split_command_line(R"('no \escape')") == Words{"no \\escape"});
+    CHECK(split_command_line(R"(one\ word)") == Words{"one word"});
+    CHECK(split_command_line(R"("it's")") == Words{"it's"});
+}
+
+TEST_CASE("split_command_line: an unterminated quote is a usage error") {
+    for (std::string line : {"python 'main.py", "echo \"hi", R"("ends with \")"}) {
+        CAPTURE(line);
+        try {
+            split_command_line(line);
+            FAIL("accepted an unterminated quote");
+        } catch (const Error& error) {
+            CHECK(error.kind() == ErrorKind::usage);
+            CHECK(contains(error.what(), "unterminated"));
+            CHECK(contains(error.what(), line));
+        }
+    }
+}

@@ -204,8 +204,8 @@ TEST_CASE("a timeout holds for a connector that ignores SIGTERM: killed after gr
     auto launcher = make_image_launcher(settings());
     Call call;
     call.args = {"ignore-term"};
-    call.timeout = 1000ms;
-    call.grace = 500ms;
+    call.timeout = 500ms;
+    call.grace = 300ms;
     LineCollector lines;
     auto result = process::run(launcher->prepare(call), lines);
     INFO("stderr: " << result.stderr_text);

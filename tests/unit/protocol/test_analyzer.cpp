@@ -34,27 +34,38 @@ constexpr std::string_view k_catalog = R"({"streams":[
 ]})";
 
 constexpr std::string_view k_user_line =
-    R"({"type":"RECORD","record":{"stream":"users","data":{"id":1,"updated":"2024-01-01T00:00:00Z","name":"a"},"emitted_at":1700000000000}})";
+    R"({"type":"RECORD","record":{"stream":"users",)"
+    R"("data":{"id":1,"updated":"2024-01-01T00:00:00Z","name":"a"},"emitted_at":1700000000000}})";
 
 Catalog test_catalog() {
     auto document = json::parse_json_text(k_catalog, "catalog.json");
     return load_catalog(document, "catalog.json", {{"logs", {"/seen_at"}}});
 }
 
+// A RECORD line; `name_space` is written when not empty.
 std::string record_line(std::string_view stream, std::string_view data,
-                        std::string_view emitted_at = "1700000000000") {
-    return fmt::format(R"({{"type":"RECORD","record":{{"stream":"{}","data":{},"emitted_at":{}}}}})",
-                       stream, data, emitted_at);
+                        std::string_view emitted_at = "1700000000000",
+                        std::string_view name_space = "") {
+    std::string namespace_member =
+        name_space.empty() ? "" : fmt::format(R"("namespace":"{}",)", name_space);
+    return fmt::format(R"({{"type":"RECORD","record":{{"stream":"{}",{})"
+                       R"("data":{},"emitted_at":{}}}}})",
+                       stream, namespace_member, data, emitted_at);
 }
 
 std::string log_record_line(std::string_view data) {
-    return fmt::format(
-        R"({{"type":"RECORD","record":{{"stream":"logs","namespace":"app","data":{},"emitted_at":1700000000000}}}})",
-        data);
+    return record_line("logs", data, "1700000000000", "app");
 }
 
 std::string state_line(std::string_view state) {
     return fmt::format(R"({{"type":"STATE","state":{}}})", state);
+}
+
+// An AirbyteStateMessage's `state` of type STREAM.
+std::string stream_state(std::string_view stream, std::string_view state) {
+    return fmt::format(R"({{"type":"STREAM","stream":{{"stream_descriptor":{{"name":"{}"}},)"
+                       R"("stream_state":{}}}}})",
+                       stream, state);
 }
 
 // Feeds `lines` (numbered from 1) to an analyzer and returns what it observed.
@@ -183,7 +194,7 @@ TEST_CASE("analyzer: a record for a stream not in the catalog is read.streams_co
     auto catalog = test_catalog();
     auto observation = analyze({record_line("ghosts", R"({"id":1})"),
                                 // logs is configured in namespace "app" only
-                                R"({"type":"RECORD","record":{"stream":"logs","namespace":"other","data":{},"emitted_at":1700000000000}})"},
+                                record_line("logs", "{}", "1700000000000", "other")},
                                catalog);
     auto found = findings_of(observation, "read.streams_configured");
     REQUIRE(found.size() == 2);
@@ -195,15 +206,14 @@ TEST_CASE("analyzer: a record for a stream not in the catalog is read.streams_co
 
 TEST_CASE("analyzer: a record whose namespace is absent matches the stream by name") {
     auto catalog = test_catalog();
-    auto observation = analyze(
-        {R"({"type":"RECORD","record":{"stream":"logs","data":{"m":1},"emitted_at":1700000000000}})"},
-        catalog);
+    auto observation = analyze({record_line("logs", R"({"m":1})")}, catalog);
     CHECK(observation.findings.empty());
     REQUIRE(observation.records.size() == 1);
     CHECK(observation.records[0].stream == 1);
 }
 
-TEST_CASE("analyzer: a record that breaks its schema (format date-time) is read.records_match_schema") {
+TEST_CASE(
+    "analyzer: a record that breaks its schema (format date-time) is read.records_match_schema") {
     auto catalog = test_catalog();
     auto observation =
         analyze({record_line("users", R"({"id":1,"updated":"yesterday at noon"})"),
@@ -220,13 +230,11 @@ TEST_CASE("analyzer: a record that breaks its schema (format date-time) is read.
 
 TEST_CASE("analyzer: emitted_at as a float or in seconds is read.emitted_at_ms") {
     auto catalog = test_catalog();
-    auto observation =
-        analyze({record_line("users", R"({"id":1,"updated":"2024-01-01T00:00:00Z"})",
-                             "1700000000000.5"),
-                 record_line("users", R"({"id":2,"updated":"2024-01-01T00:00:00Z"})", "1700000000"),
-                 record_line("users", R"({"id":3,"updated":"2024-01-01T00:00:00Z"})",
-                             "1700000000000")},
-                catalog);
+    auto observation = analyze(
+        {record_line("users", R"({"id":1,"updated":"2024-01-01T00:00:00Z"})", "1700000000000.5"),
+         record_line("users", R"({"id":2,"updated":"2024-01-01T00:00:00Z"})", "1700000000"),
+         record_line("users", R"({"id":3,"updated":"2024-01-01T00:00:00Z"})", "1700000000000")},
+        catalog);
     auto found = findings_of(observation, "read.emitted_at_ms");
     REQUIRE(found.size() == 2);
     CHECK(found[0].line == 1);
@@ -288,20 +296,22 @@ TEST_CASE("analyzer: the newest cursor is tracked and older records than the flo
 
 TEST_CASE("analyzer: each applied STATE is a checkpoint with its state file") {
     auto catalog = test_catalog();
-    auto observation = analyze(
-        {std::string(k_user_line), state_line(R"({"data":{"cursor":"a"}})"),
-         std::string(k_user_line), std::string(k_user_line),
-         state_line(R"({"type":"STREAM","stream":{"stream_descriptor":{"name":"users"},"stream_state":{"c":2}}})")},
-        catalog);
+    auto observation =
+        analyze({std::string(k_user_line), state_line(stream_state("users", R"({"c":1})")),
+                 std::string(k_user_line), std::string(k_user_line),
+                 state_line(stream_state("users", R"({"c":2})"))},
+                catalog);
     CHECK(observation.findings.empty());
     REQUIRE(observation.checkpoints.size() == 2);
     CHECK(observation.checkpoints[0].line == 2);
     CHECK(observation.checkpoints[0].records_before == 1);
-    CHECK(canonical(observation.checkpoints[0].state_file) == canonical(R"({"cursor":"a"})"));
-    CHECK(!observation.checkpoints[0].materialized.empty());
+    CHECK(canonical(observation.checkpoints[0].state_file) ==
+          canonical("[" + stream_state("users", R"({"c":1})") + "]"));
     CHECK(observation.checkpoints[1].line == 5);
     CHECK(observation.checkpoints[1].records_before == 3);
-    CHECK(observation.checkpoints[1].state_file.find("\"users\"") != std::string::npos);
+    CHECK(canonical(observation.checkpoints[1].state_file) ==
+          canonical("[" + stream_state("users", R"({"c":2})") + "]"));
+    CHECK(observation.checkpoints[0].materialized != observation.checkpoints[1].materialized);
     CHECK(observation.last_state_line == 5);
     REQUIRE(observation.records.size() == 3);
     CHECK(observation.records[0].checkpoint == 0);
@@ -309,10 +319,30 @@ TEST_CASE("analyzer: each applied STATE is a checkpoint with its state file") {
     CHECK(observation.records[2].checkpoint == 1);
 }
 
+TEST_CASE("analyzer: a legacy STATE's state file is its data") {
+    auto catalog = test_catalog();
+    auto observation = analyze({state_line(R"({"data":{"cursor":"a"}})")}, catalog);
+    CHECK(observation.findings.empty());
+    REQUIRE(observation.checkpoints.size() == 1);
+    CHECK(canonical(observation.checkpoints[0].state_file) == canonical(R"({"cursor":"a"})"));
+    CHECK(observation.checkpoints[0].records_before == 0);
+}
+
+TEST_CASE("analyzer: a STATE changing shape mid-run is state.well_formed") {
+    auto catalog = test_catalog();
+    auto observation =
+        analyze({state_line(R"({"data":{"cursor":"a"}})"), state_line(stream_state("users", "{}"))},
+                catalog);
+    auto found = findings_of(observation, "state.well_formed");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].line == 2);
+    CHECK(found[0].message.find("legacy to per-stream") != std::string::npos);
+}
+
 TEST_CASE("analyzer: a merge STATE without data is merge.reduction_valid and no checkpoint") {
     auto catalog = test_catalog();
-    auto observation = analyze({state_line(R"({"data":{"a":1}})"), state_line(R"({"merge":true})")},
-                               catalog);
+    auto observation =
+        analyze({state_line(R"({"data":{"a":1}})"), state_line(R"({"merge":true})")}, catalog);
     auto found = findings_of(observation, "merge.reduction_valid");
     REQUIRE(found.size() == 1);
     CHECK(found[0].line == 2);
@@ -328,15 +358,12 @@ TEST_CASE("analyzer: merge STATEs reduce into the checkpoint's state file") {
                                catalog);
     CHECK(observation.findings.empty());
     REQUIRE(observation.checkpoints.size() == 2);
-    CHECK(canonical(observation.checkpoints[1].state_file) ==
-          canonical(R"({"a":1,"b":{"d":3}})"));
+    CHECK(canonical(observation.checkpoints[1].state_file) == canonical(R"({"a":1,"b":{"d":3}})"));
 }
 
 TEST_CASE("analyzer: a STREAM state for an unconfigured stream is state.well_formed") {
     auto catalog = test_catalog();
-    auto observation = analyze(
-        {state_line(R"({"type":"STREAM","stream":{"stream_descriptor":{"name":"ghosts"},"stream_state":{}}})")},
-        catalog);
+    auto observation = analyze({state_line(stream_state("ghosts", "{}"))}, catalog);
     auto found = findings_of(observation, "state.well_formed");
     REQUIRE(found.size() == 1);
     CHECK(found[0].message == "STREAM state for 'ghosts', which is not a configured stream");
@@ -377,15 +404,15 @@ TEST_CASE("analyzer: a secret on stdout or stderr is secrets.not_leaked and neve
 
 TEST_CASE("analyzer: identity comes from the primary key, content ignores volatile fields") {
     auto catalog = test_catalog();
-    auto observation = analyze(
-        {record_line("users", R"({"id":7,"updated":"2024-01-01T00:00:00Z","name":"a"})"),
-         record_line("users", R"({"name":"b","id":7,"updated":"2024-01-01T00:00:00Z"})"),
-         record_line("users", R"({"updated":"2024-01-01T00:00:00Z","id":7,"name":"a"})"),
-         record_line("users", R"({"id":8,"updated":"2024-01-01T00:00:00Z","name":"a"})"),
-         log_record_line(R"({"m":"x","seen_at":"10:00"})"),
-         log_record_line(R"({"seen_at":"11:30","m":"x"})"),
-         log_record_line(R"({"m":"y","seen_at":"10:00"})")},
-        catalog);
+    auto observation =
+        analyze({record_line("users", R"({"id":7,"updated":"2024-01-01T00:00:00Z","name":"a"})"),
+                 record_line("users", R"({"name":"b","id":7,"updated":"2024-01-01T00:00:00Z"})"),
+                 record_line("users", R"({"updated":"2024-01-01T00:00:00Z","id":7,"name":"a"})"),
+                 record_line("users", R"({"id":8,"updated":"2024-01-01T00:00:00Z","name":"a"})"),
+                 log_record_line(R"({"m":"x","seen_at":"10:00"})"),
+                 log_record_line(R"({"seen_at":"11:30","m":"x"})"),
+                 log_record_line(R"({"m":"y","seen_at":"10:00"})")},
+                catalog);
     CHECK(observation.findings.empty());
     const auto& records = observation.records;
     REQUIRE(records.size() == 7);
@@ -408,11 +435,11 @@ TEST_CASE("analyzer: applied projections change the projected digest only") {
     AnalyzerSetup setup;
     setup.catalog = &catalog;
     setup.apply_projections = {{{"name", "/profile/name"}}, {}};
-    auto observation =
-        analyze({record_line("users", R"({"id":1,"updated":"2024-01-01T00:00:00Z","name":"a"})"),
-                 record_line("users",
-                             R"({"id":1,"updated":"2024-01-01T00:00:00Z","profile":{"name":"a"}})")},
-                std::move(setup));
+    auto observation = analyze(
+        {record_line("users", R"({"id":1,"updated":"2024-01-01T00:00:00Z","name":"a"})"),
+         record_line("users",
+                     R"({"id":1,"updated":"2024-01-01T00:00:00Z","profile":{"name":"a"}})")},
+        std::move(setup));
     REQUIRE(observation.records.size() == 2);
     CHECK(observation.records[0].projected != observation.records[0].content);
     CHECK(observation.records[0].projected == observation.records[1].content);
@@ -427,10 +454,11 @@ TEST_CASE("analyzer: deeply nested lines do not crash") {
         deep_object += "{\"a\":";
     }
     deep_object += "1" + std::string(k_depth, '}');
-    auto observation = analyze({deep, log_record_line("{\"x\":" + deep + "}"),
-                                record_line("users", "{\"id\":1,\"name\":" + deep + "}"),
-                                log_record_line(deep_object), state_line("{\"data\":" + deep_object + "}")},
-                               catalog);
+    auto observation =
+        analyze({deep, log_record_line("{\"x\":" + deep + "}"),
+                 record_line("users", "{\"id\":1,\"name\":" + deep + "}"),
+                 log_record_line(deep_object), state_line("{\"data\":" + deep_object + "}")},
+                catalog);
     CHECK(observation.lines == 5);
     CHECK(findings_of(observation, "io.json_lines").size() == 1);
     CHECK(observation.records.size() == 3);

@@ -35,7 +35,9 @@ std::string load_error(std::string_view text) {
     return "";
 }
 
-rapidjson::Document parsed(const std::string& text) { return json::parse_json_text(text, "out"); }
+rapidjson::Document parsed(const std::string& text) {
+    return json::parse_json_text(text, "out");
+}
 
 }  // namespace
 
@@ -75,11 +77,15 @@ TEST_CASE("catalog: malformed catalogs are input errors naming the place") {
           "catalog.json: expected a ConfiguredAirbyteCatalog with a 'streams' array");
     CHECK(load_error(R"({"streams":[{"stream":{"json_schema":{}}}]})") ==
           "catalog.json: /streams/0/stream/name: expected a string");
-    CHECK(load_error(R"({"streams":[{"stream":{"name":"a","json_schema":{}}},{"stream":{"name":"b"}}]})") ==
-          "catalog.json: /streams/1/stream/json_schema: missing");
-    CHECK(load_error(R"({"streams":[{"stream":{"name":"a","json_schema":{}},"cursor_field":"x"}]})") ==
+    CHECK(
+        load_error(
+            R"({"streams":[{"stream":{"name":"a","json_schema":{}}},{"stream":{"name":"b"}}]})") ==
+        "catalog.json: /streams/1/stream/json_schema: missing");
+    CHECK(load_error(
+              R"({"streams":[{"stream":{"name":"a","json_schema":{}},"cursor_field":"x"}]})") ==
           "catalog.json: /streams/0: expected an array of field names");
-    auto bad_schema = load_error(R"({"streams":[{"stream":{"name":"a","json_schema":{"type":5}}}]})");
+    auto bad_schema =
+        load_error(R"({"streams":[{"stream":{"name":"a","json_schema":{"type":5}}}]})");
     CHECK(bad_schema.starts_with("catalog.json: /streams/0/stream/json_schema: "));
 }
 
@@ -98,26 +104,25 @@ TEST_CASE("catalog: write_catalog adds extension keys in the chosen spelling") {
 
     auto estuary = parsed(write_catalog(catalog, extensions, KeySpelling::estuary));
     REQUIRE(estuary.HasMember("estuary.dev/tail"));
-    CHECK(estuary["estuary.dev/tail"] == true);
-    CHECK(estuary["estuary.dev/range"] ==
-          parsed(R"({"begin":"00000000","end":"7fffffff"})"));
+    CHECK(estuary["estuary.dev/tail"].IsTrue());
+    CHECK(estuary["estuary.dev/range"] == parsed(R"({"begin":"00000000","end":"7fffffff"})"));
     CHECK(!estuary.HasMember("tail"));
     const auto& users = estuary["streams"][0];
     REQUIRE(users.HasMember("estuary.dev/projections"));
-    CHECK(json::to_json(users["estuary.dev/projections"]) ==
-          R"({"alias":"/meta/name","x":"/x"})");
+    CHECK(json::to_json(users["estuary.dev/projections"]) == R"({"alias":"/meta/name","x":"/x"})");
     CHECK(!estuary["streams"][1].HasMember("estuary.dev/projections"));
     // The configured streams are otherwise untouched.
     CHECK(users["cursor_field"] == parsed(R"(["meta","updated"])"));
 
     auto bare = parsed(write_catalog(catalog, extensions, KeySpelling::bare));
-    CHECK(bare["tail"] == true);
+    CHECK(bare["tail"].IsTrue());
     CHECK(bare.HasMember("range"));
     CHECK(bare["streams"][0].HasMember("projections"));
     CHECK(!bare.HasMember("estuary.dev/tail"));
 }
 
-TEST_CASE("catalog: write_catalog writes only what is set, and false and malformed ranges as given") {
+TEST_CASE(
+    "catalog: write_catalog writes only what is set, and false and malformed ranges as given") {
     auto catalog = catalog_from(k_catalog);
     CHECK(parsed(write_catalog(catalog, {}, KeySpelling::estuary)) == parsed(catalog.document));
 
@@ -125,19 +130,20 @@ TEST_CASE("catalog: write_catalog writes only what is set, and false and malform
     extensions.tail = false;
     extensions.range_json = R"({"begin":"zzzzzzzz","end":"ffffffff"})";
     auto written = parsed(write_catalog(catalog, extensions, KeySpelling::bare));
-    CHECK(written["tail"] == false);
+    CHECK(written["tail"].IsFalse());
     CHECK(std::string(written["range"]["begin"].GetString()) == "zzzzzzzz");
 }
 
 TEST_CASE("catalog: write_catalog replaces extension keys already in the catalog") {
-    auto catalog = catalog_from(
-        R"({"tail":false,"streams":[{"stream":{"name":"a","json_schema":{}},"projections":{"old":"/o"}}]})");
+    auto catalog =
+        catalog_from(R"({"tail":false,"streams":[)"
+                     R"({"stream":{"name":"a","json_schema":{}},"projections":{"old":"/o"}}]})");
     CatalogExtensions extensions;
     extensions.tail = true;
     extensions.projections["a"] = {{"new", "/n"}};
     auto text = write_catalog(catalog, extensions, KeySpelling::bare);
     auto written = parsed(text);
-    CHECK(written["tail"] == true);
+    CHECK(written["tail"].IsTrue());
     CHECK(json::to_json(written["streams"][0]["projections"]) == R"({"new":"/n"})");
     CHECK(text.find("\"tail\"") == text.rfind("\"tail\""));
 }

@@ -1,0 +1,139 @@
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "suite/context.hpp"
+
+using namespace conform;
+using namespace conform::suite;
+using report::Status;
+
+namespace {
+
+CheckOutcome outcome_with(std::uint64_t occurrences) {
+    CheckOutcome outcome;
+    for (std::uint64_t i = 0; i < occurrences; ++i) {
+        outcome.add("problem " + std::to_string(i), "read", i + 1, "{}");
+    }
+    return outcome;
+}
+
+report::CheckResult result_with(Status status) {
+    report::CheckResult result;
+    result.status = status;
+    return result;
+}
+
+}  // namespace
+
+TEST_CASE("to_check_result: a MUST check with findings fails, without passes") {
+    protocol::Secrets none;
+    auto failed = to_check_result("read.records_match_schema", outcome_with(2), false, none);
+    CHECK(failed.status == Status::failed);
+    CHECK(failed.id == "read.records_match_schema");
+    CHECK(failed.clauses == std::vector<std::string>{"AP-READ-2"});
+    CHECK(failed.level == checks::Level::must);
+    CHECK(failed.title == "every record validates against its stream schema");
+    CHECK(failed.occurrences == 2);
+    REQUIRE(failed.examples.size() == 2);
+    CHECK(failed.examples[1].message == "problem 1");
+    CHECK(failed.examples[1].line == 2);
+
+    auto passed = to_check_result("read.records_match_schema", outcome_with(0), false, none);
+    CHECK(passed.status == Status::passed);
+    CHECK(passed.occurrences == 0);
+}
+
+TEST_CASE("to_check_result: a SHOULD check warns, and fails under strict") {
+    protocol::Secrets none;
+    CHECK(to_check_result("io.json_lines", outcome_with(1), false, none).status == Status::warned);
+    CHECK(to_check_result("io.json_lines", outcome_with(1), true, none).status == Status::failed);
+    CHECK(to_check_result("io.json_lines", outcome_with(0), true, none).status == Status::passed);
+    CHECK(to_check_result("io.json_lines", outcome_with(1), false, none).level ==
+          checks::Level::should);
+}
+
+TEST_CASE("to_check_result: not applicable is skipped with the reason as note") {
+    protocol::Secrets none;
+    auto outcome = outcome_with(3);
+    outcome.not_applicable = "the connector does not claim range";
+    outcome.note = "ignored";
+    auto result = to_check_result("range.split_union", outcome, true, none);
+    CHECK(result.status == Status::skipped);
+    CHECK(result.note == "the connector does not claim range");
+}
+
+TEST_CASE("to_check_result: notes, messages and excerpts are redacted") {
+    protocol::Secrets secrets({"topsecret"});
+    CheckOutcome outcome;
+    outcome.add("saw topsecret", "read", 3, "{\"k\":\"topsecret\"}");
+    outcome.note = "compared with topsecret";
+    auto result = to_check_result("secrets.not_leaked", outcome, false, secrets);
+    REQUIRE(result.examples.size() == 1);
+    CHECK(result.examples[0].message == "saw **********");
+    CHECK(result.examples[0].excerpt == "{\"k\":\"**********\"}");
+    CHECK(result.note == "compared with **********");
+
+    outcome.not_applicable = "topsecret missing";
+    CHECK(to_check_result("secrets.not_leaked", outcome, false, secrets).note ==
+          "********** missing");
+}
+
+TEST_CASE("CheckOutcome::add keeps five examples and counts all") {
+    auto outcome = outcome_with(12);
+    CHECK(outcome.occurrences == 12);
+    CHECK(outcome.examples.size() == 5);
+    CHECK(outcome.examples[4].message == "problem 4");
+}
+
+TEST_CASE("scenario_status: failed beats warned beats passed; all skipped is skipped") {
+    using Results = std::vector<report::CheckResult>;
+    CHECK(scenario_status(Results{}) == Status::skipped);
+    CHECK(scenario_status({result_with(Status::skipped), result_with(Status::skipped)}) ==
+          Status::skipped);
+    CHECK(scenario_status({result_with(Status::skipped), result_with(Status::passed)}) ==
+          Status::passed);
+    CHECK(scenario_status({result_with(Status::passed), result_with(Status::warned),
+                           result_with(Status::skipped)}) == Status::warned);
+    CHECK(scenario_status({result_with(Status::warned), result_with(Status::failed),
+                           result_with(Status::passed)}) == Status::failed);
+}
+
+TEST_CASE("evaluate_check: analyzer findings of every run are collected with their counts") {
+    Scenario scenario;
+    scenario.id = "s";
+    Step step;
+    step.id = "read";
+    step.run = "read";
+    protocol::Catalog catalog;
+    ScenarioContext context;
+    context.scenario = &scenario;
+    context.catalog = &catalog;
+    StepResult result;
+    result.step = &step;
+    for (int run = 0; run < 2; ++run) {
+        protocol::Observation observation;
+        observation.label = "read #" + std::to_string(run);
+        observation.findings.push_back({"io.json_lines", "not json", 4, "x"});
+        observation.findings.push_back({"io.known_types", "unknown", 5, "y"});
+        // 10 occurrences, of which one example was kept.
+        observation.finding_counts["io.json_lines"] = 10;
+        observation.finding_counts["io.known_types"] = 1;
+        result.runs.push_back(std::move(observation));
+    }
+    context.steps.push_back(std::move(result));
+
+    auto outcome = evaluate_check("io.json_lines", context);
+    CHECK(outcome.occurrences == 20);
+    REQUIRE(outcome.examples.size() == 2);
+    CHECK(outcome.examples[0].run == "read #0");
+    CHECK(outcome.examples[1].run == "read #1");
+    CHECK(outcome.examples[0].line == 4);
+    CHECK(outcome.examples[0].excerpt == "x");
+    CHECK(evaluate_check("read.emitted_at_ms", context).occurrences == 0);
+    CHECK(context.step("read") == &context.steps[0]);
+    CHECK(context.step("other") == nullptr);
+    CHECK(context.steps_running("read").size() == 1);
+    CHECK(context.steps_running("spec").empty());
+}

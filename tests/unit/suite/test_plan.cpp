@@ -1,0 +1,205 @@
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "suite/plan.hpp"
+
+using namespace conform;
+using namespace conform::suite;
+
+namespace {
+
+using Indexes = std::vector<std::size_t>;
+
+Step read_step() {
+    Step step;
+    step.id = "child";
+    step.run = "read";
+    return step;
+}
+
+std::vector<std::string> ranges_of(const std::vector<RunPlan>& plans) {
+    std::vector<std::string> ranges;
+    for (const auto& plan : plans) {
+        ranges.push_back(plan.range_json.value_or("<none>"));
+    }
+    return ranges;
+}
+
+std::string range(std::string_view begin, std::string_view end) {
+    return "{\"begin\":\"" + std::string(begin) + "\",\"end\":\"" + std::string(end) + "\"}";
+}
+
+protocol::Observation run_with_checkpoints(std::size_t count) {
+    protocol::Observation run;
+    for (std::size_t i = 0; i < count; ++i) {
+        run.checkpoints.push_back({i + 1, i, "{\"n\":" + std::to_string(i) + "}", ""});
+    }
+    return run;
+}
+
+std::vector<RunPlan> expand(const Step& step, const protocol::Observation* base = nullptr,
+                            std::size_t sample = 2) {
+    std::string why_not;
+    auto plans = expand_step(step, base, sample, why_not);
+    CHECK(why_not.empty());
+    return plans;
+}
+
+}  // namespace
+
+TEST_CASE("pick_checkpoints: first, middle, last") {
+    CHECK(pick_checkpoints("first", 5, 2) == Indexes{0});
+    CHECK(pick_checkpoints("middle", 5, 2) == Indexes{2});
+    CHECK(pick_checkpoints("middle", 4, 2) == Indexes{2});
+    CHECK(pick_checkpoints("middle", 1, 2) == Indexes{0});
+    CHECK(pick_checkpoints("last", 5, 2) == Indexes{4});
+    CHECK(pick_checkpoints("last", 1, 2) == Indexes{0});
+}
+
+TEST_CASE("pick_checkpoints: sample adds evenly spaced checkpoints, without repeats, in order") {
+    CHECK(pick_checkpoints("sample", 10, 2) == Indexes{0, 3, 5, 6, 9});
+    CHECK(pick_checkpoints("sample", 10, 0) == Indexes{0, 5, 9});
+    CHECK(pick_checkpoints("sample", 1, 3) == Indexes{0});
+    CHECK(pick_checkpoints("sample", 2, 5) == Indexes{0, 1});
+    auto all = pick_checkpoints("sample", 4, 100);
+    CHECK(all == Indexes{0, 1, 2, 3});
+}
+
+TEST_CASE("pick_checkpoints: a 1-based number, and nothing when out of range") {
+    CHECK(pick_checkpoints("1", 3, 2) == Indexes{0});
+    CHECK(pick_checkpoints("3", 3, 2) == Indexes{2});
+    CHECK(pick_checkpoints("4", 3, 2).empty());
+    CHECK(pick_checkpoints("0", 3, 2).empty());
+}
+
+TEST_CASE("pick_checkpoints: no checkpoints gives nothing") {
+    for (std::string which : {"first", "middle", "last", "sample", "1"}) {
+        CAPTURE(which);
+        CHECK(pick_checkpoints(which, 0, 2).empty());
+    }
+}
+
+TEST_CASE("expand_step: a plain read is one run without range or state") {
+    auto plans = expand(read_step());
+    REQUIRE(plans.size() == 1);
+    CHECK(plans[0].label == "read");
+    CHECK(!plans[0].range_json);
+    CHECK(!plans[0].checkpoint);
+    CHECK(plans[0].state_text.empty());
+}
+
+TEST_CASE("expand_step: full and explicit ranges") {
+    auto step = read_step();
+    step.range = "full";
+    auto plans = expand(step);
+    CHECK(ranges_of(plans) == std::vector<std::string>{range("00000000", "ffffffff")});
+    CHECK(plans[0].label == "read [range begin:00000000,end:ffffffff]");
+    step.range = "00000000-0000ffff";
+    CHECK(ranges_of(expand(step)) == std::vector<std::string>{range("00000000", "0000ffff")});
+}
+
+TEST_CASE("expand_step: split halves uses Flow's pivot") {
+    auto step = read_step();
+    step.split = "halves";
+    auto plans = expand(step);
+    CHECK(ranges_of(plans) ==
+          std::vector<std::string>{range("00000000", "7fffffff"), range("80000000", "ffffffff")});
+    REQUIRE(plans.size() == 2);
+    CHECK(plans[1].label == "read [range begin:80000000,end:ffffffff]");
+}
+
+TEST_CASE("expand_step: split into equal parts") {
+    auto step = read_step();
+    step.split = "equal:4";
+    CHECK(ranges_of(expand(step)) ==
+          std::vector<std::string>{range("00000000", "3fffffff"), range("40000000", "7fffffff"),
+                                   range("80000000", "bfffffff"), range("c0000000", "ffffffff")});
+    step.split = "equal:3";
+    CHECK(ranges_of(expand(step)) == std::vector<std::string>{range("00000000", "55555554"),
+                                                              range("55555555", "aaaaaaa9"),
+                                                              range("aaaaaaaa", "ffffffff")});
+}
+
+TEST_CASE("expand_step: split at cuts, hex in either case") {
+    auto step = read_step();
+    step.split = "cuts:10000000,A0000000";
+    CHECK(ranges_of(expand(step)) == std::vector<std::string>{range("00000000", "0fffffff"),
+                                                              range("10000000", "9fffffff"),
+                                                              range("a0000000", "ffffffff")});
+}
+
+TEST_CASE("expand_step: one-key ranges at either boundary") {
+    auto step = read_step();
+    step.split = "one_key_at_end";
+    CHECK(ranges_of(expand(step)) ==
+          std::vector<std::string>{range("00000000", "fffffffe"), range("ffffffff", "ffffffff")});
+    step.split = "one_key_at_start";
+    CHECK(ranges_of(expand(step)) ==
+          std::vector<std::string>{range("00000000", "00000000"), range("00000001", "ffffffff")});
+}
+
+TEST_CASE("expand_step: malformed ranges are several broken variants") {
+    auto step = read_step();
+    step.range = "malformed";
+    auto plans = expand(step);
+    REQUIRE(plans.size() == 3);
+    CHECK(ranges_of(plans) == std::vector<std::string>{range("0000000", "ffffffff"),
+                                                       range("zzzzzzzz", "ffffffff"),
+                                                       range("80000000", "7fffffff")});
+}
+
+TEST_CASE("expand_step: resuming without checkpoints cannot run and says why") {
+    auto step = read_step();
+    step.state_from = "first";
+    step.state_checkpoint = "last";
+    const auto empty = run_with_checkpoints(0);
+    for (const auto* base : {&empty, static_cast<const protocol::Observation*>(nullptr)}) {
+        std::string why_not;
+        CHECK(expand_step(step, base, 2, why_not).empty());
+        CHECK(why_not ==
+              "step 'child' resumes from step 'first', which emitted 0 STATE "
+              "message(s): no checkpoint 'last' to resume from");
+    }
+    auto two = run_with_checkpoints(2);
+    step.state_checkpoint = "3";
+    std::string why_not;
+    CHECK(expand_step(step, &two, 2, why_not).empty());
+    CHECK(why_not ==
+          "step 'child' resumes from step 'first', which emitted 2 STATE "
+          "message(s): no checkpoint '3' to resume from");
+}
+
+TEST_CASE("expand_step: resuming runs once per picked checkpoint with its state file") {
+    auto base = run_with_checkpoints(3);
+    auto step = read_step();
+    step.state_from = "first";
+    step.state_checkpoint = "sample";
+    auto plans = expand(step, &base, 0);
+    REQUIRE(plans.size() == 3);
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        CAPTURE(i);
+        CHECK(plans[i].checkpoint == i);
+        CHECK(plans[i].state_text == base.checkpoints[i].state_file);
+        CHECK(!plans[i].range_json);
+    }
+    CHECK(plans[0].label == "read [from checkpoint 1/3]");
+    CHECK(plans[2].label == "read [from checkpoint 3/3]");
+}
+
+TEST_CASE("expand_step: resuming split ranges is every checkpoint times every range") {
+    auto base = run_with_checkpoints(4);
+    auto step = read_step();
+    step.state_from = "first";
+    step.state_checkpoint = "middle";
+    step.split = "halves";
+    auto plans = expand(step, &base);
+    REQUIRE(plans.size() == 2);
+    CHECK(plans[0].checkpoint == 2);
+    CHECK(plans[1].checkpoint == 2);
+    CHECK(plans[0].state_text == "{\"n\":2}");
+    CHECK(plans[0].label == "read [from checkpoint 3/4] [range begin:00000000,end:7fffffff]");
+    CHECK(ranges_of(plans) ==
+          std::vector<std::string>{range("00000000", "7fffffff"), range("80000000", "ffffffff")});
+}

@@ -1,0 +1,218 @@
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "checks/registry.hpp"
+#include "suite/scenario.hpp"
+#include "util/error.hpp"
+
+using namespace conform;
+using namespace conform::suite;
+
+namespace {
+
+std::string load_error(std::string_view text) {
+    try {
+        load_suite_text(text, "suites/test.json");
+    } catch (const Error& error) {
+        CHECK(error.kind() == ErrorKind::input);
+        return error.what();
+    }
+    FAIL("load_suite_text accepted an invalid suite");
+    return "";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("suite: a valid suite is read with every step option") {
+    auto scenarios = load_suite_text(R"({
+  "suite": "mine",
+  "scenarios": [
+    {"id": "a", "title": "first", "steps": [{"id": "spec", "run": "spec"}], "checks": ["cli.spec"]},
+    {
+      "id": "b.two",
+      "title": "second",
+      "requires": ["claims:range", "incremental_stream"],
+      "steps": [
+        {"id": "full", "run": "read", "tail": false, "range": "full", "config": "merge"},
+        {"id": "half", "run": "read", "range": {"begin": "00000000", "end": "7fffffff"},
+         "state": {"from": "full", "checkpoint": 3}, "cursor_floor_from": "full",
+         "tail": true, "timeout_seconds": 2.5, "inject_after": true},
+        {"id": "eq", "run": "read", "split": {"equal": 4}, "projections": "configured",
+         "apply_projections": true, "neutral_extension_keys": true,
+         "state": {"from": "full", "checkpoint": "sample"}},
+        {"id": "cuts", "run": "read", "split": {"cuts": ["10000000", "A0000000"]}},
+        {"id": "halves", "run": "read", "split": "halves", "inject_while_running": true}
+      ],
+      "checks": ["range.split_union", "state.resume_no_loss"]
+    }
+  ]
+})",
+                                     "suites/mine.json");
+    REQUIRE(scenarios.size() == 2);
+    CHECK(scenarios[0].id == "a");
+    CHECK(scenarios[0].suite == "mine");
+    CHECK(scenarios[0].origin == "suites/mine.json:4");
+    CHECK(scenarios[0].steps[0].config == "main");
+    CHECK(scenarios[0].steps[0].tail == "absent");
+    CHECK(scenarios[0].steps[0].range == "absent");
+    CHECK(scenarios[0].steps[0].projections == "none");
+    const auto& b = scenarios[1];
+    CHECK(b.origin == "suites/mine.json:5");
+    CHECK(b.requires_ == std::vector<std::string>{"claims:range", "incremental_stream"});
+    CHECK(b.checks == std::vector<std::string>{"range.split_union", "state.resume_no_loss"});
+    REQUIRE(b.steps.size() == 5);
+    CHECK(b.steps[0].tail == "false");
+    CHECK(b.steps[0].range == "full");
+    CHECK(b.steps[0].config == "merge");
+    CHECK(b.steps[1].range == "00000000-7fffffff");
+    CHECK(b.steps[1].state_from == "full");
+    CHECK(b.steps[1].state_checkpoint == "3");
+    CHECK(b.steps[1].cursor_floor_from == "full");
+    CHECK(b.steps[1].tail == "true");
+    CHECK(b.steps[1].timeout_seconds == doctest::Approx(2.5));
+    CHECK(b.steps[1].inject_after);
+    CHECK(!b.steps[1].inject_while_running);
+    CHECK(b.steps[2].split == "equal:4");
+    CHECK(b.steps[2].projections == "configured");
+    CHECK(b.steps[2].apply_projections);
+    CHECK(b.steps[2].neutral_extension_keys);
+    CHECK(b.steps[2].state_checkpoint == "sample");
+    CHECK(b.steps[3].split == "cuts:10000000,A0000000");
+    CHECK(b.steps[4].split == "halves");
+    CHECK(b.steps[4].inject_while_running);
+}
+
+TEST_CASE("suite: an unknown check id is reported with the nearest known id and its line") {
+    auto message = load_error(R"({
+  "suite": "mine",
+  "scenarios": [
+    {"id": "a", "title": "t", "steps": [{"id": "read", "run": "read"}],
+     "checks": ["read.emitted_at_ms",
+                "read.emited_at_ms"]}
+  ]
+})");
+    INFO(message);
+    CHECK(message.starts_with("suites/test.json: invalid suite:"));
+    CHECK(contains(message,
+                   "\n  suites/test.json:6: /scenarios/0/checks/1: unknown check "
+                   "'read.emited_at_ms', did you mean 'read.emitted_at_ms'?"));
+}
+
+TEST_CASE("suite: an unknown check id far from any known one has no suggestion") {
+    auto message = load_error(R"({"suite": "mine", "scenarios": [
+    {"id": "a", "title": "t", "steps": [{"id": "read", "run": "read"}],
+     "checks": ["zzzzzzzzzzzz"]}]})");
+    INFO(message);
+    CHECK(contains(message, "unknown check 'zzzzzzzzzzzz'\n"));
+    CHECK(!contains(message, "did you mean"));
+}
+
+TEST_CASE("suite: a step referring to a later or unknown step is an error") {
+    auto message = load_error(R"({
+  "suite": "mine",
+  "scenarios": [
+    {"id": "a", "title": "t",
+     "steps": [
+       {"id": "resume", "run": "read", "state": {"from": "first", "checkpoint": "last"}},
+       {"id": "first", "run": "read"},
+       {"id": "again", "run": "read", "cursor_floor_from": "nowhere"}
+     ],
+     "checks": ["state.resume_no_loss"]}
+  ]
+})");
+    INFO(message);
+    CHECK(contains(message,
+                   "suites/test.json:6: /scenarios/0/steps/0: step 'resume' refers to "
+                   "'first', which is not an earlier step of this scenario"));
+    CHECK(contains(message,
+                   "suites/test.json:8: /scenarios/0/steps/2: step 'again' refers to "
+                   "'nowhere', which is not an earlier step of this scenario"));
+}
+
+TEST_CASE("suite: a step may not refer to itself") {
+    auto message = load_error(R"({"suite": "mine", "scenarios": [
+    {"id": "a", "title": "t", "steps": [
+      {"id": "loop", "run": "read", "state": {"from": "loop", "checkpoint": "first"}}],
+     "checks": ["cli.read"]}]})");
+    CHECK(contains(message, "step 'loop' refers to 'loop'"));
+}
+
+TEST_CASE("suite: duplicate scenario and step ids are errors") {
+    auto message = load_error(R"({
+  "suite": "mine",
+  "scenarios": [
+    {"id": "a", "title": "t", "steps": [{"id": "s", "run": "spec"}], "checks": ["cli.spec"]},
+    {"id": "a", "title": "t", "steps": [{"id": "s", "run": "spec"},
+                                        {"id": "s", "run": "spec"}], "checks": ["cli.spec"]}
+  ]
+})");
+    INFO(message);
+    CHECK(contains(message, "suites/test.json:5: /scenarios/1/id: duplicate scenario id 'a'"));
+    CHECK(contains(message, "suites/test.json:6: /scenarios/1/steps/1/id: duplicate step id 's'"));
+}
+
+TEST_CASE("suite: schema violations are listed with their lines") {
+    auto message = load_error(R"({
+  "suite": "mine",
+  "scenarios": [
+    {"id": "a", "title": "t",
+     "steps": [{"id": "s", "run": "sepc"}],
+     "checks": ["cli.spec"],
+     "colour": "blue"}
+  ]
+})");
+    INFO(message);
+    CHECK(contains(message, "suites/test.json:5: /scenarios/0/steps/0/run: "));
+    CHECK(contains(message, "suites/test.json:7: /scenarios/0/colour: "));
+    CHECK(contains(message, "(schema: schemas/suite.schema.json)"));
+}
+
+TEST_CASE("suite: a suite without scenarios or with malformed JSON is an error") {
+    CHECK(contains(load_error(R"({"suite": "mine", "scenarios": []})"),
+                   "suites/test.json:1: /scenarios: "));
+    CHECK(contains(load_error("{\"suite\": \"mine\",\n}"), "suites/test.json:2:"));
+}
+
+TEST_CASE("suite: the built-in suites load and name only known checks") {
+    auto scenarios = load_builtin_suites();
+    REQUIRE(scenarios.size() >= 8);
+    std::set<std::string> suites;
+    std::set<std::string> ids;
+    for (const auto& scenario : scenarios) {
+        CAPTURE(scenario.id);
+        suites.insert(scenario.suite);
+        CHECK(ids.insert(scenario.suite + "/" + scenario.id).second);
+        CHECK(!scenario.steps.empty());
+        CHECK(!scenario.checks.empty());
+        CHECK(scenario.origin.starts_with("suites/"));
+        for (const auto& check : scenario.checks) {
+            CAPTURE(check);
+            CHECK(checks::find_check(check) != nullptr);
+        }
+    }
+    CHECK(suites.count("core") == 1);
+    CHECK(suites.count("extensions") == 1);
+}
+
+TEST_CASE("suite: every check is used by some built-in scenario") {
+    std::set<std::string> used;
+    for (const auto& scenario : load_builtin_suites()) {
+        used.insert(scenario.checks.begin(), scenario.checks.end());
+    }
+    for (const auto& check : checks::all_checks()) {
+        CAPTURE(check.id);
+        CHECK(used.count(std::string(check.id)) == 1);
+    }
+}
+
+TEST_CASE("suite: load_suite_file names a missing file") {
+    CHECK_THROWS_WITH_AS(load_suite_file("/nonexistent/suite.json"),
+                         "cannot read '/nonexistent/suite.json': no such file or not readable",
+                         Error);
+}

@@ -1,0 +1,113 @@
+#include <doctest/doctest.h>
+#include <rapidjson/document.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "json/parse.hpp"
+#include "protocol/catalog.hpp"
+#include "suite/transcript.hpp"
+
+using namespace conform;
+using namespace conform::suite;
+using report::Status;
+
+namespace {
+
+protocol::Catalog test_catalog() {
+    auto document = json::parse_json_text(R"({"streams":[
+      {"stream":{"name":"users","json_schema":{"type":"object","properties":{
+          "id":{"type":"integer"},"born":{"type":"string","format":"date"}}}},
+       "sync_mode":"full_refresh","primary_key":[["id"]]}]})",
+                                          "catalog.json");
+    return protocol::load_catalog(document, "catalog.json", {});
+}
+
+std::string user(int id, std::string_view born = "2000-01-31") {
+    return R"({"type":"RECORD","record":{"stream":"users","data":{"id":)" + std::to_string(id) +
+           R"(,"born":")" + std::string(born) + R"("},"emitted_at":1700000000000}})";
+}
+
+const std::string k_state = R"({"type":"STATE","state":{"data":{"n":1}}})";
+
+std::map<std::string, Status> statuses(const report::RunReport& report) {
+    std::map<std::string, Status> result;
+    for (const auto& check : report.scenarios.at(0).checks) {
+        result[check.id] = check.status;
+    }
+    return result;
+}
+
+report::RunReport validate(const std::string& text, bool strict) {
+    auto catalog = test_catalog();
+    std::istringstream transcript(text);
+    return validate_transcript(transcript, "saved.jsonl", catalog, strict);
+}
+
+}  // namespace
+
+TEST_CASE("validate_transcript: a clean transcript passes every transcript check") {
+    auto report = validate(user(1) + "\n" + user(2) + "\n" + k_state + "\n", false);
+    REQUIRE(report.scenarios.size() == 1);
+    const auto& scenario = report.scenarios[0];
+    CHECK(scenario.id == "transcript");
+    CHECK(scenario.status == Status::passed);
+    CHECK(report.connector == "saved.jsonl");
+    REQUIRE(scenario.checks.size() == transcript_checks().size());
+    for (const auto& check : scenario.checks) {
+        CAPTURE(check.id);
+        CHECK(check.status == Status::passed);
+    }
+}
+
+TEST_CASE("validate_transcript: findings become the expected statuses") {
+    std::string text = user(1) + "\n" + "INFO starting\n" + user(2, "2000-02-30") + "\n" + k_state +
+                       "\n" + user(3) + "\n";
+    auto report = validate(text, false);
+    auto status = statuses(report);
+    CHECK(status.at("io.json_lines") == Status::warned);
+    CHECK(status.at("io.messages_valid") == Status::passed);
+    CHECK(status.at("io.known_types") == Status::passed);
+    CHECK(status.at("read.streams_configured") == Status::passed);
+    CHECK(status.at("read.records_match_schema") == Status::failed);
+    CHECK(status.at("read.emitted_at_ms") == Status::passed);
+    CHECK(status.at("read.primary_key_present") == Status::passed);
+    CHECK(status.at("read.cursor_present") == Status::passed);
+    CHECK(status.at("state.well_formed") == Status::passed);
+    CHECK(status.at("merge.reduction_valid") == Status::passed);
+    CHECK(status.at("state.final_checkpoint") == Status::warned);
+    CHECK(report.scenarios[0].status == Status::failed);
+    CHECK(!report.strict);
+
+    for (const auto& check : report.scenarios[0].checks) {
+        if (check.id == "io.json_lines") {
+            REQUIRE(check.examples.size() == 1);
+            CHECK(check.examples[0].line == 2);
+            CHECK(check.examples[0].run == "saved.jsonl");
+            CHECK(check.examples[0].excerpt == "INFO starting");
+        }
+        if (check.id == "read.records_match_schema") {
+            REQUIRE(check.examples.size() == 1);
+            CHECK(check.examples[0].line == 3);
+        }
+        if (check.id == "state.final_checkpoint") {
+            REQUIRE(check.examples.size() == 1);
+            CHECK(check.examples[0].line == 5);
+        }
+    }
+}
+
+TEST_CASE("validate_transcript: strict turns SHOULD warnings into failures") {
+    auto report = validate(user(1) + "\nnot json\n" + k_state + "\n", true);
+    auto status = statuses(report);
+    CHECK(status.at("io.json_lines") == Status::failed);
+    CHECK(status.at("state.final_checkpoint") == Status::passed);
+    CHECK(report.scenarios[0].status == Status::failed);
+    CHECK(report.strict);
+}
+
+TEST_CASE("validate_transcript: an empty transcript passes") {
+    auto report = validate("", false);
+    CHECK(report.scenarios.at(0).status == Status::passed);
+}
