@@ -2,8 +2,8 @@
 
 #include <rapidjson/document.h>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include <csignal>
 #include <ctime>
@@ -32,7 +32,7 @@ namespace {
 constexpr const char* k_exit_codes_help =
     "Exit codes: 0 all checks passed (SHOULD warnings allowed unless --strict); 1 a check failed; "
     "2 bad command line; 3 bad test config, suite, catalog or transcript; 4 conform's own error; "
-    "5 nothing ran (no scenario selected, or every check skipped).";
+    "5 nothing ran (no scenario selected, or every check skipped); 130 interrupted.";
 
 struct RunFlags {
     std::string test_config;
@@ -116,7 +116,8 @@ config::TestConfig test_config_from(const RunFlags& flags) {
                     "--image IMAGE");
     }
     if (flags.config.empty()) {
-        throw Error(ErrorKind::usage, "--connector/--image need --config FILE (the connector config)");
+        throw Error(ErrorKind::usage,
+                    "--connector/--image need --config FILE (the connector config)");
     }
     config::TestConfig config;
     config.origin = "<command line>";
@@ -261,12 +262,18 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
 
 void add_report_flags(CLI::App& command, RunFlags& flags) {
     command.add_flag("--strict", flags.strict, "SHOULD clauses fail instead of warning");
-    command.add_option("--report-json", flags.report_json, "write the JSON report (version 1) here");
+    command.add_option("--report-json", flags.report_json,
+                       "write the JSON report (version 1) here");
     command.add_option("--junit", flags.junit, "write a JUnit XML report here");
-    command.add_flag("-v,--verbose", flags.verbose, "show every scenario's runs and skipped checks");
+    command.add_flag("-v,--verbose", flags.verbose,
+                     "show every scenario's runs and skipped checks");
 }
 
-// Ctrl-C or SIGTERM stop every connector conform started, so no process or container is left.
+// Ctrl-C or SIGTERM stop every connector conform started; the main thread then finishes the
+// current run (reaping it and removing its container) and exits with 130. If it has not after
+// k_interrupt_patience, conform exits anyway.
+constexpr auto k_interrupt_patience = std::chrono::seconds(30);
+
 void install_stop_handler() {
     static sigset_t signals;
     sigemptyset(&signals);
@@ -278,8 +285,10 @@ void install_stop_handler() {
         int received = 0;
         sigwait(&signals, &received);
         fmt::print(stderr, "\nconform: stopping (signal {}); cleaning up connectors\n", received);
-        process::stop_all_running();
-        std::_Exit(128 + received);
+        process::request_stop();
+        std::this_thread::sleep_for(k_interrupt_patience);
+        fmt::print(stderr, "conform: connectors did not stop in time; exiting\n");
+        std::_Exit(k_exit_interrupted);
     }).detach();
 }
 
@@ -304,7 +313,8 @@ int conform_main(int argc, char** argv) {
         ->delimiter(',')
         ->check(CLI::IsMember({"tail", "range", "merge", "projections"}));
     run->add_option("--suite", flags.suites, "suite file(s) instead of the built-in suites");
-    run->add_option("--only", flags.only, "run only these scenarios, suites or checks")->delimiter(',');
+    run->add_option("--only", flags.only, "run only these scenarios, suites or checks")
+        ->delimiter(',');
     run->add_option("--skip", flags.skip, "skip these scenarios, suites or checks")->delimiter(',');
     run->add_option("--extension-keys", flags.extension_keys,
                     "spelling of extension keys written into catalogs")
@@ -323,7 +333,8 @@ int conform_main(int argc, char** argv) {
     std::string transcript_path;
     auto* validate = app.add_subcommand(
         "validate", "check a recorded `read` transcript offline, with the live run's checks");
-    validate->add_option("--catalog", catalog_path, "the configured catalog of the read")->required();
+    validate->add_option("--catalog", catalog_path, "the configured catalog of the read")
+        ->required();
     validate->add_option("transcript", transcript_path, "the read's stdout, one message per line")
         ->required();
     add_report_flags(*validate, flags);
@@ -352,6 +363,8 @@ int conform_main(int argc, char** argv) {
                 return k_exit_bad_input;
             case ErrorKind::internal:
                 return k_exit_internal;
+            case ErrorKind::interrupted:
+                return k_exit_interrupted;
         }
     } catch (const std::exception& error) {
         fmt::print(stderr, "conform: internal error: {}\n", error.what());

@@ -2,10 +2,10 @@
 
 #include <rapidjson/reader.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "json/pointer.hpp"
-#include "util/text.hpp"
 
 namespace conform::config {
 
@@ -25,31 +25,47 @@ public:
     bool EndArray(rapidjson::SizeType) { return close(); }
     bool Key(const char* name, rapidjson::SizeType length, bool) {
         m_frames.back().key = json::escape_pointer_token(std::string_view(name, length));
-        m_lines.emplace(current_pointer(), line_now());
+        record();
         return true;
     }
 
 private:
+    // Deeper values are not recorded: line_of() falls back to their nearest recorded ancestor,
+    // and recording them would cost time and memory quadratic in the depth.
+    static constexpr std::size_t k_max_depth = 64;
+
     struct Frame {
         bool is_object;
         std::string key;
         std::size_t index = 0;
+        std::size_t pointer_length;  // of the container's own pointer
     };
 
-    std::size_t line_now() const { return position_of(m_text, m_stream.Tell()).line; }
-
-    std::string current_pointer() const {
-        std::string pointer;
-        for (const auto& frame : m_frames) {
-            pointer += '/';
-            pointer += frame.is_object ? frame.key : std::to_string(frame.index);
+    // The reader only moves forward, so lines are counted incrementally.
+    std::size_t line_now() {
+        std::size_t offset = std::min(m_stream.Tell(), m_text.size());
+        for (; m_scanned < offset; ++m_scanned) {
+            m_line += m_text[m_scanned] == '\n' ? 1 : 0;
         }
-        return pointer;
+        return m_line;
+    }
+
+    // Records the line of the current member or element, whose pointer is the container's
+    // pointer plus one token.
+    void record() {
+        const Frame& frame = m_frames.back();
+        if (m_frames.size() > k_max_depth) {
+            return;
+        }
+        m_pointer.resize(frame.pointer_length);
+        m_pointer += '/';
+        m_pointer += frame.is_object ? frame.key : std::to_string(frame.index);
+        m_lines.emplace(m_pointer, line_now());
     }
 
     bool value() {
         if (!m_frames.empty()) {
-            m_lines.emplace(current_pointer(), line_now());
+            record();
             if (!m_frames.back().is_object) {
                 ++m_frames.back().index;
             }
@@ -58,10 +74,13 @@ private:
     }
 
     bool open(bool is_object) {
+        std::size_t pointer_length = 0;
         if (!m_frames.empty()) {
-            m_lines.emplace(current_pointer(), line_now());
+            record();
+            pointer_length =
+                m_frames.size() > k_max_depth ? m_frames.back().pointer_length : m_pointer.size();
         }
-        m_frames.push_back(Frame{is_object, {}, 0});
+        m_frames.push_back(Frame{is_object, {}, 0, pointer_length});
         return true;
     }
 
@@ -77,6 +96,9 @@ private:
     const rapidjson::StringStream& m_stream;
     std::map<std::string, std::size_t>& m_lines;
     std::vector<Frame> m_frames;
+    std::string m_pointer;
+    std::size_t m_scanned = 0;
+    std::size_t m_line = 1;
 };
 
 }  // namespace

@@ -8,7 +8,8 @@
 namespace conform::config {
 
 // Maps the JSON pointer of every member and element of a JSON text (comments allowed) to the
-// 1-based line where it starts, so errors can name a line. An unparsable text yields an empty map.
+// 1-based line where it starts, so errors can name a line. Values nested deeper than 64 levels
+// are left out; for an unparsable text the map covers what was read before the error.
 std::map<std::string, std::size_t> pointer_lines(std::string_view text);
 
 // The line of `pointer`, or of its nearest ancestor that has one (1 for the root).

@@ -64,7 +64,8 @@ void validate_against_schema(const rapidjson::Value& document, std::string_view 
     auto lines = pointer_lines(text);
     std::string message = fmt::format("{}: invalid test config:", path.string());
     for (const auto& violation : violations) {
-        std::string field = violation.instance_path.empty() ? "(top level)" : violation.instance_path;
+        std::string field =
+            violation.instance_path.empty() ? "(top level)" : violation.instance_path;
         message += fmt::format("\n  {}:{}: {}: {}", path.string(),
                                line_of(lines, violation.instance_path), field, violation.message);
     }
@@ -95,7 +96,8 @@ std::vector<TestConfig::ExpectedRecord> read_expected_records(const std::filesys
             throw_input_error(fmt::format(
                 "{}: expected {{\"stream\": NAME, \"data\": {{...}}}} on each line", where));
         }
-        records.push_back({document["stream"].GetString(), json::to_json(document["data"]), number});
+        records.push_back(
+            {document["stream"].GetString(), json::to_json(document["data"]), number});
     }
     return records;
 }
@@ -103,8 +105,14 @@ std::vector<TestConfig::ExpectedRecord> read_expected_records(const std::filesys
 void read_connector(const rapidjson::Value& connector, TestConfig& config) {
     if (connector.HasMember("command")) {
         const auto& command = connector["command"];
-        config.command = command.IsString() ? split_command_line(command.GetString())
-                                            : string_list(command);
+        config.command =
+            command.IsString() ? split_command_line(command.GetString()) : string_list(command);
+        if (config.command.empty() || config.command[0].empty()) {
+            throw_input_error(
+                fmt::format("{}: /connector/command: expected a program to run, got "
+                            "an empty command",
+                            config.origin.string()));
+        }
         if (config.command[0].find('/') != std::string::npos) {
             config.command[0] = resolve(config.base_dir, config.command[0]).string();
         }
@@ -215,7 +223,8 @@ std::unique_ptr<container::Launcher> TestConfig::make_launcher() const {
 std::string read_text_file(const std::filesystem::path& path) {
     std::ifstream file(path, std::ios::binary);
     if (!file) {
-        throw_input_error(fmt::format("cannot read '{}': no such file or not readable", path.string()));
+        throw_input_error(
+            fmt::format("cannot read '{}': no such file or not readable", path.string()));
     }
     std::ostringstream content;
     content << file.rdbuf();

@@ -254,12 +254,14 @@ process::LaunchSpec image_launch_spec(const ImageSettings& settings, const Call&
     }
     process::LaunchSpec spec;
     RuntimeCommand runtime{settings.runtime, settings.global_args};
+    // No --rm: the docker CLI against podman 4.3's API then reports exit code 0 for every
+    // container (measured); the cleanup command removes the container by name instead.
     // The container's output is read through the attached stdout; a log copy would only cost
-    // time and disk, and the container is removed afterwards anyway.
+    // time and disk.
     // --stop-timeout 0: the cleanup's `rm -f` comes after conform's own grace period, so the
     // runtime must not add its default 10 s of waiting before SIGKILL.
-    spec.argv = runtime.with(
-        {"run", "--rm", "-i", "--name", name, "--log-driver", "none", "--stop-timeout", "0"});
+    spec.argv =
+        runtime.with({"run", "-i", "--name", name, "--log-driver", "none", "--stop-timeout", "0"});
     auto add = [&spec](std::initializer_list<std::string> words) {
         spec.argv.insert(spec.argv.end(), words);
     };

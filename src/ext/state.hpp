@@ -23,7 +23,7 @@ struct StateProblem {
 // state and the stream states it lists. A malformed message is reported and not applied.
 // Copying takes an independent snapshot.
 class StateReducer {
-  public:
+public:
     StateReducer();
     ~StateReducer();
     StateReducer(const StateReducer& other);
@@ -48,7 +48,7 @@ class StateReducer {
     // reductions of different runs. Empty before any state.
     std::string materialized_json() const;
 
-  private:
+private:
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };

@@ -16,7 +16,7 @@ namespace {
 // then a multiply-xorshift finalizer so that every input bit reaches every output bit. Callers
 // must make the word stream unambiguous (lengths before variable-size data).
 class Hasher128 {
-  public:
+public:
     void add_word(std::uint64_t word) {
         ++m_words;
         if (!m_has_pending) {
@@ -54,7 +54,7 @@ class Hasher128 {
         return Digest{m_lane_a, m_lane_b};
     }
 
-  private:
+private:
     static constexpr std::uint64_t k_mul_1 = 0x9e3779b97f4a7c15ULL;
     static constexpr std::uint64_t k_mul_2 = 0xc2b2ae3d27d4eb4fULL;
 
@@ -102,7 +102,7 @@ class Hasher128 {
 
 // Feeds the canonical traversal to the hasher as an unambiguous stream of tagged words.
 class DigestVisitor {
-  public:
+public:
     explicit DigestVisitor(Hasher128& hasher) : m_hasher(hasher) {}
 
     void null() { m_hasher.add_word('n'); }
@@ -124,7 +124,7 @@ class DigestVisitor {
     void end_array(std::uint32_t /*children*/) { m_hasher.add_word(']'); }
     void before_child(bool /*first*/) {}
 
-  private:
+private:
     void tagged_word(std::uint64_t tag, std::uint64_t word) {
         m_hasher.add_word(tag);
         m_hasher.add_word(word);

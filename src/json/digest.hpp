@@ -27,7 +27,7 @@ struct Digest {
 // pointers) get equal digests: member order and 1 vs 1.0 do not matter. The value is hashed in a
 // streaming canonical traversal, without building the canonical text. Not a cryptographic hash.
 class Digester {
-  public:
+public:
     // Each excluded pointer (RFC 6901; array elements by index) is left out of every digest as if
     // absent. Throws Error(input) naming the pointer when one is malformed.
     explicit Digester(const std::vector<std::string>& excluded_pointers = {});
@@ -38,7 +38,7 @@ class Digester {
     // Not thread-safe: scratch buffers are reused between calls.
     Digest digest(const rapidjson::Value& value);
 
-  private:
+private:
     struct State;
     std::unique_ptr<State> m_state;
 };

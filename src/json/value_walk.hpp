@@ -73,7 +73,7 @@ void visit_number_as_stored(const rapidjson::Value& number, Visitor& visitor) {
 // every member or element. Scratch buffers are reused between walks.
 template <bool k_canonical>
 class ValueWalker {
-  public:
+public:
     template <typename Visitor>
     void walk(const rapidjson::Value& root, Visitor& visitor, const PointerTree* excluded) {
         m_frames.clear();
@@ -89,7 +89,7 @@ class ValueWalker {
         }
     }
 
-  private:
+private:
     struct Frame {
         const rapidjson::Value* container;
         const PointerTree* excluded;

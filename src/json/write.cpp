@@ -61,7 +61,7 @@ std::string_view format_number(std::array<char, 32>& buffer, Number number) {
 // Writes walker events as JSON text. Doubles are written in shortest round-trip form; outside
 // canonical output an integral-looking double keeps a ".0" so that it reads back as a double.
 class TextWriter {
-  public:
+public:
     TextWriter(std::string& out, Layout layout, bool mark_doubles)
         : m_out(out), m_layout(layout), m_mark_doubles(mark_doubles) {}
 
@@ -96,7 +96,7 @@ class TextWriter {
         new_line();
     }
 
-  private:
+private:
     static constexpr std::size_t k_indent = 2;
 
     void open(char bracket) {

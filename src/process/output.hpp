@@ -11,7 +11,7 @@ namespace conform::process::detail {
 // Cuts a byte stream into lines, holding at most one line of `max_line_bytes` in memory. A longer
 // line is cut to `max_line_bytes` and flagged; the rest of it, up to the next '\n', is dropped.
 class LineSplitter {
-  public:
+public:
     explicit LineSplitter(std::size_t max_line_bytes) : m_max_line_bytes(max_line_bytes) {}
 
     // Calls `deliver(line, truncated)` for every line that `data` completes, in order.
@@ -42,7 +42,7 @@ class LineSplitter {
         }
     }
 
-  private:
+private:
     void append(std::string_view piece) {
         if (m_truncated) {
             return;
@@ -72,7 +72,7 @@ class LineSplitter {
 
 // Keeps the last `limit` bytes of a stream.
 class TailBuffer {
-  public:
+public:
     explicit TailBuffer(std::size_t limit) : m_limit(limit) {}
 
     void append(std::string_view data);
@@ -81,7 +81,7 @@ class TailBuffer {
     // True when more than `limit` bytes were seen.
     bool truncated() const { return m_total > m_limit; }
 
-  private:
+private:
     std::size_t m_limit;
     std::size_t m_total = 0;
     std::string m_buffer;  // holds at most 2 * limit bytes, to trim rarely

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
@@ -154,7 +155,7 @@ struct GroupEntry {
 // The groups started by run() and not yet finished. Reaping a leader and signalling its group by
 // another thread both happen under the mutex, so a signal never reaches a recycled pid.
 class GroupRegistry {
-  public:
+public:
     static GroupRegistry& instance() {
         static GroupRegistry registry;
         return registry;
@@ -213,7 +214,7 @@ class GroupRegistry {
         return status;
     }
 
-  private:
+private:
     void terminate_locked(GroupEntry& entry) {
         if (!entry.terminated_at && !entry.reaped) {
             signal_group(entry.pid, SIGTERM);
@@ -227,7 +228,7 @@ class GroupRegistry {
 
 // A stop or cleanup command: output discarded, failures ignored, killed when it takes too long.
 class HelperProcess {
-  public:
+public:
     static std::optional<HelperProcess> start(const std::vector<std::string>& argv,
                                               const LaunchSpec& spec) noexcept {
         try {
@@ -273,7 +274,7 @@ class HelperProcess {
         }
     }
 
-  private:
+private:
     explicit HelperProcess(pid_t pid) : m_pid(pid) {}
 
     pid_t m_pid = 0;
@@ -281,7 +282,7 @@ class HelperProcess {
 
 // One run(): the poll loop over the child's pipes, its stop sequence, and its cleanup.
 class ChildRun {
-  public:
+public:
     ChildRun(const LaunchSpec& spec, Observer& observer);
     ~ChildRun() { shut_down(); }
     ChildRun(const ChildRun&) = delete;
@@ -289,7 +290,7 @@ class ChildRun {
 
     RunResult run();
 
-  private:
+private:
     bool finished() const { return m_exit && !m_stdout && !m_stderr; }
     void step();
     int poll_timeout_ms(Clock::time_point now) const;
@@ -673,13 +674,29 @@ std::string ExitStatus::describe() const {
     return "unknown exit status";
 }
 
+namespace {
+std::atomic<bool> g_stop_requested{false};
+}  // namespace
+
 RunResult run(const LaunchSpec& spec, Observer& observer) {
+    if (g_stop_requested) {
+        throw Error(ErrorKind::interrupted, "conform was interrupted; no further process started");
+    }
     ChildRun child_run(spec, observer);
     return child_run.run();
 }
 
 void stop_all_running() {
     GroupRegistry::instance().terminate_all();
+}
+
+void request_stop() {
+    g_stop_requested = true;
+    stop_all_running();
+}
+
+bool stop_requested() {
+    return g_stop_requested;
 }
 
 }  // namespace conform::process

@@ -56,7 +56,7 @@ enum class Decision { keep_going, stop };
 // a stop asked for after the process exited. An exception thrown by a callback leaves run() after
 // the process group was killed and reaped.
 class Observer {
-  public:
+public:
     virtual ~Observer() = default;
     // One stdout line without its '\n'; `line_number` is 1-based.
     virtual Decision on_stdout_line(std::string_view line, std::uint64_t line_number,
@@ -91,5 +91,12 @@ RunResult run(const LaunchSpec& spec, Observer& observer);
 // Stops every process started by run() that is still running (SIGTERM, then SIGKILL after its
 // grace period, plus its stop_command). Safe to call from a signal-handling thread; used on Ctrl-C.
 void stop_all_running();
+
+// stop_all_running(), and from then on run() throws conform::Error (interrupted) instead of
+// starting anything. For Ctrl-C.
+void request_stop();
+
+// True once request_stop() was called.
+bool stop_requested();
 
 }  // namespace conform::process

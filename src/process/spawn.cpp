@@ -139,7 +139,7 @@ void reap_blocking(pid_t pid) {
 // Sets the executable, argv (argv[0] kept as given, empty arguments allowed) and environment,
 // and prepares the child between fork and exec. Only async-signal-safe calls run in the child.
 class ChildSetup : public bp::extend::handler {
-  public:
+public:
     ChildSetup(const char* executable, char* const* argv, char** envp, const char* working_dir)
         : m_executable(executable), m_argv(argv), m_envp(envp), m_working_dir(working_dir) {}
 
@@ -181,7 +181,7 @@ class ChildSetup : public bp::extend::handler {
         }
     }
 
-  private:
+private:
     template <typename Executor>
     static void fail_in_child(Executor& executor, const char* what) {
         executor.set_error(std::error_code(errno, std::system_category()), what);

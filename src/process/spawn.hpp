@@ -14,7 +14,7 @@ namespace conform::process::detail {
 
 // Owns one file descriptor and closes it when destroyed.
 class UniqueFd {
-  public:
+public:
     UniqueFd() = default;
     explicit UniqueFd(int fd) : m_fd(fd) {}
     ~UniqueFd() { reset(); }
@@ -28,7 +28,7 @@ class UniqueFd {
     int release();
     void reset();
 
-  private:
+private:
     int m_fd = -1;
 };
 

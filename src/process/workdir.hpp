@@ -8,7 +8,7 @@ namespace conform::process {
 // A private temporary folder (mode 0700) that is removed with everything in it when destroyed.
 // Input files for connectors are written here because configs hold secrets.
 class PrivateDir {
-  public:
+public:
     // Creates the folder under $TMPDIR (or /tmp). Throws conform::Error (internal) on failure.
     PrivateDir();
     ~PrivateDir();
@@ -22,7 +22,7 @@ class PrivateDir {
     // or the file cannot be written.
     std::filesystem::path write_file(std::string_view name, std::string_view content) const;
 
-  private:
+private:
     std::filesystem::path m_path;
 };
 

@@ -23,11 +23,17 @@ namespace ids = checks::ids;
 
 namespace {
 
-constexpr std::array<std::string_view, 9> k_known_types{
-    "RECORD", "STATE", "LOG", "SPEC", "CONNECTION_STATUS", "CATALOG", "TRACE", "CONTROL",
-    "DESTINATION_CATALOG"};
+constexpr std::array<std::string_view, 9> k_known_types{"RECORD",
+                                                        "STATE",
+                                                        "LOG",
+                                                        "SPEC",
+                                                        "CONNECTION_STATUS",
+                                                        "CATALOG",
+                                                        "TRACE",
+                                                        "CONTROL",
+                                                        "DESTINATION_CATALOG"};
 constexpr std::array<std::string_view, 4> k_kept_types{"SPEC", "CATALOG", "CONNECTION_STATUS",
-                                                        "TRACE"};
+                                                       "TRACE"};
 constexpr std::size_t k_kept_limit = 50;
 constexpr std::size_t k_key_text_limit = 40;
 // Epoch milliseconds below this (2001-09-09) are almost surely seconds.
@@ -106,7 +112,8 @@ struct Analyzer::Impl {
         if (++count > setup.examples_per_check) {
             return;
         }
-        std::string shown = setup.secrets != nullptr ? setup.secrets->redact(text) : std::string(text);
+        std::string shown =
+            setup.secrets != nullptr ? setup.secrets->redact(text) : std::string(text);
         observation.findings.push_back(
             Finding{std::string(check), std::move(message), line, excerpt(shown, 300)});
     }
@@ -129,8 +136,8 @@ struct Analyzer::Impl {
         message.ParseInsitu<rapidjson::kParseIterativeFlag>(buffer.data());
         if (message.HasParseError() || !message.IsObject()) {
             ++observation.invalid_lines;
-            add_finding(ids::io_json_lines, "not a JSON object: not an AirbyteMessage",
-                        line_number, line);
+            add_finding(ids::io_json_lines, "not a JSON object: not an AirbyteMessage", line_number,
+                        line);
             return;
         }
         inspect_message(message, line, line_number);
@@ -188,10 +195,10 @@ struct Analyzer::Impl {
         auto name = string_of(record["stream"]);
         auto index = setup.catalog->find(name, name_space);
         if (!index) {
-            add_finding(ids::read_streams,
-                        fmt::format("record for stream '{}', which is not in the configured catalog",
-                                    name),
-                        line_number, line);
+            add_finding(
+                ids::read_streams,
+                fmt::format("record for stream '{}', which is not in the configured catalog", name),
+                line_number, line);
             return std::nullopt;
         }
         return static_cast<std::uint16_t>(*index);
@@ -221,11 +228,11 @@ struct Analyzer::Impl {
         violations.clear();
         if (!stream.schema->validate(data, &violations, 3)) {
             for (const auto& violation : violations) {
-                add_finding(ids::read_schema,
-                            fmt::format("{} record does not match its schema: at '{}': {}",
-                                        stream.display_name(), violation.instance_path,
-                                        violation.message),
-                            line_number, line);
+                add_finding(
+                    ids::read_schema,
+                    fmt::format("{} record does not match its schema: at '{}': {}",
+                                stream.display_name(), violation.instance_path, violation.message),
+                    line_number, line);
             }
         }
         RecordEntry entry;
@@ -263,11 +270,11 @@ struct Analyzer::Impl {
         for (const auto& path : stream.primary_key) {
             const auto* value = find_path(data, path);
             if (value == nullptr || value->IsNull()) {
-                add_finding(ids::read_primary_key,
-                            fmt::format("{} record has {} primary-key field '{}'",
-                                        stream.display_name(), value ? "a null" : "no",
-                                        to_pointer(path)),
-                            line_number, line);
+                add_finding(
+                    ids::read_primary_key,
+                    fmt::format("{} record has {} primary-key field '{}'", stream.display_name(),
+                                value ? "a null" : "no", to_pointer(path)),
+                    line_number, line);
                 return false;
             }
             key.PushBack(rapidjson::Value(*value, allocator), allocator);
@@ -316,12 +323,12 @@ struct Analyzer::Impl {
         if (setup.cursor_floor.size() > stream_index && setup.cursor_floor[stream_index]) {
             const auto& floor = *setup.cursor_floor[stream_index];
             if (cursor->compare(floor).value_or(0) < 0) {
-                add_finding(ids::state_no_older,
-                            fmt::format("{} record with cursor {} is older than the state's "
-                                        "cursor {}",
-                                        stream.display_name(), cursor->describe(),
-                                        floor.describe()),
-                            line_number, line);
+                add_finding(
+                    ids::state_no_older,
+                    fmt::format("{} record with cursor {} is older than the state's "
+                                "cursor {}",
+                                stream.display_name(), cursor->describe(), floor.describe()),
+                    line_number, line);
             }
         }
     }
@@ -333,9 +340,9 @@ struct Analyzer::Impl {
         std::string before = reducer.materialized_json();
         auto problems = reducer.apply(state);
         for (const auto& problem : problems) {
-            add_finding(problem.clause == "X-MERGE-1" ? ids::merge_reduction
-                                                       : ids::state_well_formed,
-                        problem.message, line_number, line);
+            add_finding(
+                problem.clause == "X-MERGE-1" ? ids::merge_reduction : ids::state_well_formed,
+                problem.message, line_number, line);
         }
         // A malformed STATE the reducer refused is no checkpoint: nothing could resume from it.
         if (!problems.empty() && reducer.materialized_json() == before) {
@@ -348,13 +355,11 @@ struct Analyzer::Impl {
 
     void check_state_stream(const rapidjson::Value& state, std::string_view line,
                             std::uint64_t line_number) {
-        if (setup.catalog == nullptr || !state.HasMember("stream") ||
-            !state["stream"].IsObject()) {
+        if (setup.catalog == nullptr || !state.HasMember("stream") || !state["stream"].IsObject()) {
             return;
         }
         const auto& stream = state["stream"];
-        if (!stream.HasMember("stream_descriptor") ||
-            !stream["stream_descriptor"].IsObject() ||
+        if (!stream.HasMember("stream_descriptor") || !stream["stream_descriptor"].IsObject() ||
             !stream["stream_descriptor"].HasMember("name") ||
             !stream["stream_descriptor"]["name"].IsString()) {
             return;  // the envelope schema reports the missing descriptor
@@ -366,10 +371,10 @@ struct Analyzer::Impl {
         }
         auto name = string_of(descriptor["name"]);
         if (!setup.catalog->find(name, name_space)) {
-            add_finding(ids::state_well_formed,
-                        fmt::format("STREAM state for '{}', which is not a configured stream",
-                                    name),
-                        line_number, line);
+            add_finding(
+                ids::state_well_formed,
+                fmt::format("STREAM state for '{}', which is not a configured stream", name),
+                line_number, line);
         }
     }
 };
@@ -395,7 +400,9 @@ process::Decision Analyzer::on_tick(std::chrono::milliseconds elapsed) {
     return m_impl->setup.on_tick ? m_impl->setup.on_tick(elapsed) : process::Decision::keep_going;
 }
 
-void Analyzer::set_mark() { m_impl->observation.mark_set = true; }
+void Analyzer::set_mark() {
+    m_impl->observation.mark_set = true;
+}
 
 Observation Analyzer::finish(process::RunResult result) {
     auto& impl = *m_impl;
@@ -410,6 +417,8 @@ Observation Analyzer::finish(process::RunResult result) {
     return std::move(impl.observation);
 }
 
-const Observation& Analyzer::observation() const { return m_impl->observation; }
+const Observation& Analyzer::observation() const {
+    return m_impl->observation;
+}
 
 }  // namespace conform::protocol

@@ -112,8 +112,7 @@ std::optional<std::size_t> Catalog::find(std::string_view name,
 
 Catalog load_catalog(const rapidjson::Value& document, std::string_view origin,
                      const std::map<std::string, std::vector<std::string>>& volatile_fields) {
-    if (!document.IsObject() || !document.HasMember("streams") ||
-        !document["streams"].IsArray()) {
+    if (!document.IsObject() || !document.HasMember("streams") || !document["streams"].IsArray()) {
         throw_input_error(
             fmt::format("{}: expected a ConfiguredAirbyteCatalog with a 'streams' array", origin));
     }
@@ -139,7 +138,8 @@ std::string configure_discovered(const rapidjson::Value& airbyte_catalog) {
             if (stream.HasMember("supported_sync_modes") &&
                 stream["supported_sync_modes"].IsArray()) {
                 for (const auto& mode : stream["supported_sync_modes"].GetArray()) {
-                    incremental = incremental || (mode.IsString() && string_of(mode) == "incremental");
+                    incremental =
+                        incremental || (mode.IsString() && string_of(mode) == "incremental");
                 }
             }
             bool has_cursor = stream.HasMember("default_cursor_field");

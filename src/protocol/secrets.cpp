@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace conform::protocol {
 
 namespace {
@@ -9,27 +11,79 @@ namespace {
 constexpr std::size_t k_min_secret_length = 4;
 constexpr std::string_view k_mask = "**********";
 
-std::string json_escaped(std::string_view value) {
+enum class EscapeStyle { minimal, slash, ascii, ascii_upper };
+
+void append_unicode_escape(std::string& out, unsigned code_unit, bool upper = false) {
+    out += upper ? fmt::format("\\u{:04X}", code_unit) : fmt::format("\\u{:04x}", code_unit);
+}
+
+// Decodes one UTF-8 sequence at `at` (advancing it); invalid bytes decode as themselves.
+char32_t next_code_point(std::string_view text, std::size_t& at) {
+    auto byte = static_cast<unsigned char>(text[at]);
+    std::size_t length = byte < 0x80           ? 1
+                         : (byte >> 5) == 0x6  ? 2
+                         : (byte >> 4) == 0xE  ? 3
+                         : (byte >> 3) == 0x1E ? 4
+                                               : 1;
+    if (at + length > text.size()) {
+        length = 1;
+    }
+    char32_t code = length == 1 ? byte : byte & (0x3F >> (length - 1));
+    for (std::size_t i = 1; i < length; ++i) {
+        code = (code << 6) | (static_cast<unsigned char>(text[at + i]) & 0x3F);
+    }
+    at += length;
+    return code;
+}
+
+// `value` as a JSON string body would spell it under `style`: serializers differ on "/" and on
+// non-ASCII characters, and a secret must be found whichever one the connector used.
+std::string json_escaped(std::string_view value, EscapeStyle style) {
     std::string escaped;
-    for (char c : value) {
-        switch (c) {
-            case '"':
+    for (std::size_t at = 0; at < value.size();) {
+        std::size_t start = at;
+        char32_t code = next_code_point(value, at);
+        switch (code) {
+            case U'"':
                 escaped += "\\\"";
-                break;
-            case '\\':
+                continue;
+            case U'\\':
                 escaped += "\\\\";
-                break;
-            case '\n':
+                continue;
+            case U'\n':
                 escaped += "\\n";
-                break;
-            case '\t':
+                continue;
+            case U'\t':
                 escaped += "\\t";
-                break;
-            case '/':
-                escaped += c;
-                break;
+                continue;
+            case U'\r':
+                escaped += "\\r";
+                continue;
+            case U'\b':
+                escaped += "\\b";
+                continue;
+            case U'\f':
+                escaped += "\\f";
+                continue;
+            case U'/':
+                escaped += style == EscapeStyle::minimal ? "/" : "\\/";
+                continue;
             default:
-                escaped += c;
+                break;
+        }
+        if (code < 0x20) {
+            append_unicode_escape(escaped, code);
+        } else if (code >= 0x80 && style >= EscapeStyle::ascii) {
+            bool upper = style == EscapeStyle::ascii_upper;
+            if (code >= 0x10000) {
+                char32_t offset = code - 0x10000;
+                append_unicode_escape(escaped, 0xD800 + (offset >> 10), upper);
+                append_unicode_escape(escaped, 0xDC00 + (offset & 0x3FF), upper);
+            } else {
+                append_unicode_escape(escaped, code, upper);
+            }
+        } else {
+            escaped.append(value.substr(start, at - start));
         }
     }
     return escaped;
@@ -42,15 +96,16 @@ Secrets::Secrets(std::vector<std::string> values) {
         if (value.size() < k_min_secret_length) {
             continue;
         }
-        std::string escaped = json_escaped(value);
-        if (escaped != value) {
-            m_needles.push_back(std::move(escaped));
+        for (auto style : {EscapeStyle::minimal, EscapeStyle::slash, EscapeStyle::ascii,
+                           EscapeStyle::ascii_upper}) {
+            m_needles.push_back(json_escaped(value, style));
         }
         m_needles.push_back(std::move(value));
     }
     // Longest first, so a secret that contains another is masked whole.
     std::sort(m_needles.begin(), m_needles.end(),
               [](const auto& a, const auto& b) { return a.size() > b.size(); });
+    m_needles.erase(std::unique(m_needles.begin(), m_needles.end()), m_needles.end());
 }
 
 bool Secrets::found_in(std::string_view text) const {

@@ -62,10 +62,11 @@ public:
         for (const auto& scenario : report.scenarios) {
             failed_scenarios += scenario.status == Status::failed ? 1 : 0;
         }
-        print("\n{} scenarios, {} failed; checks: {} passed, {} failed, {} warned, {} skipped "
-              "({:.1f} s)\n",
-              report.scenarios.size(), failed_scenarios, totals.passed, totals.failed,
-              totals.warned, totals.skipped, static_cast<double>(report.duration_ms) / 1000.0);
+        print(
+            "\n{} scenarios, {} failed; checks: {} passed, {} failed, {} warned, {} skipped "
+            "({:.1f} s)\n",
+            report.scenarios.size(), failed_scenarios, totals.passed, totals.failed, totals.warned,
+            totals.skipped, static_cast<double>(report.duration_ms) / 1000.0);
     }
 
 private:

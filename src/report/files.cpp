@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace conform::report {
 
@@ -17,7 +18,8 @@ using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
 void write_string(Writer& writer, std::string_view key, std::string_view value) {
     writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-    writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+    std::string valid = valid_utf8(value);
+    writer.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
 }
 
 void write_int(Writer& writer, std::string_view key, std::int64_t value) {
@@ -89,7 +91,8 @@ void write_scenario(Writer& writer, const ScenarioResult& scenario) {
     writer.EndObject();
 }
 
-std::string xml_escape(std::string_view text) {
+std::string xml_escape(std::string_view raw) {
+    std::string text = valid_utf8(raw);
     std::string escaped;
     for (char c : text) {
         switch (c) {
@@ -118,8 +121,8 @@ std::string xml_escape(std::string_view text) {
 }
 
 std::string failure_text(const CheckResult& check) {
-    std::string text = fmt::format("{} [{}]: {}\n", check.id, fmt::join(check.clauses, ", "),
-                                   check.title);
+    std::string text =
+        fmt::format("{} [{}]: {}\n", check.id, fmt::join(check.clauses, ", "), check.title);
     for (const auto& example : check.examples) {
         text += fmt::format("- {} ({}, line {})\n  seen: {}\n", example.message, example.run,
                             example.line, example.excerpt);
@@ -165,11 +168,11 @@ std::string to_json_report(const RunReport& report) {
 std::string to_junit_xml(const RunReport& report) {
     auto totals = report.check_totals();
     std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    xml += fmt::format("<testsuites name=\"conform\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" "
-                       "time=\"{:.3f}\">\n",
-                       totals.passed + totals.failed + totals.warned + totals.skipped,
-                       totals.failed, totals.skipped,
-                       static_cast<double>(report.duration_ms) / 1000.0);
+    xml += fmt::format(
+        "<testsuites name=\"conform\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" "
+        "time=\"{:.3f}\">\n",
+        totals.passed + totals.failed + totals.warned + totals.skipped, totals.failed,
+        totals.skipped, static_cast<double>(report.duration_ms) / 1000.0);
     for (const auto& scenario : report.scenarios) {
         std::size_t failures = 0;
         std::size_t skipped = 0;
@@ -177,20 +180,22 @@ std::string to_junit_xml(const RunReport& report) {
             failures += check.status == Status::failed ? 1 : 0;
             skipped += check.status == Status::skipped ? 1 : 0;
         }
-        xml += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" "
-                           "time=\"{:.3f}\">\n",
-                           xml_escape(scenario.id), scenario.checks.size(), failures, skipped,
-                           static_cast<double>(scenario.duration_ms) / 1000.0);
+        xml += fmt::format(
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" "
+            "time=\"{:.3f}\">\n",
+            xml_escape(scenario.id), scenario.checks.size(), failures, skipped,
+            static_cast<double>(scenario.duration_ms) / 1000.0);
         for (const auto& check : scenario.checks) {
-            xml += fmt::format("    <testcase classname=\"{}\" name=\"{}\">", xml_escape(scenario.id),
-                               xml_escape(check.id));
+            xml += fmt::format("    <testcase classname=\"{}\" name=\"{}\">",
+                               xml_escape(scenario.id), xml_escape(check.id));
             if (check.status == Status::failed) {
-                xml += fmt::format("\n      <failure message=\"{}\">{}</failure>\n    ",
-                                   xml_escape(check.examples.empty() ? check.title
-                                                                     : check.examples[0].message),
-                                   xml_escape(failure_text(check) + "rerun: " + scenario.rerun));
+                xml += fmt::format(
+                    "\n      <failure message=\"{}\">{}</failure>\n    ",
+                    xml_escape(check.examples.empty() ? check.title : check.examples[0].message),
+                    xml_escape(failure_text(check) + "rerun: " + scenario.rerun));
             } else if (check.status == Status::skipped) {
-                xml += fmt::format("\n      <skipped message=\"{}\"/>\n    ", xml_escape(check.note));
+                xml +=
+                    fmt::format("\n      <skipped message=\"{}\"/>\n    ", xml_escape(check.note));
             } else if (check.status == Status::warned) {
                 xml += fmt::format("\n      <system-out>{}</system-out>\n    ",
                                    xml_escape("WARNING (SHOULD clause): " + failure_text(check)));

@@ -12,7 +12,8 @@ std::string_view find(std::string_view name) {
             return content;
         }
     }
-    throw_internal_error("embedded resource '" + std::string(name) + "' is missing from this build");
+    throw_internal_error("embedded resource '" + std::string(name) +
+                         "' is missing from this build");
 }
 
 }  // namespace conform::resources

@@ -16,7 +16,8 @@ namespace conform::suite {
 
 namespace ids = checks::ids;
 
-void collect_findings(const std::string& id, const ScenarioContext& context, CheckOutcome& outcome) {
+void collect_findings(const std::string& id, const ScenarioContext& context,
+                      CheckOutcome& outcome) {
     for (const auto& step : context.steps) {
         for (const auto& run : step.runs) {
             auto counted = run.finding_counts.find(id);
@@ -132,7 +133,7 @@ void check_read_command(const ScenarioContext& context, CheckOutcome& outcome) {
 
 // The connectionSpecification of the scenario's SPEC message, or null (with a finding).
 const protocol::Observation::Kept* spec_message(const ScenarioContext& context,
-                                               CheckOutcome& outcome) {
+                                                CheckOutcome& outcome) {
     for (const auto* step : context.steps_running("spec")) {
         for (const auto& run : step->runs) {
             if (const auto* kept = run.first_kept("SPEC")) {
@@ -194,7 +195,8 @@ void check_spec_config(const ScenarioContext& context, CheckOutcome& outcome) {
             }
         }
     } catch (const Error& error) {
-        outcome.not_applicable = fmt::format("the spec's schema does not compile: {}", error.what());
+        outcome.not_applicable =
+            fmt::format("the spec's schema does not compile: {}", error.what());
     }
 }
 
@@ -214,7 +216,8 @@ std::optional<rapidjson::Document> discovered(const ScenarioContext& context, Ch
 }
 
 std::string stream_name(const rapidjson::Value& stream) {
-    std::string name = stream.HasMember("name") && stream["name"].IsString() ? stream["name"].GetString() : "?";
+    std::string name =
+        stream.HasMember("name") && stream["name"].IsString() ? stream["name"].GetString() : "?";
     if (stream.HasMember("namespace") && stream["namespace"].IsString()) {
         return std::string(stream["namespace"].GetString()) + "." + name;
     }
@@ -231,18 +234,19 @@ void check_discover_streams(const ScenarioContext& context, CheckOutcome& outcom
     for (const auto& stream : (*message)["catalog"]["streams"].GetArray()) {
         auto name = stream_name(stream);
         if (!seen.insert(name).second) {
-            outcome.add(fmt::format("stream '{}' is listed more than once", name), "discover", line);
+            outcome.add(fmt::format("stream '{}' is listed more than once", name), "discover",
+                        line);
         }
-        if (!stream.HasMember("supported_sync_modes") || !stream["supported_sync_modes"].IsArray() ||
-            stream["supported_sync_modes"].Empty()) {
+        if (!stream.HasMember("supported_sync_modes") ||
+            !stream["supported_sync_modes"].IsArray() || stream["supported_sync_modes"].Empty()) {
             outcome.add(fmt::format("stream '{}' lists no supported_sync_modes", name), "discover",
                         line);
         }
         std::vector<schema::Violation> violations;
         if (!stream.HasMember("json_schema") ||
             !schema::draft7_metaschema().validate(stream["json_schema"], &violations)) {
-            outcome.add(fmt::format("stream '{}' json_schema is not a valid draft-07 schema{}", name,
-                                    violations.empty() ? "" : ": " + violations[0].message),
+            outcome.add(fmt::format("stream '{}' json_schema is not a valid draft-07 schema{}",
+                                    name, violations.empty() ? "" : ": " + violations[0].message),
                         "discover", line);
         }
     }
@@ -340,9 +344,10 @@ void check_expected_records(const ScenarioContext& context, CheckOutcome& outcom
     for (const auto& expected : config.expected_records) {
         auto index = context.catalog->find(expected.stream, std::nullopt);
         if (!index) {
-            outcome.add(fmt::format("{}:{}: expected record of stream '{}', which is not in the "
-                                    "configured catalog",
-                                    config.expected_origin, expected.line, expected.stream));
+            outcome.add(
+                fmt::format("{}:{}: expected record of stream '{}', which is not in the "
+                            "configured catalog",
+                            config.expected_origin, expected.line, expected.stream));
             continue;
         }
         auto data = json::parse_json_text(expected.data_json, config.expected_origin);

@@ -52,7 +52,7 @@ std::vector<const StepResult*> resume_steps(const ScenarioContext& context) {
 }
 
 struct ResumeComparison {
-    DiffCounts lost;   // records after the checkpoint the resumed run did not emit
+    DiffCounts lost;    // records after the checkpoint the resumed run did not emit
     Overlap reemitted;  // records committed by the checkpoint that the resumed run emitted again
     std::size_t checkpoint;
     const protocol::Observation* base;
@@ -68,7 +68,8 @@ std::vector<ResumeComparison> compare_resumes(const ScenarioContext& context,
     for (const auto* step : steps) {
         const auto* base = base_of(context, *step);
         if (base == nullptr || step->runs.empty()) {
-            outcome.not_applicable = step->why_not.empty() ? "the base run did not run" : step->why_not;
+            outcome.not_applicable =
+                step->why_not.empty() ? "the base run did not run" : step->why_not;
             continue;
         }
         const auto& base_run = base->runs.front();
@@ -91,10 +92,10 @@ std::vector<ResumeComparison> compare_resumes(const ScenarioContext& context,
 
 void check_resume_loss(const ScenarioContext& context, CheckOutcome& outcome) {
     for (const auto& comparison : compare_resumes(context, outcome)) {
-        auto text = fmt::format("lost after resuming from checkpoint {} (line {}): emitted after it "
-                                "by the uninterrupted run, never by the resumed run",
-                                comparison.checkpoint + 1,
-                                comparison.base->checkpoints[comparison.checkpoint].line);
+        auto text = fmt::format(
+            "lost after resuming from checkpoint {} (line {}): emitted after it "
+            "by the uninterrupted run, never by the resumed run",
+            comparison.checkpoint + 1, comparison.base->checkpoints[comparison.checkpoint].line);
         report_diff(comparison.lost, context, outcome, text, "");
     }
 }
@@ -103,9 +104,10 @@ void check_resume_exactly_once(const ScenarioContext& context, CheckOutcome& out
     auto names = stream_names(context);
     for (const auto& comparison : compare_resumes(context, outcome)) {
         for (const auto& record : comparison.reemitted.examples) {
-            outcome.add(fmt::format("re-emitted after resuming from checkpoint {}: already "
-                                    "committed by it: {}",
-                                    comparison.checkpoint + 1, describe_record(record, names)));
+            outcome.add(
+                fmt::format("re-emitted after resuming from checkpoint {}: already "
+                            "committed by it: {}",
+                            comparison.checkpoint + 1, describe_record(record, names)));
         }
         outcome.occurrences += comparison.reemitted.count - comparison.reemitted.examples.size();
     }
@@ -126,11 +128,11 @@ void check_commit_boundaries(const ScenarioContext& context, CheckOutcome& outco
             continue;
         }
         const auto& state = comparison.base->checkpoints[comparison.checkpoint];
-        outcome.add(fmt::format("STATE {} (line {}) covers records emitted after it: resuming from "
-                                "it skips the {} record(s) between it and the next STATE",
-                                comparison.checkpoint + 1, state.line,
-                                comparison.lost.missing_count),
-                    comparison.base->label, state.line);
+        outcome.add(
+            fmt::format("STATE {} (line {}) covers records emitted after it: resuming from "
+                        "it skips the {} record(s) between it and the next STATE",
+                        comparison.checkpoint + 1, state.line, comparison.lost.missing_count),
+            comparison.base->label, state.line);
     }
 }
 
@@ -148,8 +150,8 @@ void check_tail_off(const ScenarioContext& context, CheckOutcome& outcome) {
                                         step.step->tail, run.process.elapsed.count()),
                             run.label);
             } else if (!exited_cleanly(run)) {
-                outcome.add(fmt::format("with tail {} expected exit code 0, got {}", step.step->tail,
-                                        run.process.exit.describe()),
+                outcome.add(fmt::format("with tail {} expected exit code 0, got {}",
+                                        step.step->tail, run.process.exit.describe()),
                             run.label);
             }
         }
@@ -275,12 +277,14 @@ void check_range_split(const ScenarioContext& context, CheckOutcome& outcome) {
         if (step.step->split.empty() || !step.step->state_from.empty()) {
             continue;
         }
-        auto diff = diff_records(expected, union_of(step), CompareBy::identity, CompareBy::identity);
-        report_diff(diff, context, outcome,
-                    fmt::format("split '{}': emitted by the full range, by no shard", step.step->split),
-                    fmt::format("split '{}': duplicated (emitted by more shards than the full range "
-                                "emitted it)",
-                                step.step->split));
+        auto diff =
+            diff_records(expected, union_of(step), CompareBy::identity, CompareBy::identity);
+        report_diff(
+            diff, context, outcome,
+            fmt::format("split '{}': emitted by the full range, by no shard", step.step->split),
+            fmt::format("split '{}': duplicated (emitted by more shards than the full range "
+                        "emitted it)",
+                        step.step->split));
     }
 }
 
@@ -297,9 +301,10 @@ void check_range_subdivision(const ScenarioContext& context, CheckOutcome& outco
             return;
         }
         auto checkpoint = *step.plans.front().checkpoint;
-        auto after = records_of(base->runs.front(), [checkpoint](const protocol::RecordEntry& entry) {
-            return entry.checkpoint > checkpoint;
-        });
+        auto after =
+            records_of(base->runs.front(), [checkpoint](const protocol::RecordEntry& entry) {
+                return entry.checkpoint > checkpoint;
+            });
         auto diff = diff_records(after, union_of(step), CompareBy::identity, CompareBy::identity);
         report_diff(diff, context, outcome,
                     fmt::format("emitted by the full range after checkpoint {}, by neither child "
@@ -400,10 +405,11 @@ void check_projections(const ScenarioContext& context, CheckOutcome& outcome) {
     }
     auto diff = diff_records(records_of(plain->runs.front()), records_of(projected->runs.front()),
                              CompareBy::projected, CompareBy::content);
-    report_diff(diff, context, outcome,
-                "the plain record with the projections applied by conform was not emitted by the "
-                "run with projections",
-                "emitted by the run with projections but differs from every projected plain record");
+    report_diff(
+        diff, context, outcome,
+        "the plain record with the projections applied by conform was not emitted by the "
+        "run with projections",
+        "emitted by the run with projections but differs from every projected plain record");
 }
 
 void check_compat(const ScenarioContext& context, CheckOutcome& outcome) {

@@ -35,8 +35,9 @@ struct StreamKeyHash {
 
 }  // namespace
 
-DiffCounts diff_records(const std::vector<RecordRef>& expected, const std::vector<RecordRef>& actual,
-                        CompareBy expected_by, CompareBy actual_by, std::size_t keep) {
+DiffCounts diff_records(const std::vector<RecordRef>& expected,
+                        const std::vector<RecordRef>& actual, CompareBy expected_by,
+                        CompareBy actual_by, std::size_t keep) {
     std::unordered_map<StreamKey, std::vector<RecordRef>, StreamKeyHash> pending;
     pending.reserve(expected.size());
     for (const auto& record : expected) {
@@ -57,9 +58,8 @@ DiffCounts diff_records(const std::vector<RecordRef>& expected, const std::vecto
     for (const auto& [key, records] : pending) {
         missing.insert(missing.end(), records.begin(), records.end());
     }
-    std::sort(missing.begin(), missing.end(), [](const RecordRef& a, const RecordRef& b) {
-        return a.entry->line < b.entry->line;
-    });
+    std::sort(missing.begin(), missing.end(),
+              [](const RecordRef& a, const RecordRef& b) { return a.entry->line < b.entry->line; });
     counts.missing_count = missing.size();
     missing.resize(std::min(missing.size(), keep));
     counts.examples.missing = std::move(missing);
@@ -101,8 +101,9 @@ std::vector<RecordRef> records_of(const protocol::Observation& run,
 std::string describe_record(const RecordRef& record, const std::vector<std::string>& stream_names) {
     const auto& entry = *record.entry;
     std::string stream = entry.stream < stream_names.size() ? stream_names[entry.stream] : "?";
-    std::string key = entry.key.empty() ? fmt::format("digest {}", entry.content.hex().substr(0, 12))
-                                        : fmt::format("key {}", entry.key);
+    std::string key = entry.key.empty()
+                          ? fmt::format("digest {}", entry.content.hex().substr(0, 12))
+                          : fmt::format("key {}", entry.key);
     return fmt::format("{} {} (line {} of {})", stream, key, entry.line, record.run->label);
 }
 

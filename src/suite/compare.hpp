@@ -30,8 +30,9 @@ struct DiffCounts {
     std::uint64_t missing_count = 0;
     std::uint64_t extra_count = 0;
 };
-DiffCounts diff_records(const std::vector<RecordRef>& expected, const std::vector<RecordRef>& actual,
-                        CompareBy expected_by, CompareBy actual_by, std::size_t keep = 5);
+DiffCounts diff_records(const std::vector<RecordRef>& expected,
+                        const std::vector<RecordRef>& actual, CompareBy expected_by,
+                        CompareBy actual_by, std::size_t keep = 5);
 
 // The records of `records` that also occur in `others` (multiset intersection): count and the
 // first `keep` examples.
@@ -43,8 +44,9 @@ Overlap overlap_records(const std::vector<RecordRef>& records, const std::vector
                         CompareBy by, std::size_t keep = 5);
 
 // Every record of `run`, optionally filtered.
-std::vector<RecordRef> records_of(const protocol::Observation& run,
-                                  const std::function<bool(const protocol::RecordEntry&)>& keep = {});
+std::vector<RecordRef> records_of(
+    const protocol::Observation& run,
+    const std::function<bool(const protocol::RecordEntry&)>& keep = {});
 
 // "events id=[5] (line 12 of read [range ...])".
 std::string describe_record(const RecordRef& record, const std::vector<std::string>& stream_names);

@@ -43,7 +43,9 @@ std::vector<std::string> stream_names(const ScenarioContext& context) {
     return names;
 }
 
-std::string json_text(const rapidjson::Value& value) { return json::to_json(value); }
+std::string json_text(const rapidjson::Value& value) {
+    return json::to_json(value);
+}
 
 CheckOutcome evaluate_check(const std::string& id, const ScenarioContext& context) {
     CheckOutcome outcome;

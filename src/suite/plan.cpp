@@ -30,7 +30,8 @@ std::vector<ext::KeyRange> split_ranges(const std::string& split) {
     std::string list = split.substr(5);
     for (std::size_t start = 0; start < list.size();) {
         auto comma = list.find(',', start);
-        auto token = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        auto token =
+            list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         cuts.push_back(static_cast<std::uint32_t>(std::stoul(token, nullptr, 16)));
         start = comma == std::string::npos ? list.size() : comma + 1;
     }
@@ -52,7 +53,8 @@ std::vector<std::optional<std::string>> range_variants(const Step& step) {
         return {ext::KeyRange::full().to_json()};
     }
     if (step.range == "malformed") {
-        return {R"({"begin":"0000000","end":"ffffffff"})", R"({"begin":"zzzzzzzz","end":"ffffffff"})",
+        return {R"({"begin":"0000000","end":"ffffffff"})",
+                R"({"begin":"zzzzzzzz","end":"ffffffff"})",
                 R"({"begin":"80000000","end":"7fffffff"})"};
     }
     auto dash = step.range.find('-');
@@ -64,11 +66,20 @@ std::string describe_range(const std::optional<std::string>& range_json) {
     if (!range_json) {
         return "";
     }
-    std::string text = *range_json;
-    text.erase(std::remove_if(text.begin(), text.end(),
-                              [](char c) { return c == '"' || c == '{' || c == '}'; }),
-               text.end());
-    return text;
+    // {"begin":"00000000","end":"7fffffff"} reads as 00000000-7fffffff; anything else as is.
+    auto value_of = [&text = *range_json](std::string_view key) -> std::optional<std::string> {
+        auto at = text.find(fmt::format("\"{}\":\"", key));
+        if (at == std::string::npos) {
+            return std::nullopt;
+        }
+        at += key.size() + 4;
+        auto close = text.find('"', at);
+        return close == std::string::npos ? std::nullopt
+                                          : std::optional(text.substr(at, close - at));
+    };
+    auto begin = value_of("begin");
+    auto end = value_of("end");
+    return begin && end ? *begin + "-" + *end : *range_json;
 }
 
 }  // namespace
@@ -108,9 +119,10 @@ std::vector<RunPlan> expand_step(const Step& step, const protocol::Observation* 
         std::size_t count = base == nullptr ? 0 : base->checkpoints.size();
         auto picked = pick_checkpoints(step.state_checkpoint, count, resume_sample);
         if (picked.empty()) {
-            why_not = fmt::format("step '{}' resumes from step '{}', which emitted {} STATE "
-                                  "message(s): no checkpoint '{}' to resume from",
-                                  step.id, step.state_from, count, step.state_checkpoint);
+            why_not = fmt::format(
+                "step '{}' resumes from step '{}', which emitted {} STATE "
+                "message(s): no checkpoint '{}' to resume from",
+                step.id, step.state_from, count, step.state_checkpoint);
             return {};
         }
         checkpoints.assign(picked.begin(), picked.end());

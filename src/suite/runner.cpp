@@ -91,11 +91,11 @@ report::RunSummary summarize(const protocol::Observation& observation) {
     summary.records = observation.count("RECORD");
     summary.states = observation.count("STATE");
     summary.lines = observation.lines;
-    summary.stderr_tail = excerpt(observation.process.stderr_text.size() > 2000
-                                      ? observation.process.stderr_text.substr(
-                                            observation.process.stderr_text.size() - 2000)
-                                      : observation.process.stderr_text,
-                                  2000);
+    summary.stderr_tail = excerpt(
+        observation.process.stderr_text.size() > 2000
+            ? observation.process.stderr_text.substr(observation.process.stderr_text.size() - 2000)
+            : observation.process.stderr_text,
+        2000);
     return summary;
 }
 
@@ -115,8 +115,7 @@ bool is_selected(const Scenario& scenario, const RunOptions& options) {
     auto matches = [&scenario](const std::string& name) {
         return name == scenario.id || name == scenario.suite || listed(scenario.checks, name);
     };
-    if (!options.only.empty() &&
-        std::none_of(options.only.begin(), options.only.end(), matches)) {
+    if (!options.only.empty() && std::none_of(options.only.begin(), options.only.end(), matches)) {
         return false;
     }
     return std::none_of(options.skip.begin(), options.skip.end(),
@@ -145,8 +144,8 @@ struct Runner::Impl {
             image.shared_dirs.push_back(scratch_root.path());
             launcher = container::make_image_launcher(std::move(image));
         } else {
-            launcher = container::make_native_launcher(config.command, config.env,
-                                                       config.working_dir);
+            launcher =
+                container::make_native_launcher(config.command, config.env, config.working_dir);
         }
         learn_secrets();
         load_or_discover_catalog();
@@ -157,7 +156,8 @@ struct Runner::Impl {
         Step spec_step;
         spec_step.id = "spec";
         spec_step.run = "spec";
-        auto observation = execute(spec_step, RunPlan{"spec (setup)", {}, {}, {}}, scratch_root.path(), nullptr);
+        auto observation =
+            execute(spec_step, RunPlan{"spec (setup)", {}, {}, {}}, scratch_root.path(), nullptr);
         const auto* spec = observation.first_kept("SPEC");
         if (spec == nullptr) {
             return;
@@ -182,8 +182,8 @@ struct Runner::Impl {
             Step discover;
             discover.id = "discover";
             discover.run = "discover";
-            auto observation =
-                execute(discover, RunPlan{"discover (setup)", {}, {}, {}}, scratch_root.path(), nullptr);
+            auto observation = execute(discover, RunPlan{"discover (setup)", {}, {}, {}},
+                                       scratch_root.path(), nullptr);
             const auto* found = observation.first_kept("CATALOG");
             if (found == nullptr) {
                 throw_input_error(fmt::format(
@@ -226,7 +226,8 @@ struct Runner::Impl {
         }
         for (const auto& stream : catalog.streams) {
             if (projections == "configured") {
-                if (auto found = config.projections.find(stream.name); found != config.projections.end()) {
+                if (auto found = config.projections.find(stream.name);
+                    found != config.projections.end()) {
                     extensions.projections[stream.name] = found->second;
                 }
             } else if (projections == "identity") {
@@ -260,8 +261,8 @@ struct Runner::Impl {
         if (step.run == "spec") {
             return call;
         }
-        std::string rendered = replace_all(config_text_for(step.config), "${CONFORM_SCRATCH}",
-                                           scenario_dir.string());
+        std::string rendered =
+            replace_all(config_text_for(step.config), "${CONFORM_SCRATCH}", scenario_dir.string());
         call.file_args.emplace_back("--config", inputs.write_file("config.json", rendered));
         if (step.run != "read") {
             return call;
@@ -270,7 +271,8 @@ struct Runner::Impl {
             protocol::write_catalog(catalog, extensions_for(step, plan), options.spelling);
         call.file_args.emplace_back("--catalog", inputs.write_file("catalog.json", catalog_json));
         if (!plan.state_text.empty()) {
-            call.file_args.emplace_back("--state", inputs.write_file("state.json", plan.state_text));
+            call.file_args.emplace_back("--state",
+                                        inputs.write_file("state.json", plan.state_text));
         }
         return call;
     }
@@ -351,9 +353,11 @@ struct Runner::Impl {
         auto result = process::run(launch, analyzer);
         auto observation = analyzer.finish(std::move(result));
         observation.label = plan.label;
-        observation.command_line = launcher->describe() + " " + fmt::format("{}", fmt::join(call.args, " "));
+        observation.command_line =
+            launcher->describe() + " " + fmt::format("{}", fmt::join(call.args, " "));
         if (!inject_problem.empty()) {
-            observation.findings.push_back({std::string(checks::ids::tail_on), inject_problem, 0, ""});
+            observation.findings.push_back(
+                {std::string(checks::ids::tail_on), inject_problem, 0, ""});
             ++observation.finding_counts[std::string(checks::ids::tail_on)];
         }
         return observation;
@@ -398,12 +402,13 @@ struct Runner::Impl {
                 }
                 continue;
             }
-            bool met = requirement == "invalid_config"      ? config.invalid_config_text.has_value()
-                       : requirement == "expected_records"  ? !config.expected_records.empty()
-                       : requirement == "merge_config"      ? config.merge_config_text.has_value()
-                       : requirement == "full_state_config" ? config.full_state_config_text.has_value()
-                       : requirement == "inject_command"    ? !config.inject_command.empty()
-                       : requirement == "projections"       ? !config.projections.empty()
+            bool met = requirement == "invalid_config"     ? config.invalid_config_text.has_value()
+                       : requirement == "expected_records" ? !config.expected_records.empty()
+                       : requirement == "merge_config"     ? config.merge_config_text.has_value()
+                       : requirement == "full_state_config"
+                           ? config.full_state_config_text.has_value()
+                       : requirement == "inject_command" ? !config.inject_command.empty()
+                       : requirement == "projections"    ? !config.projections.empty()
                        : requirement == "incremental_stream"
                            ? std::any_of(catalog.streams.begin(), catalog.streams.end(),
                                          [](const auto& stream) { return stream.incremental(); })
@@ -426,7 +431,8 @@ struct Runner::Impl {
         auto unmet = unmet_requirement(scenario);
         ScenarioContext context;
         if (!unmet) {
-            auto scenario_dir = scratch_root.path() / fmt::format("scenario-{}", ++scenario_counter);
+            auto scenario_dir =
+                scratch_root.path() / fmt::format("scenario-{}", ++scenario_counter);
             std::filesystem::create_directories(scenario_dir);
             context = run_steps(scenario, scenario_dir);
         }
@@ -453,7 +459,6 @@ struct Runner::Impl {
             std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
         return result;
     }
-
 };
 
 Runner::Runner(const config::TestConfig& test_config, RunOptions options,
@@ -477,8 +482,7 @@ report::RunReport Runner::run(const std::vector<Scenario>& scenarios) {
         report.scenarios.push_back(m_impl->run_scenario(scenario));
         m_impl->reporter.scenario_finished(report.scenarios.back());
     }
-    report.duration_ms =
-        std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
+    report.duration_ms = std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
     return report;
 }
 

@@ -96,7 +96,8 @@ std::vector<std::string> known_check_ids() {
 }
 
 // Semantic problems the schema cannot express, as "pointer: message".
-std::vector<std::pair<std::string, std::string>> find_problems(const std::vector<Scenario>& scenarios) {
+std::vector<std::pair<std::string, std::string>> find_problems(
+    const std::vector<Scenario>& scenarios) {
     std::vector<std::pair<std::string, std::string>> problems;
     auto known = known_check_ids();
     std::set<std::string> scenario_ids;
@@ -112,8 +113,9 @@ std::vector<std::pair<std::string, std::string>> find_problems(const std::vector
                 auto nearest = nearest_name(id, known);
                 problems.emplace_back(
                     fmt::format("/scenarios/{}/checks/{}", s, c),
-                    fmt::format("unknown check '{}'{}", id,
-                                nearest.empty() ? "" : fmt::format(", did you mean '{}'?", nearest)));
+                    fmt::format(
+                        "unknown check '{}'{}", id,
+                        nearest.empty() ? "" : fmt::format(", did you mean '{}'?", nearest)));
             }
         }
         std::set<std::string> earlier;

@@ -11,11 +11,11 @@ namespace conform::suite {
 // splits, resumes from several checkpoints).
 struct Step {
     std::string id;
-    std::string run;            // spec, check, discover, read
-    std::string config = "main";  // main, invalid, merge, full_state
-    std::string tail = "absent";  // "true", "false", "absent"
+    std::string run;               // spec, check, discover, read
+    std::string config = "main";   // main, invalid, merge, full_state
+    std::string tail = "absent";   // "true", "false", "absent"
     std::string range = "absent";  // absent, full, malformed, or "BEGIN-END"
-    std::string split;             // "", halves, one_key_at_end, one_key_at_start, equal:N, cuts:A,B
+    std::string split;  // "", halves, one_key_at_end, one_key_at_start, equal:N, cuts:A,B
     std::string projections = "none";  // none, configured, identity
     bool neutral_extension_keys = false;
     bool apply_projections = false;

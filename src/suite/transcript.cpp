@@ -11,11 +11,11 @@ namespace conform::suite {
 const std::vector<std::string>& transcript_checks() {
     namespace ids = checks::ids;
     static const std::vector<std::string> k_checks{
-        std::string(ids::io_json_lines),      std::string(ids::io_messages),
-        std::string(ids::io_known_types),     std::string(ids::read_streams),
-        std::string(ids::read_schema),        std::string(ids::read_emitted_at),
-        std::string(ids::read_primary_key),   std::string(ids::read_cursor),
-        std::string(ids::state_well_formed),  std::string(ids::merge_reduction),
+        std::string(ids::io_json_lines),     std::string(ids::io_messages),
+        std::string(ids::io_known_types),    std::string(ids::read_streams),
+        std::string(ids::read_schema),       std::string(ids::read_emitted_at),
+        std::string(ids::read_primary_key),  std::string(ids::read_cursor),
+        std::string(ids::state_well_formed), std::string(ids::merge_reduction),
         std::string(ids::state_final),
     };
     return k_checks;
@@ -39,7 +39,9 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
     auto observation = analyzer.finish(std::move(recorded));
     observation.label = origin;
 
-    Scenario scenario{"transcript", "validate", "checks on a recorded read transcript", {}, {}, transcript_checks(), origin};
+    Scenario scenario{"transcript", "validate", "checks on a recorded read transcript",
+                      {},           {},         transcript_checks(),
+                      origin};
     Step step;
     step.id = "read";
     step.run = "read";

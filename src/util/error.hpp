@@ -7,9 +7,10 @@ namespace conform {
 
 // What went wrong decides the exit code; see docs/CLI.md.
 enum class ErrorKind {
-    usage,     // bad command line
-    input,     // a suite, test config or input file is malformed
-    internal,  // conform itself failed (spawn, I/O, a bug)
+    usage,        // bad command line
+    input,        // a suite, test config or input file is malformed
+    internal,     // conform itself failed (spawn, I/O, a bug)
+    interrupted,  // the user stopped conform (Ctrl-C, SIGTERM)
 };
 
 // The one exception type that aborts a run. Connector misbehaviour is never an Error: it is a

@@ -38,16 +38,57 @@ std::string nearest_name(std::string_view name, const std::vector<std::string>& 
     return best;
 }
 
+namespace {
+
+// Length of the valid UTF-8 sequence starting at `at`, or 0 when it is not valid.
+std::size_t valid_sequence_length(std::string_view text, std::size_t at) {
+    auto byte = static_cast<unsigned char>(text[at]);
+    if (byte < 0x80) {
+        return 1;
+    }
+    std::size_t length = (byte >> 5) == 0x6    ? 2
+                         : (byte >> 4) == 0xE  ? 3
+                         : (byte >> 3) == 0x1E ? 4
+                                               : 0;
+    if (length == 0 || byte == 0xC0 || byte == 0xC1 || byte > 0xF4 || at + length > text.size()) {
+        return 0;
+    }
+    for (std::size_t i = 1; i < length; ++i) {
+        if ((static_cast<unsigned char>(text[at + i]) & 0xC0) != 0x80) {
+            return 0;
+        }
+    }
+    return length;
+}
+
+}  // namespace
+
+std::string valid_utf8(std::string_view text) {
+    std::string result;
+    result.reserve(text.size());
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t length = valid_sequence_length(text, at);
+        if (length == 0) {
+            result += "\xEF\xBF\xBD";
+            ++at;
+        } else {
+            result.append(text.substr(at, length));
+            at += length;
+        }
+    }
+    return result;
+}
+
 std::string excerpt(std::string_view text, std::size_t limit) {
     if (text.size() <= limit) {
-        return std::string(text);
+        return valid_utf8(text);
     }
     std::size_t cut = limit;
     // Do not cut a UTF-8 sequence in half.
     while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
         --cut;
     }
-    return std::string(text.substr(0, cut)) + "…";
+    return valid_utf8(text.substr(0, cut)) + "…";
 }
 
 TextPosition position_of(std::string_view text, std::size_t offset) {

@@ -10,6 +10,10 @@ namespace conform {
 // be a plausible typo.
 std::string nearest_name(std::string_view name, const std::vector<std::string>& candidates);
 
+// `text` with every invalid UTF-8 sequence replaced by U+FFFD, so reports stay valid JSON and XML
+// whatever bytes a connector wrote.
+std::string valid_utf8(std::string_view text);
+
 // Shortens `text` to at most `limit` bytes for a report, marking the cut with "…".
 std::string excerpt(std::string_view text, std::size_t limit = 200);
 

@@ -5,9 +5,11 @@ usage: cli_contract.py CONFORM CONNECTOR FIXTURES
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import xml.etree.ElementTree as ElementTree
 
 conform, connector, fixtures = (os.path.abspath(arg) for arg in sys.argv[1:4])
@@ -100,6 +102,29 @@ with tempfile.TemporaryDirectory(prefix="conform-cli-") as folder:
         failures.append(f"the printed rerun command did not rerun just that scenario:\n{again.stdout}")
     else:
         print("ok: the printed rerun command reruns just the failed scenario")
+
+    # Ctrl-C: conform stops the tailing connector, reaps it and exits 130, leaving no process.
+    tailing = dict(good, extensions=["tail"], timeouts={"read": 60},
+                   tail={"inject_command": ["true"], "inject_after_seconds": 30,
+                         "observe_seconds": 50})
+    tailing_path = write(folder, "tailing.json", json.dumps(tailing))
+    started = time.monotonic()
+    process = subprocess.Popen([conform, "run", "--test-config", tailing_path, "--only", "tail-on"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    process.send_signal(signal.SIGINT)
+    try:
+        _, errors = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        failures.append("conform did not exit within 20 s of SIGINT")
+        errors = ""
+    leftover = subprocess.run(["pgrep", "-f", f"{connector} read"], capture_output=True, text=True)
+    if process.returncode != 130 or leftover.stdout.strip():
+        failures.append(f"after SIGINT: exit {process.returncode} (expected 130), connector "
+                        f"processes left: {leftover.stdout.split()}\n{errors}")
+    else:
+        print(f"ok: SIGINT stops conform and its connector in {time.monotonic() - started:.1f} s")
 
 if failures:
     sys.exit("FAIL:\n" + "\n".join(failures))

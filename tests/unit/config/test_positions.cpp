@@ -58,3 +58,14 @@ TEST_CASE("line_of: falls back to the nearest ancestor, then to line 1") {
     CHECK(line_of(lines, "") == 1);
     CHECK(line_of({}, "/a") == 1);
 }
+
+TEST_CASE("positions::deep nesting stays cheap and falls back to an ancestor") {
+    std::string text(20000, '[');
+    text += std::string(20000, ']');
+    auto lines = conform::config::pointer_lines("{\n\"a\":\n" + text + "}");
+    CHECK(lines.size() < 100);
+    CHECK(conform::config::line_of(
+              lines,
+              "/a/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/"
+              "0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0") == 3);
+}

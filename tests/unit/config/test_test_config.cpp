@@ -283,3 +283,12 @@ TEST_CASE("split_command_line: an unterminated quote is a usage error") {
         }
     }
 }
+
+TEST_CASE("test config: a blank command line is an error, not a crash") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    auto path =
+        dir.write("conform.json", R"({"connector": {"command": "   "}, "config": "config.json"})");
+    auto message = load_error(path);
+    CHECK(contains(message, "/connector/command: expected a program to run"));
+}

@@ -26,7 +26,7 @@ std::string parse_error(std::string_view text, std::string_view name = "input.js
 
 // A file in the system temp directory, removed at scope exit.
 class TempFile {
-  public:
+public:
     TempFile(const std::string& name, const std::string& contents)
         : m_path(std::filesystem::temp_directory_path() /
                  (name + "." + std::to_string(reinterpret_cast<std::uintptr_t>(this)))) {
@@ -35,7 +35,7 @@ class TempFile {
     ~TempFile() { std::filesystem::remove(m_path); }
     const std::filesystem::path& path() const { return m_path; }
 
-  private:
+private:
     std::filesystem::path m_path;
 };
 

@@ -35,7 +35,7 @@ struct Line {
 
 // Records every line; optionally asks to stop after `stop_after_lines` lines or `stop_after`.
 class Recorder : public conform::process::Observer {
-  public:
+public:
     Decision on_stdout_line(std::string_view line, std::uint64_t line_number,
                             bool truncated) override {
         lines.push_back({std::string(line), line_number, truncated});

@@ -30,7 +30,7 @@ std::string read_text(const std::filesystem::path& path) {
 
 // Sets TMPDIR for the scope of one test and restores it afterwards.
 class TmpdirOverride {
-  public:
+public:
     explicit TmpdirOverride(const std::string& value) {
         if (const char* old = std::getenv("TMPDIR")) {
             m_old = old;
@@ -47,7 +47,7 @@ class TmpdirOverride {
     TmpdirOverride(const TmpdirOverride&) = delete;
     TmpdirOverride& operator=(const TmpdirOverride&) = delete;
 
-  private:
+private:
     std::optional<std::string> m_old;
 };
 

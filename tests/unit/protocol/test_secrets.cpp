@@ -46,3 +46,14 @@ TEST_CASE("secrets: a secret made of mask characters does not loop") {
     Secrets secrets({"****"});
     CHECK(secrets.redact("a****b") == "a**********b");
 }
+
+TEST_CASE("secrets::found in every JSON spelling") {
+    conform::protocol::Secrets secrets({"p\xC3\xA4ss/w\"rd\r"});
+    CHECK(secrets.found_in("p\xC3\xA4ss/w\\\"rd\\r"));
+    CHECK(secrets.found_in("p\xC3\xA4ss\\/w\\\"rd\\r"));
+    CHECK(secrets.found_in("p\\u00e4ss\\/w\\\"rd\\r"));
+    CHECK(secrets.found_in("p\\u00E4ss\\/w\\\"rd\\r"));
+    CHECK_FALSE(secrets.found_in("p\\u00e4ss/w\\\"rd"));
+    conform::protocol::Secrets emoji({"key-\xF0\x9F\x94\x91"});
+    CHECK(emoji.found_in("key-\\ud83d\\udd11"));
+}

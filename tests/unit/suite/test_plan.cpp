@@ -95,7 +95,7 @@ TEST_CASE("expand_step: full and explicit ranges") {
     step.range = "full";
     auto plans = expand(step);
     CHECK(ranges_of(plans) == std::vector<std::string>{range("00000000", "ffffffff")});
-    CHECK(plans[0].label == "read [range begin:00000000,end:ffffffff]");
+    CHECK(plans[0].label == "read [range 00000000-ffffffff]");
     step.range = "00000000-0000ffff";
     CHECK(ranges_of(expand(step)) == std::vector<std::string>{range("00000000", "0000ffff")});
 }
@@ -107,7 +107,7 @@ TEST_CASE("expand_step: split halves uses Flow's pivot") {
     CHECK(ranges_of(plans) ==
           std::vector<std::string>{range("00000000", "7fffffff"), range("80000000", "ffffffff")});
     REQUIRE(plans.size() == 2);
-    CHECK(plans[1].label == "read [range begin:80000000,end:ffffffff]");
+    CHECK(plans[1].label == "read [range 80000000-ffffffff]");
 }
 
 TEST_CASE("expand_step: split into equal parts") {
@@ -199,7 +199,7 @@ TEST_CASE("expand_step: resuming split ranges is every checkpoint times every ra
     CHECK(plans[0].checkpoint == 2);
     CHECK(plans[1].checkpoint == 2);
     CHECK(plans[0].state_text == "{\"n\":2}");
-    CHECK(plans[0].label == "read [from checkpoint 3/4] [range begin:00000000,end:7fffffff]");
+    CHECK(plans[0].label == "read [from checkpoint 3/4] [range 00000000-7fffffff]");
     CHECK(ranges_of(plans) ==
           std::vector<std::string>{range("00000000", "7fffffff"), range("80000000", "ffffffff")});
 }

@@ -24,3 +24,17 @@ TEST_CASE("text::position_of") {
     CHECK(position.line == 2);
     CHECK(position.column == 2);
 }
+
+TEST_CASE("text::valid_utf8") {
+    CHECK(valid_utf8("plain") == "plain");
+    CHECK(valid_utf8("caf\xC3\xA9") == "caf\xC3\xA9");
+    SUBCASE("invalid bytes become U+FFFD") {
+        CHECK(valid_utf8("a\xFF"
+                         "b") ==
+              "a\xEF\xBF\xBD"
+              "b");
+        CHECK(valid_utf8("\xC3") == "\xEF\xBF\xBD");
+        CHECK(valid_utf8("\xC0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD");
+    }
+    CHECK(excerpt("\xFFxyz", 10) == "\xEF\xBF\xBDxyz");
+}
