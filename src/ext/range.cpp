@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "json/write.hpp"
+#include "util/ascii.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -14,19 +15,6 @@ namespace conform::ext {
 namespace {
 
 constexpr std::size_t k_hex_digits = 8;
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
 
 std::uint32_t parse_bound(const rapidjson::Value& range, const char* name) {
     auto member = range.FindMember(name);

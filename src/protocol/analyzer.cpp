@@ -72,10 +72,27 @@ std::optional<CursorValue> cursor_of(const rapidjson::Value& value) {
     return std::nullopt;
 }
 
+bool is_merge_state(const rapidjson::Value& message) {
+    auto state = message.FindMember("state");
+    if (state == message.MemberEnd() || !state->value.IsObject()) {
+        return false;
+    }
+    for (const char* flag : {"merge", "estuary.dev/merge", "patch"}) {
+        auto member = state->value.FindMember(flag);
+        if (member != state->value.MemberEnd() && member->value.IsTrue()) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // Envelope violations are attributed to the check that owns the part of the message they are in.
-std::string_view check_for_violation(std::string_view instance_path) {
+std::string_view check_for_violation(std::string_view instance_path, bool merge_state) {
     if (instance_path.starts_with("/record/emitted_at")) {
         return ids::read_emitted_at;
+    }
+    if (merge_state && instance_path.starts_with("/state/data")) {
+        return ids::merge_reduction;
     }
     if (instance_path.starts_with("/state")) {
         return ids::state_well_formed;
@@ -147,15 +164,16 @@ struct Analyzer::Impl {
                          std::uint64_t line_number) {
         violations.clear();
         bool envelope_valid = airbyte_message_schema().validate(message, &violations, 4);
+        bool merge_state = !envelope_valid && is_merge_state(message);
         for (const auto& violation : violations) {
-            add_finding(check_for_violation(violation.instance_path),
+            add_finding(check_for_violation(violation.instance_path, merge_state),
                         fmt::format("not a valid AirbyteMessage: at '{}': {}",
                                     violation.instance_path, violation.message),
                         line_number, line);
         }
         // A wrong emitted_at is AP-READ-3's finding; the record is still analysed.
         bool only_emitted_at = std::all_of(violations.begin(), violations.end(), [](const auto& v) {
-            return check_for_violation(v.instance_path) == ids::read_emitted_at;
+            return check_for_violation(v.instance_path, false) == ids::read_emitted_at;
         });
         if (!envelope_valid && only_emitted_at) {
             envelope_valid = true;

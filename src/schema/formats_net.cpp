@@ -1,4 +1,5 @@
 #include "schema/formats.hpp"
+#include "util/ascii.hpp"
 
 #include <cstddef>
 
@@ -12,25 +13,13 @@ constexpr std::size_t k_max_local_part = 64;
 constexpr std::string_view k_email_atext_symbols = "!#$%&'*+-/=?^_`{|}~";
 constexpr std::string_view k_ipv6_literal_prefix = "IPv6:";
 
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
-
-bool is_alpha(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-bool is_hex_digit(char c) {
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
 bool is_hostname_label(std::string_view label) {
     if (label.empty() || label.size() > k_max_label || label.front() == '-' ||
         label.back() == '-') {
         return false;
     }
     for (char c : label) {
-        if (!is_alpha(c) && !is_digit(c) && c != '-') {
+        if (!is_ascii_alpha(c) && !is_ascii_digit(c) && c != '-') {
             return false;
         }
     }
@@ -43,7 +32,7 @@ bool is_ipv4_octet(std::string_view octet) {
     }
     int value = 0;
     for (char c : octet) {
-        if (!is_digit(c)) {
+        if (!is_ascii_digit(c)) {
             return false;
         }
         value = value * 10 + (c - '0');
@@ -52,7 +41,8 @@ bool is_ipv4_octet(std::string_view octet) {
 }
 
 bool is_email_atext(char c) {
-    return is_alpha(c) || is_digit(c) || k_email_atext_symbols.find(c) != std::string_view::npos;
+    return is_ascii_alpha(c) || is_ascii_digit(c) ||
+           k_email_atext_symbols.find(c) != std::string_view::npos;
 }
 
 bool is_dot_atom(std::string_view text) {

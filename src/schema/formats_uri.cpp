@@ -1,4 +1,5 @@
 #include "schema/formats.hpp"
+#include "util/ascii.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -10,20 +11,9 @@ namespace {
 constexpr std::string_view k_sub_delims = "!$&'()*+,;=";
 constexpr std::string_view k_unreserved_symbols = "-._~";
 
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
-
-bool is_alpha(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-bool is_hex_digit(char c) {
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
 bool is_unreserved(char c) {
-    return is_alpha(c) || is_digit(c) || k_unreserved_symbols.find(c) != std::string_view::npos;
+    return is_ascii_alpha(c) || is_ascii_digit(c) ||
+           k_unreserved_symbols.find(c) != std::string_view::npos;
 }
 
 bool is_sub_delim(char c) {
@@ -49,11 +39,11 @@ bool has_only_uri_chars(std::string_view text, std::string_view extra) {
 }
 
 bool is_scheme(std::string_view text) {
-    if (text.empty() || !is_alpha(text.front())) {
+    if (text.empty() || !is_ascii_alpha(text.front())) {
         return false;
     }
     for (char c : text) {
-        if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' && c != '.') {
+        if (!is_ascii_alpha(c) && !is_ascii_digit(c) && c != '+' && c != '-' && c != '.') {
             return false;
         }
     }
@@ -76,7 +66,7 @@ bool is_ip_future(std::string_view text) {
 
 bool is_port(std::string_view text) {
     for (char c : text) {
-        if (!is_digit(c)) {
+        if (!is_ascii_digit(c)) {
             return false;
         }
     }
@@ -189,7 +179,7 @@ bool is_json_pointer(std::string_view text) {
 
 bool is_relative_json_pointer(std::string_view text) {
     std::size_t digits = 0;
-    while (digits < text.size() && is_digit(text[digits])) {
+    while (digits < text.size() && is_ascii_digit(text[digits])) {
         ++digits;
     }
     if (digits == 0 || (digits > 1 && text.front() == '0')) {

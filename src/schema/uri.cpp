@@ -1,4 +1,5 @@
 #include "schema/uri.hpp"
+#include "util/ascii.hpp"
 
 #include <cstddef>
 
@@ -102,19 +103,6 @@ std::string compose(const UriComponents& parts, const std::string& path) {
         uri.append("#").append(*parts.fragment);
     }
     return uri;
-}
-
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
 }
 
 }  // namespace

@@ -21,6 +21,9 @@ const std::map<std::string_view, CheckFunction>& extension_checks();
 // Adds every analyzer finding tagged `id` from every run of the scenario.
 void collect_findings(const std::string& id, const ScenarioContext& context, CheckOutcome& outcome);
 
+// True when the run exited 0 on its own (not stopped by conform).
+bool exited_cleanly(const protocol::Observation& run);
+
 std::vector<std::string> stream_names(const ScenarioContext& context);
 std::string json_text(const rapidjson::Value& value);
 

@@ -38,10 +38,6 @@ void collect_findings(const std::string& id, const ScenarioContext& context,
 
 namespace {
 
-bool exited_cleanly(const protocol::Observation& run) {
-    return run.process.exit.succeeded() && run.process.stop_reason == process::StopReason::none;
-}
-
 std::string exit_text(const protocol::Observation& run) {
     if (run.process.stop_reason == process::StopReason::timeout) {
         return fmt::format("did not finish within its timeout ({} ms) and was stopped",

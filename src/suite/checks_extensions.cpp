@@ -13,10 +13,6 @@ namespace ids = checks::ids;
 
 namespace {
 
-bool exited_cleanly(const protocol::Observation& run) {
-    return run.process.exit.succeeded() && run.process.stop_reason == process::StopReason::none;
-}
-
 // Reports the differences of `diff`, each kind with its own wording.
 void report_diff(const DiffCounts& diff, const ScenarioContext& context, CheckOutcome& outcome,
                  std::string_view missing_text, std::string_view extra_text) {

@@ -35,6 +35,10 @@ void CheckOutcome::add(std::string message, std::string run, std::uint64_t line,
     }
 }
 
+bool exited_cleanly(const protocol::Observation& run) {
+    return run.process.exit.succeeded() && run.process.stop_reason == process::StopReason::none;
+}
+
 std::vector<std::string> stream_names(const ScenarioContext& context) {
     std::vector<std::string> names;
     for (const auto& stream : context.catalog->streams) {

@@ -112,6 +112,8 @@ with tempfile.TemporaryDirectory(prefix="conform-cli-") as folder:
     process = subprocess.Popen([conform, "run", "--test-config", tailing_path, "--only", "tail-on"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(1.5)
+    children = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True,
+                              text=True).stdout.split()
     process.send_signal(signal.SIGINT)
     try:
         _, errors = process.communicate(timeout=20)
@@ -119,10 +121,10 @@ with tempfile.TemporaryDirectory(prefix="conform-cli-") as folder:
         process.kill()
         failures.append("conform did not exit within 20 s of SIGINT")
         errors = ""
-    leftover = subprocess.run(["pgrep", "-f", f"{connector} read"], capture_output=True, text=True)
-    if process.returncode != 130 or leftover.stdout.strip():
+    left = [pid for pid in children if os.path.exists(f"/proc/{pid}")]
+    if process.returncode != 130 or not children or left:
         failures.append(f"after SIGINT: exit {process.returncode} (expected 130), connector "
-                        f"processes left: {leftover.stdout.split()}\n{errors}")
+                        f"processes {children}, still there: {left}\n{errors}")
     else:
         print(f"ok: SIGINT stops conform and its connector in {time.monotonic() - started:.1f} s")
 
