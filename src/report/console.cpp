@@ -30,7 +30,7 @@ public:
         double seconds = static_cast<double>(elapsed.count()) / 1000.0;
         double rate = seconds > 0 ? static_cast<double>(records) / seconds : 0;
         print("\r\033[2K  {} {}: {} records, {:.0f} records/s, {:.1f} s", paint("…", "2"),
-              m_current + " " + label, records, rate, seconds);
+              fmt::format("{} ({})", m_current, label), records, rate, seconds);
         m_progress_shown = true;
     }
 
