@@ -168,6 +168,7 @@ public:
 
     process::LaunchSpec prepare(const Call& call) override {
         ensure_image_once();
+        make_readable_in_container(call);
         return image_launch_spec(m_settings, call, unique_container_name());
     }
 
@@ -177,6 +178,26 @@ public:
     }
 
 private:
+    // Many connector images run as a non-root user (Airbyte's as "airbyte"), which cannot read a
+    // bind-mounted 0600 file owned by root. The files stay private on the host: the folders that
+    // hold them (0700) and the shared scratch folders are what guard them there.
+    void make_readable_in_container(const Call& call) const {
+        namespace fs = std::filesystem;
+        constexpr auto readable = fs::perms::owner_read | fs::perms::owner_write |
+                                  fs::perms::group_read | fs::perms::others_read;
+        for (const auto& [flag, path] : call.file_args) {
+            std::error_code ignored;
+            fs::permissions(path, readable, ignored);
+        }
+        for (const auto& dir : m_settings.shared_dirs) {
+            std::error_code ignored;
+            fs::permissions(dir,
+                            fs::perms::others_read | fs::perms::others_exec |
+                                fs::perms::group_read | fs::perms::group_exec,
+                            fs::perm_options::add, ignored);
+        }
+    }
+
     void ensure_image_once() {
         std::lock_guard lock(m_mutex);
         if (!m_image_checked) {
