@@ -211,15 +211,6 @@ bool TestConfig::claims(std::string_view extension) const {
     return std::find(extensions.begin(), extensions.end(), extension) != extensions.end();
 }
 
-std::unique_ptr<container::Launcher> TestConfig::make_launcher() const {
-    if (image) {
-        auto settings = *image;
-        settings.env.insert(env.begin(), env.end());
-        return container::make_image_launcher(std::move(settings));
-    }
-    return container::make_native_launcher(command, env, working_dir);
-}
-
 std::string read_text_file(const std::filesystem::path& path) {
     std::ifstream file(path, std::ios::binary);
     if (!file) {

@@ -58,8 +58,6 @@ struct TestConfig {
     std::map<std::string, Projections> projections;
 
     bool claims(std::string_view extension) const;
-    // The launcher for this connector (native command or image).
-    std::unique_ptr<container::Launcher> make_launcher() const;
 };
 
 // Loads and validates a test config file. Throws conform::Error (input) naming the file, the line
