@@ -355,7 +355,6 @@ struct Analyzer::Impl {
                        std::uint64_t line_number) {
         observation.last_state_line = line_number;
         check_state_stream(state, line, line_number);
-        std::string before = reducer.materialized_json();
         auto problems = reducer.apply(state);
         for (const auto& problem : problems) {
             add_finding(
@@ -363,12 +362,16 @@ struct Analyzer::Impl {
                 problem.message, line_number, line);
         }
         // A malformed STATE the reducer refused is no checkpoint: nothing could resume from it.
-        if (!problems.empty() && reducer.materialized_json() == before) {
+        // The state it left unchanged is the one the last checkpoint recorded.
+        auto materialized = reducer.materialized_json();
+        const auto& checkpoints = observation.checkpoints;
+        if (!problems.empty() &&
+            materialized == (checkpoints.empty() ? "" : checkpoints.back().materialized)) {
             return;
         }
         observation.checkpoints.push_back(Checkpoint{line_number, observation.records.size(),
                                                      reducer.state_file_json(),
-                                                     reducer.materialized_json()});
+                                                     std::move(materialized)});
     }
 
     void check_state_stream(const rapidjson::Value& state, std::string_view line,
