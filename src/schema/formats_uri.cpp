@@ -1,4 +1,5 @@
 #include "schema/formats.hpp"
+#include "schema/uri.hpp"
 #include "util/ascii.hpp"
 
 #include <cstddef>
@@ -102,40 +103,10 @@ bool is_authority(std::string_view text) {
     return rest.empty() || (rest.front() == ':' && is_port(rest.substr(1)));
 }
 
-struct UriParts {
-    std::optional<std::string_view> scheme;
-    std::optional<std::string_view> authority;
-    std::string_view path;
-    std::string_view query;
-    std::string_view fragment;
-};
-
-UriParts split_uri(std::string_view text) {
-    UriParts parts;
-    if (std::size_t hash = text.find('#'); hash != std::string_view::npos) {
-        parts.fragment = text.substr(hash + 1);
-        text = text.substr(0, hash);
+bool is_valid_reference(const UriComponents& parts) {
+    if (parts.scheme && !is_scheme(*parts.scheme)) {
+        return false;
     }
-    if (std::size_t question = text.find('?'); question != std::string_view::npos) {
-        parts.query = text.substr(question + 1);
-        text = text.substr(0, question);
-    }
-    std::size_t colon = text.find(':');
-    if (colon != std::string_view::npos && colon < text.find('/') &&
-        is_scheme(text.substr(0, colon))) {
-        parts.scheme = text.substr(0, colon);
-        text.remove_prefix(colon + 1);
-    }
-    if (text.starts_with("//")) {
-        std::size_t slash = text.find('/', 2);
-        parts.authority = text.substr(2, slash == std::string_view::npos ? slash : slash - 2);
-        text = slash == std::string_view::npos ? std::string_view() : text.substr(slash);
-    }
-    parts.path = text;
-    return parts;
-}
-
-bool is_valid_reference(const UriParts& parts) {
     if (parts.authority && !is_authority(*parts.authority)) {
         return false;
     }
@@ -146,19 +117,20 @@ bool is_valid_reference(const UriParts& parts) {
             return false;
         }
     }
-    return has_only_uri_chars(parts.path, ":@/") && has_only_uri_chars(parts.query, ":@/?") &&
-           has_only_uri_chars(parts.fragment, ":@/?");
+    return has_only_uri_chars(parts.path, ":@/") &&
+           has_only_uri_chars(parts.query.value_or(""), ":@/?") &&
+           has_only_uri_chars(parts.fragment.value_or(""), ":@/?");
 }
 
 }  // namespace
 
 bool is_uri(std::string_view text) {
-    UriParts parts = split_uri(text);
+    UriComponents parts = split_uri_components(text);
     return parts.scheme && is_valid_reference(parts);
 }
 
 bool is_uri_reference(std::string_view text) {
-    return is_valid_reference(split_uri(text));
+    return is_valid_reference(split_uri_components(text));
 }
 
 bool is_json_pointer(std::string_view text) {

@@ -7,40 +7,6 @@ namespace conform::schema {
 
 namespace {
 
-// The five components of RFC 3986 Appendix B; an absent component is nullopt.
-struct UriComponents {
-    std::optional<std::string_view> scheme;
-    std::optional<std::string_view> authority;
-    std::string_view path;
-    std::optional<std::string_view> query;
-    std::optional<std::string_view> fragment;
-};
-
-UriComponents split_components(std::string_view uri) {
-    UriComponents parts;
-    if (std::size_t hash = uri.find('#'); hash != std::string_view::npos) {
-        parts.fragment = uri.substr(hash + 1);
-        uri = uri.substr(0, hash);
-    }
-    if (std::size_t question = uri.find('?'); question != std::string_view::npos) {
-        parts.query = uri.substr(question + 1);
-        uri = uri.substr(0, question);
-    }
-    std::size_t colon = uri.find(':');
-    if (colon != std::string_view::npos && colon > 0 && colon < uri.find('/')) {
-        parts.scheme = uri.substr(0, colon);
-        uri.remove_prefix(colon + 1);
-    }
-    if (uri.starts_with("//")) {
-        std::size_t slash = uri.find('/', 2);
-        std::size_t end = slash == std::string_view::npos ? uri.size() : slash;
-        parts.authority = uri.substr(2, end - 2);
-        uri.remove_prefix(end);
-    }
-    parts.path = uri;
-    return parts;
-}
-
 void drop_last_segment(std::string& output) {
     std::size_t slash = output.rfind('/');
     output.erase(slash == std::string::npos ? 0 : slash);
@@ -107,12 +73,37 @@ std::string compose(const UriComponents& parts, const std::string& path) {
 
 }  // namespace
 
+UriComponents split_uri_components(std::string_view uri) {
+    UriComponents parts;
+    if (std::size_t hash = uri.find('#'); hash != std::string_view::npos) {
+        parts.fragment = uri.substr(hash + 1);
+        uri = uri.substr(0, hash);
+    }
+    if (std::size_t question = uri.find('?'); question != std::string_view::npos) {
+        parts.query = uri.substr(question + 1);
+        uri = uri.substr(0, question);
+    }
+    std::size_t colon = uri.find(':');
+    if (colon != std::string_view::npos && colon > 0 && colon < uri.find('/')) {
+        parts.scheme = uri.substr(0, colon);
+        uri.remove_prefix(colon + 1);
+    }
+    if (uri.starts_with("//")) {
+        std::size_t slash = uri.find('/', 2);
+        std::size_t end = slash == std::string_view::npos ? uri.size() : slash;
+        parts.authority = uri.substr(2, end - 2);
+        uri.remove_prefix(end);
+    }
+    parts.path = uri;
+    return parts;
+}
+
 std::string resolve_uri(std::string_view base, std::string_view reference) {
-    UriComponents ref = split_components(reference);
+    UriComponents ref = split_uri_components(reference);
     if (ref.scheme) {
         return compose(ref, remove_dot_segments(ref.path));
     }
-    UriComponents base_parts = split_components(base);
+    UriComponents base_parts = split_uri_components(base);
     UriComponents target = ref;
     std::string path;
     if (ref.authority) {

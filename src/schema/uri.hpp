@@ -9,6 +9,17 @@
 
 namespace conform::schema {
 
+// The five components of RFC 3986 Appendix B; an absent component is nullopt. A scheme is
+// whatever precedes the first ':' before any '/'; callers that validate check its syntax.
+struct UriComponents {
+    std::optional<std::string_view> scheme;
+    std::optional<std::string_view> authority;
+    std::string_view path;
+    std::optional<std::string_view> query;
+    std::optional<std::string_view> fragment;
+};
+UriComponents split_uri_components(std::string_view uri);
+
 // Resolves `reference` against `base` as RFC 3986 §5.2 describes. An empty `base` (a document
 // without `$id`) leaves relative references relative.
 std::string resolve_uri(std::string_view base, std::string_view reference);
