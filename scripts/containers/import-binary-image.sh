@@ -22,10 +22,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if [[ -z ${CONTAINERS_CONF:-} ]]; then
     source "$here/env.sh"
 fi
-global_args=()
-if [[ $(basename "$runtime") == podman ]]; then
-    read -r -a global_args <<<"${CONFORM_PODMAN_GLOBAL_ARGS---storage-driver=vfs}"
-fi
+source "$here/lib.sh"
+conform_global_args_for "$runtime"
 
 if [[ ! -f $binary || ! -x $binary ]]; then
     echo "error: '$binary' is not an executable file" >&2
