@@ -182,6 +182,9 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
         if (merge.HasMember("config")) {
             config.merge_config_text = file_text(merge["config"]);
         }
+        if (merge.HasMember("states_are_patches")) {
+            config.states_are_patches = merge["states_are_patches"].GetBool();
+        }
         if (merge.HasMember("full_state_config")) {
             config.full_state_config_text = file_text(merge["full_state_config"]);
         }

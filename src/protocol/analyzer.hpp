@@ -25,6 +25,9 @@ struct AnalyzerSetup {
     // Called with each line as it arrives, after analysis (progress display).
     std::function<void(const Observation&)> on_progress;
     std::size_t examples_per_check = 5;
+    // Every STATE is an RFC 7396 patch, with or without a merge flag (test config
+    // merge.states_are_patches).
+    bool states_are_patches = false;
 };
 
 // Parses and checks each stdout line as it arrives and builds an Observation. The same analyzer

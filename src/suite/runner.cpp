@@ -315,6 +315,7 @@ struct Runner::Impl {
         protocol::AnalyzerSetup setup;
         setup.catalog = step.run == "read" ? &catalog : nullptr;
         setup.secrets = &secrets;
+        setup.states_are_patches = config.states_are_patches;
         if (context != nullptr && !step.cursor_floor_from.empty()) {
             if (const auto* floor_step = context->step(step.cursor_floor_from);
                 floor_step != nullptr && !floor_step->runs.empty()) {
@@ -375,10 +376,10 @@ struct Runner::Impl {
         for (const auto& step : scenario.steps) {
             StepResult result;
             result.step = &step;
-            const protocol::Observation* base = nullptr;
-            if (!step.state_from.empty()) {
-                const auto* from = context.step(step.state_from);
-                base = from != nullptr && !from->runs.empty() ? &from->runs.front() : nullptr;
+            BaseStep base;
+            if (const auto* from = context.step(step.state_from)) {
+                base.runs = from->runs;
+                base.plans = from->plans;
             }
             result.plans = expand_step(step, base, config.resume_sample, result.why_not);
             for (const auto& plan : result.plans) {
@@ -392,33 +393,99 @@ struct Runner::Impl {
         return context;
     }
 
+    bool has_stream(bool incremental) const {
+        return std::any_of(catalog.streams.begin(), catalog.streams.end(),
+                           [incremental](const auto& stream) {
+                               return stream.incremental() == incremental;
+                           });
+    }
+
+    // Why the scenario cannot run, in the test config's own terms; nullopt when it can.
     std::optional<std::string> unmet_requirement(const Scenario& scenario) const {
         for (const auto& requirement : scenario.requires_) {
             if (requirement.starts_with("claims:")) {
                 auto extension = requirement.substr(7);
                 if (!config.claims(extension)) {
-                    return fmt::format("the connector does not claim the '{}' extension",
+                    return fmt::format("the test config does not claim the '{}' extension (its "
+                                       "\"extensions\" list)",
                                        extension);
                 }
                 continue;
             }
-            bool met = requirement == "invalid_config"     ? config.invalid_config_text.has_value()
-                       : requirement == "expected_records" ? !config.expected_records.empty()
-                       : requirement == "merge_config"     ? config.merge_config_text.has_value()
-                       : requirement == "full_state_config"
-                           ? config.full_state_config_text.has_value()
-                       : requirement == "inject_command" ? !config.inject_command.empty()
-                       : requirement == "projections"    ? !config.projections.empty()
-                       : requirement == "incremental_stream"
-                           ? std::any_of(catalog.streams.begin(), catalog.streams.end(),
-                                         [](const auto& stream) { return stream.incremental(); })
-                           : std::any_of(catalog.streams.begin(), catalog.streams.end(),
-                                         [](const auto& stream) { return !stream.incremental(); });
-            if (!met) {
-                return fmt::format("the test config provides no {}", requirement);
+            struct Need {
+                std::string_view requirement;
+                bool met;
+                std::string_view missing;
+            };
+            const Need needs[] = {
+                {"invalid_config", config.invalid_config_text.has_value(),
+                 "the test config has no \"invalid_config\""},
+                {"expected_records", !config.expected_records.empty(),
+                 "the test config has no \"expected_records\""},
+                {"merge_config", config.merge_config_text.has_value(),
+                 "the test config has no \"merge\": {\"config\"}"},
+                {"full_state_config", config.full_state_config_text.has_value(),
+                 "the test config has no \"merge\": {\"full_state_config\"}"},
+                {"inject_command", !config.inject_command.empty(),
+                 "the test config has no \"tail\": {\"inject_command\"}"},
+                {"projections", !config.projections.empty(),
+                 "the test config has no \"projections\""},
+                {"incremental_stream", has_stream(true),
+                 "no incremental stream in the configured catalog"},
+                {"full_refresh_stream", has_stream(false),
+                 "no full-refresh stream in the configured catalog"},
+            };
+            for (const auto& need : needs) {
+                if (need.requirement == requirement && !need.met) {
+                    return std::string(need.missing);
+                }
             }
         }
         return std::nullopt;
+    }
+
+    // The extension the scenario tests, when the connector claims it.
+    std::optional<std::string> claimed_extension(const Scenario& scenario) const {
+        for (const auto& requirement : scenario.requires_) {
+            if (requirement.starts_with("claims:") && config.claims(requirement.substr(7))) {
+                return requirement.substr(7);
+            }
+        }
+        return std::nullopt;
+    }
+
+    // A pass needs every step of the scenario to have run.
+    static std::optional<std::string> step_not_run(const ScenarioContext& context) {
+        for (const auto& step : context.steps) {
+            if (step.runs.empty()) {
+                return fmt::format("step '{}' did not run: {}", step.step->id,
+                                   step.why_not.empty() ? "nothing to run" : step.why_not);
+            }
+        }
+        return std::nullopt;
+    }
+
+    CheckOutcome evaluate(const std::string& id, const Scenario& scenario,
+                          const ScenarioContext& context,
+                          const std::optional<std::string>& unmet) const {
+        CheckOutcome outcome;
+        if (unmet) {
+            outcome.not_applicable = *unmet;
+        } else {
+            outcome = evaluate_check(id, context);
+            if (auto missing = step_not_run(context)) {
+                outcome.skip(*missing);
+            }
+        }
+        if (options.strict && outcome.not_applicable && outcome.occurrences == 0) {
+            if (auto extension = claimed_extension(scenario)) {
+                outcome.add(fmt::format("the connector claims '{}' but this check did not run "
+                                        "(--strict): {}",
+                                        *extension, *outcome.not_applicable));
+                outcome.not_applicable.reset();
+            }
+        }
+        return outcome;
     }
 
     report::ScenarioResult run_scenario(const Scenario& scenario) {
@@ -440,12 +507,7 @@ struct Runner::Impl {
             if (!is_check_selected(id, options)) {
                 continue;
             }
-            CheckOutcome outcome;
-            if (unmet) {
-                outcome.not_applicable = *unmet;
-            } else {
-                outcome = evaluate_check(id, context);
-            }
+            auto outcome = evaluate(id, scenario, context, unmet);
             result.checks.push_back(to_check_result(id, outcome, options.strict, secrets));
         }
         for (const auto& step : context.steps) {
