@@ -196,6 +196,7 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
         }
         config.inject_after = seconds_member(tail, "inject_after_seconds", config.inject_after);
         config.observe = seconds_member(tail, "observe_seconds", config.observe);
+        config.tail_wait = seconds_member(tail, "wait_seconds", config.tail_wait);
     }
     if (document.HasMember("projections")) {
         for (const auto& stream : document["projections"].GetObject()) {

@@ -55,6 +55,7 @@ struct TestConfig {
     std::vector<std::string> inject_command;
     std::chrono::milliseconds inject_after{500};
     std::chrono::milliseconds observe{2'000};
+    std::chrono::milliseconds tail_wait{60'000};  // longest wait for each tail event
 
     std::map<std::string, Projections> projections;
 

@@ -156,8 +156,9 @@ void check_legacy(const rapidjson::Value& state, ParsedState& parsed) {
     const char* clause = parsed.merge ? k_clause_merge : k_clause_shape;
     const char* kind = parsed.merge ? "merge" : "legacy";
     if (parsed.merge && parsed.data != nullptr && parsed.data->IsNull()) {
-        parsed.advise(k_clause_merge, "merge STATE with \"data\": null resets the whole state "
-                                      "(RFC 7396); if no change was meant, emit no STATE");
+        parsed.advise(k_clause_merge,
+                      "merge STATE with \"data\": null resets the whole state "
+                      "(RFC 7396); if no change was meant, emit no STATE");
     } else if (parsed.data == nullptr) {
         parsed.reject(clause, fmt::format("{} STATE without \"data\"", kind));
     } else if (!parsed.data->IsObject()) {
@@ -264,10 +265,11 @@ ParsedState parse_state(const rapidjson::Value& state, bool always_merge) {
 }  // namespace
 
 bool has_merge_flag(const rapidjson::Value& state) {
-    return std::any_of(std::begin(k_merge_flags), std::end(k_merge_flags), [&state](const char* flag) {
-        const rapidjson::Value* value = member_of(state, flag);
-        return value != nullptr && value->IsTrue();
-    });
+    return std::any_of(std::begin(k_merge_flags), std::end(k_merge_flags),
+                       [&state](const char* flag) {
+                           const rapidjson::Value* value = member_of(state, flag);
+                           return value != nullptr && value->IsTrue();
+                       });
 }
 
 // The reduced state lives in `root`: for legacy shape the data itself; otherwise

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstdio>
+#include <memory>
 #include <set>
 
 #include "checks/registry.hpp"
@@ -122,8 +124,14 @@ struct Analyzer::Impl {
     std::vector<schema::Violation> violations;
     std::chrono::milliseconds now{0};
 
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> transcript{nullptr, &std::fclose};
+
     explicit Impl(AnalyzerSetup analyzer_setup)
         : setup(std::move(analyzer_setup)), reducer(setup.states_are_patches) {
+        if (!setup.transcript_path.empty()) {
+            transcript.reset(std::fopen(setup.transcript_path.c_str(), "w"));
+            observation.transcript_path = transcript ? setup.transcript_path.string() : "";
+        }
         if (setup.catalog != nullptr) {
             for (const auto& stream : setup.catalog->streams) {
                 digesters.emplace_back(stream.volatile_pointers);
@@ -147,8 +155,16 @@ struct Analyzer::Impl {
             Finding{std::string(check), std::move(message), line, excerpt(shown, 300), advisory});
     }
 
+    void keep_line(std::string_view line) {
+        if (transcript) {
+            std::fwrite(line.data(), 1, line.size(), transcript.get());
+            std::fputc('\n', transcript.get());
+        }
+    }
+
     void analyze(std::string_view line, std::uint64_t line_number, bool truncated) {
         ++observation.lines;
+        keep_line(line);
         if (setup.secrets != nullptr && setup.secrets->found_in(line)) {
             add_finding(ids::secrets, "a secret config value appears in this stdout line",
                         line_number, line);
@@ -417,7 +433,8 @@ struct Analyzer::Impl {
 
     // For a STREAM state, the catalog stream it names (nullopt inside when none); nullopt for a
     // state that commits every stream (legacy, GLOBAL).
-    std::optional<std::optional<std::size_t>> committed_stream(const rapidjson::Value& state) const {
+    std::optional<std::optional<std::size_t>> committed_stream(
+        const rapidjson::Value& state) const {
         const auto* stream = member_of(state, "stream");
         const auto* type = member_of(state, "type");
         bool per_stream = (type != nullptr && type->IsString() && string_of(*type) == "STREAM") ||
@@ -485,10 +502,12 @@ process::Decision Analyzer::on_tick(std::chrono::milliseconds elapsed) {
 
 void Analyzer::set_mark() {
     m_impl->observation.mark_set = true;
+    m_impl->observation.mark_line = m_impl->observation.lines;
 }
 
 Observation Analyzer::finish(process::RunResult result) {
     auto& impl = *m_impl;
+    impl.transcript.reset();
     if (impl.setup.secrets != nullptr && impl.setup.secrets->found_in(result.stderr_text)) {
         impl.add_finding(ids::secrets, "a secret config value appears on stderr", 0,
                          result.stderr_text);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -28,6 +29,9 @@ struct AnalyzerSetup {
     // Every STATE is an RFC 7396 patch, with or without a merge flag (test config
     // merge.states_are_patches).
     bool states_are_patches = false;
+    // When set, every stdout line is also written here, so checks can show what changed in a
+    // record without conform keeping documents in memory.
+    std::filesystem::path transcript_path;
 };
 
 // Parses and checks each stdout line as it arrives and builds an Observation. The same analyzer

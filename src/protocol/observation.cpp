@@ -35,5 +35,4 @@ const Observation::Kept* Observation::first_kept(const std::string& type) const 
     return found == kept.end() ? nullptr : &*found;
 }
 
-
 }  // namespace conform::protocol

@@ -55,7 +55,8 @@ struct CursorValue {
 
 // Everything conform learned from one connector invocation.
 struct Observation {
-    std::string label;  // e.g. "read [range 00000000-7fffffff]"
+    std::string label;            // e.g. "read [range 00000000-7fffffff]"
+    std::string transcript_path;  // its stdout, one line per line, when it was kept
     std::string command_line;
     process::RunResult process;
     std::map<std::string, std::uint64_t> type_counts;  // known and unknown types by name
@@ -80,6 +81,9 @@ struct Observation {
     std::optional<std::chrono::milliseconds> first_record_at;
     std::uint64_t records_after_mark = 0;  // records after the step's mark (e.g. an injection)
     bool mark_set = false;
+    std::uint64_t mark_line = 0;  // stdout lines read when the mark was set
+    // What a driven tailing run went through, with the milliseconds since start.
+    std::vector<std::pair<std::string, std::int64_t>> tail_events;
 
     std::uint64_t count(const std::string& type) const;
     const Kept* first_kept(const std::string& type) const;

@@ -13,6 +13,7 @@
 #include "suite/check_helpers.hpp"
 #include "suite/commits.hpp"
 #include "suite/compare.hpp"
+#include "suite/field_diff.hpp"
 
 namespace conform::suite {
 
@@ -53,9 +54,25 @@ std::string exit_text(const protocol::Observation& run) {
                : run.process.exit.describe();
 }
 
-// A resumed or sharded read that failed proves nothing about what it would have emitted.
+// A resumed or sharded read that failed proves nothing about what it would have emitted: it fails
+// the check, unless its baseline (the uninterrupted or full-range read) failed too, which is
+// cli.read's finding; then the comparison is skipped rather than failed twice.
+bool baseline_failed(const protocol::Observation& baseline, CheckOutcome& outcome) {
+    if (exited_cleanly(baseline)) {
+        return false;
+    }
+    outcome.skip(
+        fmt::format("the baseline read '{}' failed ({}): nothing to compare with (see "
+                    "cli.read)",
+                    baseline.label, exit_text(baseline)));
+    return true;
+}
+
 void require_clean_exit(const protocol::Observation& run, std::string_view what,
-                        CheckOutcome& outcome) {
+                        CheckOutcome& outcome, const protocol::Observation* baseline) {
+    if (baseline != nullptr && !exited_cleanly(*baseline)) {
+        return;  // baseline_failed() said why
+    }
     if (!exited_cleanly(run)) {
         outcome.add(fmt::format("{} did not succeed: {}", what, exit_text(run)), run.label, 0,
                     run.process.stderr_text.size() > 300
@@ -70,7 +87,7 @@ void require_clean_exit(const protocol::Observation& run, std::string_view what,
 // streams are held to exactly-once.
 struct ResumeExpectation {
     std::vector<RecordRef> owed;
-    std::vector<RecordRef> committed;          // incremental records committed by k
+    std::vector<RecordRef> committed;            // incremental records committed by k
     std::vector<RecordRef> committed_to_reread;  // full-refresh records committed by k
 };
 
@@ -117,8 +134,7 @@ std::vector<const StepResult*> resume_steps(const ScenarioContext& context, bool
 }
 
 std::vector<ResumeComparison> compare_resumes(const ScenarioContext& context, CheckOutcome& outcome,
-                                              bool shards = false,
-                                              std::size_t keep_lost = 5) {
+                                              bool shards = false, std::size_t keep_lost = 5) {
     std::vector<ResumeComparison> comparisons;
     auto steps = resume_steps(context, shards);
     if (steps.empty()) {
@@ -134,6 +150,9 @@ std::vector<ResumeComparison> compare_resumes(const ScenarioContext& context, Ch
         for (std::size_t i = 0; i < step->runs.size(); ++i) {
             const auto& plan = step->plans[i];
             const auto& base_run = base->runs[plan.base_run];
+            if (baseline_failed(base_run, outcome)) {
+                continue;
+            }
             auto expectation = expectation_after(context, base_run, *plan.checkpoint);
             auto resumed = records_of(step->runs[i]);
             comparisons.push_back(
@@ -151,26 +170,31 @@ void report_changed(const Changed& changed, const ScenarioContext& context, Chec
                     std::string_view when) {
     auto names = stream_names(context);
     for (const auto& [expected, actual] : changed.examples) {
-        outcome.add(fmt::format("{}: same key, other content: {} became {}", when,
-                                describe_record(expected, names), describe_record(actual, names)));
+        auto fields = describe_changes(
+            expected, actual, context.catalog->streams[expected.entry->stream].volatile_pointers);
+        outcome.add(fmt::format("{}: same key, other content: {} became {}{}", when,
+                                describe_record(expected, names), describe_record(actual, names),
+                                fields.empty() ? "" : " (" + fields + ")"));
     }
     outcome.occurrences += changed.count - changed.examples.size();
 }
 
 void check_resume_loss(const ScenarioContext& context, CheckOutcome& outcome) {
     for (const auto& comparison : compare_resumes(context, outcome)) {
-        auto when = fmt::format("after resuming from checkpoint {} (line {})",
-                                comparison.checkpoint + 1,
-                                comparison.base->checkpoints[comparison.checkpoint].line);
-        require_clean_exit(*comparison.resumed, "the resumed read", outcome);
-        auto text = fmt::format("lost {}: emitted by the uninterrupted read and committed by no "
-                                "checkpoint up to it, never emitted by the resumed read",
-                                when);
+        auto when =
+            fmt::format("after resuming from checkpoint {} (line {})", comparison.checkpoint + 1,
+                        comparison.base->checkpoints[comparison.checkpoint].line);
+        require_clean_exit(*comparison.resumed, "the resumed read", outcome, comparison.base);
+        auto text = fmt::format(
+            "lost {}: emitted by the uninterrupted read and committed by no "
+            "checkpoint up to it, never emitted by the resumed read",
+            when);
         report_diff(comparison.lost, context, outcome, text, "");
         report_changed(comparison.changed, context, outcome, when);
     }
-    outcome.note = "every stream owes what the checkpoint had not committed; a full-refresh stream "
-                   "may be read again whole";
+    outcome.note =
+        "every stream owes what the checkpoint had not committed; a full-refresh stream "
+        "may be read again whole";
 }
 
 void check_resume_exactly_once(const ScenarioContext& context, CheckOutcome& outcome) {
@@ -221,7 +245,7 @@ void check_tail_off(const ScenarioContext& context, CheckOutcome& outcome) {
     for (const auto& step : context.steps) {
         // An absent tail means false (X-TAIL-1); malformed-range runs are meant to fail.
         if (step.step->run != "read" || step.step->tail == "true" ||
-            step.step->range == "malformed") {
+            step.step->range == "malformed" || step.step->config == "invalid") {
             continue;
         }
         for (const auto& run : step.runs) {
@@ -248,27 +272,40 @@ const StepResult* tail_step(const ScenarioContext& context) {
     return nullptr;
 }
 
+std::string timeline(const protocol::Observation& run) {
+    std::string text;
+    for (const auto& [what, at] : run.tail_events) {
+        text += fmt::format("{}{} at {} ms", text.empty() ? "" : "; ", what, at);
+    }
+    return text.empty() ? "no event seen" : text;
+}
+
+bool saw_event(const protocol::Observation& run, std::string_view prefix) {
+    return std::any_of(run.tail_events.begin(), run.tail_events.end(),
+                       [prefix](const auto& event) { return event.first.starts_with(prefix); });
+}
+
 void check_tail_on(const ScenarioContext& context, CheckOutcome& outcome) {
-    collect_findings(std::string(ids::tail_on), context, outcome);
     const auto* step = tail_step(context);
     if (step == nullptr) {
-        outcome.not_applicable = "no tailing step in this scenario";
+        outcome.skip("no tailing step in this scenario");
         return;
     }
     const auto& run = step->runs.front();
     const auto& config = *context.test_config;
+    outcome.note = timeline(run);
+    if (saw_event(run, "gave up waiting for the backlog")) {
+        outcome.add(fmt::format("did not emit the data available at start (every record of step "
+                                "'{}') within {} ms",
+                                step->step->backlog_from, config.tail_wait.count()),
+                    run.label);
+    }
     if (run.process.stop_reason != process::StopReason::requested) {
         outcome.add(fmt::format("with tail true the connector ended on its own ({}) after {} ms, "
-                                "before the {} ms observation window closed",
-                                run.process.exit.describe(), run.process.elapsed.count(),
-                                config.observe.count()),
+                                "before conform stopped it",
+                                exit_text(run), run.process.elapsed.count()),
                     run.label);
         return;
-    }
-    if (run.records_after_mark == 0) {
-        outcome.add(fmt::format("no record arrived after new data was injected at {} ms",
-                                config.inject_after.count()),
-                    run.label);
     }
     if (run.process.killed_after_grace) {
         outcome.add(fmt::format("did not exit within the {} ms grace period after SIGTERM and was "
@@ -276,6 +313,118 @@ void check_tail_on(const ScenarioContext& context, CheckOutcome& outcome) {
                                 config.grace.count()),
                     run.label);
     }
+}
+
+// The first plain read after the tailing step: what a read sees once the data was injected.
+const StepResult* read_after(const ScenarioContext& context, const StepResult& tail) {
+    bool past = false;
+    for (const auto& step : context.steps) {
+        if (&step == &tail) {
+            past = true;
+        } else if (past && step.step->run == "read" && step.step->state_from.empty() &&
+                   !step.runs.empty()) {
+            return &step;
+        }
+    }
+    return nullptr;
+}
+
+// The records a plain read emits after `later` that it did not emit in `earlier`: the injected
+// data, identified without the inject command naming it.
+std::vector<RecordRef> added_between(const protocol::Observation& earlier,
+                                     const protocol::Observation& later) {
+    auto diff = diff_records(records_of(earlier), records_of(later), CompareBy::identity,
+                             CompareBy::identity, CommitModel::k_never);
+    return diff.examples.extra;
+}
+
+void check_tail_delivers(const ScenarioContext& context, CheckOutcome& outcome) {
+    collect_findings(std::string(ids::tail_delivers), context, outcome);
+    const auto* step = tail_step(context);
+    if (step == nullptr) {
+        outcome.skip("no tailing step in this scenario");
+        return;
+    }
+    if (context.test_config->inject_command.empty()) {
+        outcome.skip("the test config has no \"tail\": {\"inject_command\"} to add data with");
+        return;
+    }
+    const auto* before = context.step(step->step->backlog_from);
+    const auto* after = read_after(context, *step);
+    if (before == nullptr || before->runs.empty() || after == nullptr) {
+        outcome.skip("needs a plain read before the tailing run and one after it");
+        return;
+    }
+    const auto& run = step->runs.front();
+    outcome.note = timeline(run);
+    auto injected = added_between(before->runs.front(), after->runs.front());
+    if (injected.empty()) {
+        outcome.skip(
+            "the inject command added no record that a plain read emits: check "
+            "tail.inject_command");
+        return;
+    }
+    auto delivered = records_of(
+        run, [&run](const protocol::RecordEntry& entry) { return entry.line > run.mark_line; });
+    auto diff = diff_records(injected, delivered, CompareBy::identity, CompareBy::identity);
+    report_diff(diff, context, outcome,
+                "added while the connector ran (a later plain read emits it), never delivered by "
+                "the tailing run",
+                "");
+    if (diff.missing_count > 0) {
+        return;
+    }
+    auto found = overlap_records(delivered, injected, CompareBy::identity, CommitModel::k_never);
+    std::uint64_t last_new = 0;
+    for (const auto& record : found.examples) {
+        last_new = std::max(last_new, record.entry->line);
+    }
+    if (run.checkpoints.empty() || run.checkpoints.back().line < last_new) {
+        outcome.add(fmt::format("the new data (last at line {}) was never followed by a STATE "
+                                "before SIGTERM: nothing committed it",
+                                last_new),
+                    run.label, last_new);
+    }
+}
+
+// Data added after a read's final STATE is delivered by the next read resumed from that STATE.
+void check_next_read_delivers(const ScenarioContext& context, CheckOutcome& outcome) {
+    auto steps = resume_steps(context, false);
+    const StepResult* truth = nullptr;
+    for (const auto& step : context.steps) {
+        if (step.step->run == "read" && step.step->state_from.empty() && !step.runs.empty()) {
+            truth = &step;  // the last plain read: it sees all the added data
+        }
+    }
+    if (steps.empty() || truth == nullptr) {
+        outcome.skip("needs a read resumed from a final state and a plain read after it");
+        return;
+    }
+    const auto* next = steps.front();
+    const auto* first = base_of(context, *next);
+    if (first == nullptr || next->runs.empty()) {
+        outcome.skip(next->why_not.empty() ? "the first read did not run" : next->why_not);
+        return;
+    }
+    if (baseline_failed(first->runs.front(), outcome) ||
+        baseline_failed(truth->runs.front(), outcome)) {
+        return;
+    }
+    auto added = added_between(first->runs.front(), truth->runs.front());
+    if (added.empty()) {
+        outcome.skip(
+            "the inject command added no record that a plain read emits: check "
+            "tail.inject_command");
+        return;
+    }
+    require_clean_exit(next->runs.front(), "the next read", outcome, &first->runs.front());
+    auto diff = diff_records(added, records_of(next->runs.front()), CompareBy::identity,
+                             CompareBy::identity);
+    report_diff(diff, context, outcome,
+                "added after the final STATE (a plain read emits it), not delivered by the read "
+                "resumed from that STATE",
+                "");
+    outcome.note = fmt::format("{} record(s) added after the first read", added.size());
 }
 
 void check_tail_resume(const ScenarioContext& context, CheckOutcome& outcome) {
@@ -300,13 +449,16 @@ void check_tail_resume(const ScenarioContext& context, CheckOutcome& outcome) {
         outcome.not_applicable = resume->why_not;
         return;
     }
+    if (baseline_failed(truth->runs.front(), outcome)) {
+        return;
+    }
     const auto& tail_run = tail->runs.front();
     CommitModel commits(tail_run);
     auto committed = records_of(tail_run, [&commits](const protocol::RecordEntry& entry) {
         return commits.commit_of(entry) != CommitModel::k_never;
     });
     require_clean_exit(resume->runs.front(), "the read resumed from the tail run's last STATE",
-                       outcome);
+                       outcome, &truth->runs.front());
     auto delivered = committed;
     auto resumed = records_of(resume->runs.front());
     delivered.insert(delivered.end(), resumed.begin(), resumed.end());
@@ -356,13 +508,15 @@ void check_range_split(const ScenarioContext& context, CheckOutcome& outcome) {
         return;
     }
     auto expected = records_of(full->runs.front());
-    require_clean_exit(full->runs.front(), "the full-range read", outcome);
+    if (baseline_failed(full->runs.front(), outcome)) {
+        return;
+    }
     for (const auto& step : context.steps) {
         if (step.step->split.empty() || !step.step->state_from.empty()) {
             continue;
         }
         for (const auto& run : step.runs) {
-            require_clean_exit(run, "the shard's read", outcome);
+            require_clean_exit(run, "the shard's read", outcome, &full->runs.front());
         }
         report_changed(changed_records(expected, union_of(step)), context, outcome,
                        fmt::format("split '{}'", step.step->split));
@@ -389,8 +543,11 @@ void check_range_subdivision(const ScenarioContext& context, CheckOutcome& outco
             outcome.skip(step.why_not.empty() ? "the parent range did not run" : step.why_not);
             continue;
         }
+        if (baseline_failed(base->runs.front(), outcome)) {
+            continue;
+        }
         for (const auto& run : step.runs) {
-            require_clean_exit(run, "the child range's read", outcome);
+            require_clean_exit(run, "the child range's read", outcome, &base->runs.front());
         }
         auto checkpoint = *step.plans.front().checkpoint;
         auto expectation = expectation_after(context, base->runs.front(), checkpoint);
@@ -410,9 +567,10 @@ void check_range_subdivision(const ScenarioContext& context, CheckOutcome& outco
             overlap_records(diff.examples.extra, expectation.committed, CompareBy::identity);
         auto names = stream_names(context);
         for (const auto& record : reemitted.examples) {
-            outcome.advise(fmt::format("re-emitted by a child range although the parent's "
-                                       "checkpoint {} committed it: {}",
-                                       checkpoint + 1, describe_record(record, names)));
+            outcome.advise(
+                fmt::format("re-emitted by a child range although the parent's "
+                            "checkpoint {} committed it: {}",
+                            checkpoint + 1, describe_record(record, names)));
         }
         outcome.advisories += reemitted.count - reemitted.examples.size();
         outcome.occurrences += reemitted.count - reemitted.examples.size();
@@ -420,9 +578,10 @@ void check_range_subdivision(const ScenarioContext& context, CheckOutcome& outco
                                       CompareBy::identity, 0);
         auto duplicates = diff.extra_count - reemitted.count - reread.count;
         if (duplicates > 0) {
-            outcome.add(fmt::format("{} record(s) emitted by the child ranges beyond what the full "
-                                    "range owed after checkpoint {} (duplicates across children)",
-                                    duplicates, checkpoint + 1));
+            outcome.add(
+                fmt::format("{} record(s) emitted by the child ranges beyond what the full "
+                            "range owed after checkpoint {} (duplicates across children)",
+                            duplicates, checkpoint + 1));
         }
     }
     auto shard_resumes = resume_steps(context, true).empty()
@@ -431,7 +590,8 @@ void check_range_subdivision(const ScenarioContext& context, CheckOutcome& outco
     for (const auto& comparison : shard_resumes) {
         auto when = fmt::format("after resuming the shard {} from its own checkpoint {}",
                                 comparison.base->label, comparison.checkpoint + 1);
-        require_clean_exit(*comparison.resumed, "the resumed shard's read", outcome);
+        require_clean_exit(*comparison.resumed, "the resumed shard's read", outcome,
+                           comparison.base);
         report_diff(comparison.lost, context, outcome, "lost " + when, "");
         report_changed(comparison.changed, context, outcome, when);
         auto names = stream_names(context);
@@ -604,6 +764,8 @@ const std::map<std::string_view, CheckFunction>& extension_checks() {
         {ids::merge_resume, check_resume_loss},
         {ids::tail_off, check_tail_off},
         {ids::tail_on, check_tail_on},
+        {ids::tail_delivers, check_tail_delivers},
+        {ids::state_new_data, check_next_read_delivers},
         {ids::tail_resume, check_tail_resume},
         {ids::range_split, check_range_split},
         {ids::range_subdivide, check_range_subdivision},

@@ -27,7 +27,7 @@ public:
     }
 
 private:
-    std::vector<std::size_t> m_all_streams;                // checkpoints covering every stream
+    std::vector<std::size_t> m_all_streams;              // checkpoints covering every stream
     std::vector<std::vector<std::size_t>> m_per_stream;  // checkpoints covering one stream
 };
 

@@ -44,7 +44,8 @@ struct VersionKey {
 
 struct VersionKeyHash {
     std::size_t operator()(const VersionKey& key) const noexcept {
-        return std::hash<json::Digest>{}(key.identity) * 31 ^ std::hash<json::Digest>{}(key.content) ^
+        return std::hash<json::Digest>{}(key.identity) * 31 ^
+               std::hash<json::Digest>{}(key.content) ^
                (static_cast<std::size_t>(key.stream) << 48);
     }
 };
@@ -106,8 +107,8 @@ Overlap overlap_records(const std::vector<RecordRef>& records, const std::vector
     return overlap;
 }
 
-Changed changed_records(const std::vector<RecordRef>& expected, const std::vector<RecordRef>& actual,
-                        std::size_t keep) {
+Changed changed_records(const std::vector<RecordRef>& expected,
+                        const std::vector<RecordRef>& actual, std::size_t keep) {
     // First every exact (identity, content) match is taken out, then the expected records left
     // over are paired with actual records left over under the same identity.
     std::unordered_map<VersionKey, std::size_t, VersionKeyHash> exact;

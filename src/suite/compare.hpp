@@ -49,8 +49,8 @@ struct Changed {
     std::vector<std::pair<RecordRef, RecordRef>> examples;
     std::uint64_t count = 0;
 };
-Changed changed_records(const std::vector<RecordRef>& expected, const std::vector<RecordRef>& actual,
-                        std::size_t keep = 5);
+Changed changed_records(const std::vector<RecordRef>& expected,
+                        const std::vector<RecordRef>& actual, std::size_t keep = 5);
 
 // Every record of `run`, optionally filtered.
 std::vector<RecordRef> records_of(

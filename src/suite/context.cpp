@@ -99,8 +99,9 @@ std::optional<std::string> nothing_to_judge(std::string_view id, const ScenarioC
         if (!any_stream(context, [](const auto& s) { return !s.primary_key.empty(); })) {
             return "no stream of the configured catalog has a primary key";
         }
-        return total(context, "RECORD") == 0 ? std::optional<std::string>("the read emitted no "
-                                                                          "RECORD")
+        return total(context, "RECORD") == 0 ? std::optional<std::string>(
+                                                   "the read emitted no "
+                                                   "RECORD")
                                              : std::nullopt;
     }
     if (id == ids::read_cursor) {
@@ -121,9 +122,10 @@ std::optional<std::string> nothing_to_judge(std::string_view id, const ScenarioC
                 merges += run.merge_states;
             }
         }
-        return merges == 0 ? std::optional<std::string>("no STATE was a merge patch (no merge "
-                                                        "flag, and merge.states_are_patches is "
-                                                        "not set)")
+        return merges == 0 ? std::optional<std::string>(
+                                 "no STATE was a merge patch (no merge "
+                                 "flag, and merge.states_are_patches is "
+                                 "not set)")
                            : std::nullopt;
     }
     if (id == ids::state_no_older) {

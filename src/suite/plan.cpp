@@ -151,13 +151,14 @@ std::vector<RunPlan> expand_step(const Step& step, const BaseStep& base, std::si
         return plans;
     }
     // A step without its own range resumes every base run in that run's range.
-    std::size_t bases = has_own_range(step) ? std::min<std::size_t>(base.runs.size(), 1)
-                                            : base.runs.size();
+    std::size_t bases =
+        has_own_range(step) ? std::min<std::size_t>(base.runs.size(), 1) : base.runs.size();
     std::size_t total_checkpoints = 0;
     for (std::size_t index = 0; index < bases; ++index) {
         const auto& run = base.runs[index];
         total_checkpoints += run.checkpoints.size();
-        auto picked = pick_checkpoints(step.state_checkpoint, run.checkpoints.size(), resume_sample);
+        auto picked =
+            pick_checkpoints(step.state_checkpoint, run.checkpoints.size(), resume_sample);
         std::vector<std::optional<std::size_t>> checkpoints(picked.begin(), picked.end());
         auto ranges = has_own_range(step) || index >= base.plans.size()
                           ? range_variants(step)

@@ -10,9 +10,11 @@
 #include "checks/registry.hpp"
 #include "ext/projection.hpp"
 #include "json/parse.hpp"
+#include "json/write.hpp"
 #include "process/workdir.hpp"
 #include "protocol/analyzer.hpp"
 #include "suite/context.hpp"
+#include "suite/tail.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -68,6 +70,34 @@ void collect_secrets(const rapidjson::Value& schema, const rapidjson::Value& con
             collect_secrets(schema["items"], item, secrets);
         }
     }
+}
+
+// The config with only the properties `spec` requires (their values from `config`) and the
+// defaults the spec gives for the others.
+std::string minimal_config(const rapidjson::Value& spec, const rapidjson::Value& config) {
+    rapidjson::Document minimal(rapidjson::kObjectType);
+    auto& allocator = minimal.GetAllocator();
+    if (spec.IsObject() && spec.HasMember("properties") && spec["properties"].IsObject()) {
+        for (const auto& property : spec["properties"].GetObject()) {
+            if (property.value.IsObject() && property.value.HasMember("default")) {
+                minimal.AddMember(rapidjson::Value(property.name, allocator),
+                                  rapidjson::Value(property.value["default"], allocator),
+                                  allocator);
+            }
+        }
+    }
+    if (spec.IsObject() && spec.HasMember("required") && spec["required"].IsArray() &&
+        config.IsObject()) {
+        for (const auto& name : spec["required"].GetArray()) {
+            if (!name.IsString() || !config.HasMember(name)) {
+                continue;
+            }
+            minimal.RemoveMember(name);
+            minimal.AddMember(rapidjson::Value(name, allocator),
+                              rapidjson::Value(config[name], allocator), allocator);
+        }
+    }
+    return json::to_json(minimal);
 }
 
 class Discard : public process::Observer {
@@ -132,7 +162,9 @@ struct Runner::Impl {
     process::PrivateDir scratch_root;
     protocol::Catalog catalog;
     protocol::Secrets secrets;
+    std::optional<std::string> minimal_config_text;  // required properties and defaults only
     std::size_t scenario_counter = 0;
+    std::size_t run_counter = 0;
 
     Impl(const config::TestConfig& test_config, RunOptions run_options, report::Reporter& sink)
         : config(test_config), options(std::move(run_options)), reporter(sink) {}
@@ -168,6 +200,8 @@ struct Runner::Impl {
         const auto& specification = message["spec"];
         if (specification.HasMember("connectionSpecification")) {
             collect_secrets(specification["connectionSpecification"], config_document, values);
+            minimal_config_text =
+                minimal_config(specification["connectionSpecification"], config_document);
         }
         secrets = protocol::Secrets(std::move(values));
     }
@@ -208,6 +242,9 @@ struct Runner::Impl {
         }
         if (variant == "full_state" && config.full_state_config_text) {
             return *config.full_state_config_text;
+        }
+        if (variant == "minimal" && minimal_config_text) {
+            return *minimal_config_text;
         }
         return config.config_text;
     }
@@ -305,6 +342,33 @@ struct Runner::Impl {
                    : fmt::format("the inject command failed: {}", result.exit.describe());
     }
 
+    // The records a tailing step must deliver before new data is injected: the first run of the
+    // step it names as its backlog.
+    static std::vector<protocol::RecordEntry> backlog_for(const Step& step,
+                                                          const ScenarioContext* context) {
+        if (context == nullptr || step.backlog_from.empty()) {
+            return {};
+        }
+        const auto* backlog = context->step(step.backlog_from);
+        return backlog == nullptr || backlog->runs.empty() ? std::vector<protocol::RecordEntry>{}
+                                                           : backlog->runs.front().records;
+    }
+
+    TailDriver::Settings tail_settings(const std::filesystem::path& scenario_dir,
+                                       std::function<void()> inject_and_mark) const {
+        TailDriver::Settings settings;
+        settings.inject_not_before = config.inject_after;
+        settings.observe = config.observe;
+        // Each wait ends well before the read timeout, so a connector that misses an event is
+        // judged on what it did rather than stopped as hung.
+        settings.wait_limit = std::min(config.tail_wait, config.read_timeout / 3);
+        if (!config.inject_command.empty()) {
+            settings.inject = std::move(inject_and_mark);
+        }
+        (void)scenario_dir;
+        return settings;
+    }
+
     protocol::Observation execute(const Step& step, const RunPlan& plan,
                                   const std::filesystem::path& scenario_dir,
                                   const ScenarioContext* context) {
@@ -316,6 +380,7 @@ struct Runner::Impl {
         setup.catalog = step.run == "read" ? &catalog : nullptr;
         setup.secrets = &secrets;
         setup.states_are_patches = config.states_are_patches;
+        setup.transcript_path = scenario_dir / fmt::format("run-{}.jsonl", ++run_counter);
         if (context != nullptr && !step.cursor_floor_from.empty()) {
             if (const auto* floor_step = context->step(step.cursor_floor_from);
                 floor_step != nullptr && !floor_step->runs.empty()) {
@@ -326,17 +391,15 @@ struct Runner::Impl {
             setup.apply_projections = projections_to_apply();
         }
         protocol::Analyzer* analyzer_ptr = nullptr;
-        bool injected = false;
         std::string inject_problem;
+        std::optional<TailDriver> tail_driver;
         if (step.inject_while_running) {
+            tail_driver.emplace(backlog_for(step, context), tail_settings(scenario_dir, [&] {
+                                    inject_problem = inject(scenario_dir);
+                                    analyzer_ptr->set_mark();
+                                }));
             setup.on_tick = [&](milliseconds elapsed) {
-                if (!injected && elapsed >= config.inject_after) {
-                    injected = true;
-                    inject_problem = inject(scenario_dir);
-                    analyzer_ptr->set_mark();
-                }
-                return elapsed >= config.observe ? process::Decision::stop
-                                                 : process::Decision::keep_going;
+                return tail_driver->on_tick(analyzer_ptr->observation(), elapsed);
             };
         }
         auto last_progress = Clock::now();
@@ -358,8 +421,11 @@ struct Runner::Impl {
             launcher->describe() + " " + fmt::format("{}", fmt::join(call.args, " "));
         if (!inject_problem.empty()) {
             observation.findings.push_back(
-                {std::string(checks::ids::tail_on), inject_problem, 0, ""});
-            ++observation.finding_counts[std::string(checks::ids::tail_on)];
+                {std::string(checks::ids::tail_delivers), inject_problem, 0, "", false});
+            ++observation.finding_counts[std::string(checks::ids::tail_delivers)];
+        }
+        if (tail_driver) {
+            observation.tail_events = tail_driver->events();
         }
         return observation;
     }
@@ -394,10 +460,9 @@ struct Runner::Impl {
     }
 
     bool has_stream(bool incremental) const {
-        return std::any_of(catalog.streams.begin(), catalog.streams.end(),
-                           [incremental](const auto& stream) {
-                               return stream.incremental() == incremental;
-                           });
+        return std::any_of(
+            catalog.streams.begin(), catalog.streams.end(),
+            [incremental](const auto& stream) { return stream.incremental() == incremental; });
     }
 
     // Why the scenario cannot run, in the test config's own terms; nullopt when it can.
@@ -406,9 +471,10 @@ struct Runner::Impl {
             if (requirement.starts_with("claims:")) {
                 auto extension = requirement.substr(7);
                 if (!config.claims(extension)) {
-                    return fmt::format("the test config does not claim the '{}' extension (its "
-                                       "\"extensions\" list)",
-                                       extension);
+                    return fmt::format(
+                        "the test config does not claim the '{}' extension (its "
+                        "\"extensions\" list)",
+                        extension);
                 }
                 continue;
             }
@@ -430,6 +496,8 @@ struct Runner::Impl {
                  "the test config has no \"tail\": {\"inject_command\"}"},
                 {"projections", !config.projections.empty(),
                  "the test config has no \"projections\""},
+                {"minimal_config", minimal_config_text.has_value(),
+                 "spec emitted no connectionSpecification to take the required properties from"},
                 {"incremental_stream", has_stream(true),
                  "no incremental stream in the configured catalog"},
                 {"full_refresh_stream", has_stream(false),
@@ -479,9 +547,10 @@ struct Runner::Impl {
         }
         if (options.strict && outcome.not_applicable && outcome.occurrences == 0) {
             if (auto extension = claimed_extension(scenario)) {
-                outcome.add(fmt::format("the connector claims '{}' but this check did not run "
-                                        "(--strict): {}",
-                                        *extension, *outcome.not_applicable));
+                outcome.add(
+                    fmt::format("the connector claims '{}' but this check did not run "
+                                "(--strict): {}",
+                                *extension, *outcome.not_applicable));
                 outcome.not_applicable.reset();
             }
         }
@@ -497,9 +566,8 @@ struct Runner::Impl {
         auto started = Clock::now();
         auto unmet = unmet_requirement(scenario);
         ScenarioContext context;
+        auto scenario_dir = scratch_root.path() / fmt::format("scenario-{}", ++scenario_counter);
         if (!unmet) {
-            auto scenario_dir =
-                scratch_root.path() / fmt::format("scenario-{}", ++scenario_counter);
             std::filesystem::create_directories(scenario_dir);
             context = run_steps(scenario, scenario_dir);
         }
@@ -517,6 +585,8 @@ struct Runner::Impl {
             }
         }
         result.status = scenario_status(result.checks);
+        std::error_code ignored;  // the scratch folder goes with the private root at worst
+        std::filesystem::remove_all(scenario_dir, ignored);
         result.duration_ms =
             std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
         return result;

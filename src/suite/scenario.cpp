@@ -82,6 +82,7 @@ Step read_step(const rapidjson::Value& value) {
     step.inject_while_running =
         value.HasMember("inject_while_running") && value["inject_while_running"].GetBool();
     step.inject_after = value.HasMember("inject_after") && value["inject_after"].GetBool();
+    step.backlog_from = string_or(value, "backlog_from", "");
     step.timeout_seconds =
         value.HasMember("timeout_seconds") ? value["timeout_seconds"].GetDouble() : 0;
     return step;
@@ -121,7 +122,8 @@ std::vector<std::pair<std::string, std::string>> find_problems(
         std::set<std::string> earlier;
         for (std::size_t t = 0; t < scenario.steps.size(); ++t) {
             const auto& step = scenario.steps[t];
-            for (const auto& reference : {step.state_from, step.cursor_floor_from}) {
+            for (const auto& reference :
+                 {step.state_from, step.cursor_floor_from, step.backlog_from}) {
                 if (!reference.empty() && earlier.count(reference) == 0) {
                     problems.emplace_back(
                         fmt::format("/scenarios/{}/steps/{}", s, t),

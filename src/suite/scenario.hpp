@@ -23,6 +23,7 @@ struct Step {
     std::string state_checkpoint;  // first, middle, last, sample, or a 1-based number
     std::string cursor_floor_from;
     bool inject_while_running = false;
+    std::string backlog_from;  // the step whose records a tailing run delivers before injection
     bool inject_after = false;
     double timeout_seconds = 0;
 };

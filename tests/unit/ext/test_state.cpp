@@ -341,8 +341,8 @@ TEST_CASE("state: a connector whose STATEs are always patches needs no flag") {
 }
 
 TEST_CASE("state: merge flags are recognised in every spelling, only when true") {
-    for (const char* text : {R"({"merge":true})", R"({"estuary.dev/merge":true})",
-                             R"({"patch":true})"}) {
+    for (const char* text :
+         {R"({"merge":true})", R"({"estuary.dev/merge":true})", R"({"patch":true})"}) {
         CHECK(has_merge_flag(json::parse_json_text(text, "state")));
     }
     CHECK_FALSE(has_merge_flag(json::parse_json_text(R"({"merge":false})", "state")));

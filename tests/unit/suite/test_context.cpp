@@ -81,8 +81,7 @@ TEST_CASE("to_check_result: advisory findings warn inside a MUST check, fail und
     auto result = to_check_result("range.state_subdivision", outcome, false, none);
     CHECK(result.status == Status::warned);
     CHECK(result.examples.at(0).message == "(SHOULD) re-emitted a committed record");
-    CHECK(to_check_result("range.state_subdivision", outcome, true, none).status ==
-          Status::failed);
+    CHECK(to_check_result("range.state_subdivision", outcome, true, none).status == Status::failed);
     outcome.add("lost a record");
     CHECK(to_check_result("range.state_subdivision", outcome, false, none).status ==
           Status::failed);
