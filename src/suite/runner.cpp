@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 
 #include "checks/registry.hpp"
 #include "ext/projection.hpp"
@@ -330,8 +331,16 @@ struct Runner::Impl {
             return "no tail.inject_command in the test config";
         }
         process::LaunchSpec spec;
+        auto rendered_config = scenario_dir / "config.json";
+        if (!std::filesystem::exists(rendered_config)) {
+            // Inside the 0700 scratch root: the secrets in it stay private.
+            std::ofstream(rendered_config)
+                << replace_all(config.config_text, "${CONFORM_SCRATCH}", scenario_dir.string());
+        }
         for (const auto& word : config.inject_command) {
-            spec.argv.push_back(replace_all(word, "${CONFORM_SCRATCH}", scenario_dir.string()));
+            spec.argv.push_back(
+                replace_all(replace_all(word, "${CONFORM_SCRATCH}", scenario_dir.string()),
+                            "${CONFORM_CONFIG}", rendered_config.string()));
         }
         spec.timeout = k_inject_timeout;
         spec.grace = milliseconds(1000);
