@@ -5,7 +5,8 @@
 // extending AirbyteSourceBase, one class per stream extending AirbyteStreamBase, and
 // AirbyteSourceRunner(logger, source).mainCommand() as the command line. Only the CDK decides
 // what goes on stdout. Data: <data_dir>/pipelines.jsonl (full refresh) and
-// <data_dir>/builds.jsonl (incremental on updated_at, epoch ms). See README.md beside it.
+// <data_dir>/builds.jsonl (incremental on updated_at, epoch ms), then the same files in the optional
+// <extra_data_dir>. See README.md beside it.
 'use strict';
 
 const fs = require('fs');
@@ -20,6 +21,16 @@ const {
   SyncMode,
 } = require('faros-airbyte-cdk');
 const VError = require('verror');
+
+// The rows of one stream: <data_dir>/<name>.jsonl, then <extra_data_dir>/<name>.jsonl (rows added
+// later, e.g. by conform's inject command).
+async function* readStreamRows(config, name) {
+  for (const folder of [config.data_dir, config.extra_data_dir]) {
+    if (folder) {
+      yield* readJsonLines(path.join(folder, `${name}.jsonl`));
+    }
+  }
+}
 
 async function* readJsonLines(file) {
   if (!fs.existsSync(file)) {
@@ -48,7 +59,7 @@ class Pipelines extends AirbyteStreamBase {
   }
 
   async *readRecords() {
-    yield* readJsonLines(path.join(this.config.data_dir, 'pipelines.jsonl'));
+    yield* readStreamRows(this.config, 'pipelines');
   }
 }
 
@@ -77,7 +88,7 @@ class Builds extends AirbyteStreamBase {
   async *readRecords(syncMode, cursorField, streamSlice, streamState) {
     const cutoff = syncMode === SyncMode.INCREMENTAL ? streamState?.cutoff ?? 0 : 0;
     const builds = [];
-    for await (const build of readJsonLines(path.join(this.config.data_dir, 'builds.jsonl'))) {
+    for await (const build of readStreamRows(this.config, 'builds')) {
       if (build.updated_at > cutoff) {
         builds.push(build);
       }

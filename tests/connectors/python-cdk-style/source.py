@@ -48,6 +48,9 @@ SPEC = {
         "properties": {
             "data_dir": {"title": "Data folder", "type": "string", "order": 0,
                          "description": "Folder holding one <stream>.jsonl file per stream"},
+            "extra_data_dir": {"title": "More data", "type": "string", "order": 4,
+                               "description": "Optional second folder of <stream>.jsonl files, "
+                                              "read after data_dir's (rows added later)"},
             "api_key": {"title": "API key", "type": "string", "airbyte_secret": True, "order": 1,
                         "description": "Sent nowhere; a secret the output must never show"},
             "checkpoint_interval": {"title": "Checkpoint interval", "type": "integer",
@@ -200,16 +203,14 @@ def load_config(path):
     return config
 
 
-def data_path(config, stream):
-    return os.path.join(config["data_dir"], stream + ".jsonl")
-
-
 def rows(config, stream):
-    path = data_path(config, stream)
-    if not os.path.exists(path):
-        return []
-    with open(path) as source:
-        return [json.loads(line) for line in source if line.strip()]
+    found = []
+    for folder in (config["data_dir"], config.get("extra_data_dir")):
+        path = os.path.join(folder, stream + ".jsonl") if folder else None
+        if path and os.path.exists(path):
+            with open(path) as source:
+                found += [json.loads(line) for line in source if line.strip()]
+    return found
 
 
 def check_connection(config):
