@@ -20,8 +20,9 @@ What it prints, as that CDK does:
 - Per-stream STREAM states with `sourceStats.recordCount` (a float, records of that stream since
   its previous STATE). Full-refresh reads end with `{"__ab_full_refresh_state_message": true}`.
   Incremental streams (cursor `updated_at`) checkpoint `{"updated_at": MAX}` every
-  `checkpoint_interval` records and at the end of the stream, and on resume read the records whose
-  cursor is strictly newer than the state's. Unlike the CDK's plain counter it never checkpoints
+  `checkpoint_interval` records and at the end of the stream (repeating the last checkpoint when
+  nothing came after it, as the CDK does), and on resume read the records whose cursor is strictly
+  newer than the state's. Unlike the CDK's plain counter it never checkpoints
   between two records with the same cursor, so a checkpoint never claims a record it skipped.
 - `check` with a config the spec rejects: CONNECTION_STATUS FAILED ("Config validation error:
   ..."), exit 0. `read` or `discover` with such a config: a FATAL LOG with the traceback, then a
@@ -298,10 +299,9 @@ def read_stream(config, configured, stream_state):
                 state(name, {CURSOR: cursor_value}, since_state)
                 since_state = 0
     if incremental:
-        if cursor_value is not None and (since_state or total == 0):
-            state(name, {CURSOR: cursor_value}, since_state)
-        elif cursor_value is None:
-            state(name, {}, 0)
+        # As the CDK does: a final STATE even when the last checkpoint already covered every
+        # record (then it repeats that STATE with recordCount 0.0 and no record in between).
+        state(name, {CURSOR: cursor_value} if cursor_value is not None else {}, since_state)
     else:
         state(name, dict(FULL_REFRESH_SENTINEL), since_state)
     log("INFO", f"Read {total} records from {name} stream")
