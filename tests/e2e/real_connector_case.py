@@ -16,9 +16,9 @@ relative to the source root) are copied, at the same relative paths, into a fres
 `conform validate --catalog ... TRANSCRIPT --report-json ...`.
 
 Asserts: exactly the expected checks did not pass (failed or warned; "none": all passed), the exit
-code is 1 when a check failed and 0 otherwise, every --must-pass check passed in at least one scenario
-(so a run that skipped everything cannot pass), and the --secret value appears nowhere in conform's output
-or report. Exits 77 (skipped, with the reason) when --needs-node-modules names a folder whose
+code is 1 when a check failed and 0 otherwise, every --must-pass check passed in at least one
+scenario (so a run that skipped everything cannot pass), and the --secret value appears nowhere in
+conform's output or report. Exits 77 (skipped, with the reason) when --needs-node-modules names a folder whose
 node_modules is missing, or node is not installed.
 """
 import argparse
@@ -84,14 +84,15 @@ def main():
     parser.add_argument("--conform", required=True)
     parser.add_argument("--source-root", required=True)
     parser.add_argument("--test-config", help="test config, relative to the source root")
-    parser.add_argument("--validate", help="a recorded read transcript, relative to the source root")
+    parser.add_argument("--validate", help="a recorded read transcript (relative to the root)")
     parser.add_argument("--catalog", help="with --validate: its configured catalog")
     parser.add_argument("--copy", action="append", default=[],
                         help="another folder the test config needs, relative to the source root")
-    parser.add_argument("--needs-node-modules", help="folder whose npm dependencies must be installed")
+    parser.add_argument("--needs-node-modules", help="folder whose npm packages must be installed")
     parser.add_argument("--strict", action="store_true")
     parser.add_argument("--only", nargs="+", help="passed to conform run --only")
-    parser.add_argument("--must-pass", default="", help="checks that must run and pass")
+    parser.add_argument("--must-pass", action="append", default=[],
+                        help="checks that must run and pass, comma separated (repeatable)")
     parser.add_argument("--secret", action="append", default=[],
                         help="a config secret that must appear nowhere in conform's output")
     parser.add_argument("--expect", required=True)
@@ -99,7 +100,7 @@ def main():
     if bool(args.test_config) == bool(args.validate) or bool(args.validate) != bool(args.catalog):
         parser.error("give --test-config, or --validate with --catalog")
     expected = set() if args.expect == "none" else set(args.expect.split(","))
-    must_pass = {name for name in args.must_pass.split(",") if name}
+    must_pass = {name for group in args.must_pass for name in group.split(",") if name}
     root = os.path.abspath(args.source_root)
 
     if args.needs_node_modules:

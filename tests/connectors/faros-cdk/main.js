@@ -5,8 +5,8 @@
 // extending AirbyteSourceBase, one class per stream extending AirbyteStreamBase, and
 // AirbyteSourceRunner(logger, source).mainCommand() as the command line. Only the CDK decides
 // what goes on stdout. Data: <data_dir>/pipelines.jsonl (full refresh) and
-// <data_dir>/builds.jsonl (incremental on updated_at, epoch ms), then the same files in the optional
-// <extra_data_dir>. See README.md beside it.
+// <data_dir>/builds.jsonl (incremental on updated_at, epoch ms), then the same files in the
+// optional <extra_data_dir>. See README.md beside it.
 'use strict';
 
 const fs = require('fs');

@@ -255,7 +255,8 @@ def read_state(path):
         elif "data" in message:
             states.update(message["data"])
         else:
-            raise ValueError("AirbyteStateMessage should contain either a stream, global, or state field")
+            raise ValueError("AirbyteStateMessage should contain either a stream, global, or "
+                             "state field")
     return states
 
 
