@@ -18,8 +18,8 @@ relative to the source root) are copied, at the same relative paths, into a fres
 Asserts: exactly the expected checks did not pass (failed or warned; "none": all passed), the exit
 code is 1 when a check failed and 0 otherwise, every --must-pass check passed in at least one
 scenario (so a run that skipped everything cannot pass), and the --secret value appears nowhere in
-conform's output or report. Exits 77 (skipped, with the reason) when --needs-node-modules names a folder whose
-node_modules is missing, or node is not installed.
+conform's output or report. Exits 77 (skipped, with the reason) when --needs-node-modules names a
+folder whose node_modules lacks a package of its package.json, or node is not installed.
 """
 import argparse
 import json
