@@ -37,6 +37,8 @@ for the verdict it deserves (tests/connectors/README.md):
 - inclusive_cursor: resume with `>=` the state's cursor (the declarative CDK's inclusive start
   datetime): the boundary record is read again (at-least-once delivery).
 - print_stdout: a library's print() lands on stdout between the messages (not JSON).
+- missing_cursor: the record with id 6 of an incremental stream comes without its `updated_at`
+  (an API that leaves out a field it has no value for).
 """
 import argparse
 import json
@@ -289,7 +291,10 @@ def read_stream(config, configured, stream_state):
             log("INFO", f"Fetching page {index // page_size + 1} of {name}")
             if "print_stdout" in QUIRKS:
                 print(f"GET /api/{name}?page={index // page_size + 1} 200")
-        record(name, row)
+        if "missing_cursor" in QUIRKS and incremental and row.get("id") == 6:
+            record(name, {key: value for key, value in row.items() if key != CURSOR})
+        else:
+            record(name, row)
         total += 1
         since_state += 1
         if incremental:
