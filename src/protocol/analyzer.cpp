@@ -396,7 +396,6 @@ struct Analyzer::Impl {
     bool inspect_state(const rapidjson::Value& state, std::string_view line,
                        std::uint64_t line_number) {
         observation.last_state_line = line_number;
-        check_state_stream(state, line, line_number);
         if (setup.states_are_patches || ext::has_merge_flag(state)) {
             ++observation.merge_states;
         }
@@ -451,31 +450,6 @@ struct Analyzer::Impl {
         return setup.catalog->find(string_of(*name), name_space && name_space->IsString()
                                                          ? std::optional(string_of(*name_space))
                                                          : std::nullopt);
-    }
-
-    void check_state_stream(const rapidjson::Value& state, std::string_view line,
-                            std::uint64_t line_number) {
-        if (setup.catalog == nullptr || !state.HasMember("stream") || !state["stream"].IsObject()) {
-            return;
-        }
-        const auto& stream = state["stream"];
-        if (!stream.HasMember("stream_descriptor") || !stream["stream_descriptor"].IsObject() ||
-            !stream["stream_descriptor"].HasMember("name") ||
-            !stream["stream_descriptor"]["name"].IsString()) {
-            return;  // the envelope schema reports the missing descriptor
-        }
-        const auto& descriptor = stream["stream_descriptor"];
-        std::optional<std::string_view> name_space;
-        if (descriptor.HasMember("namespace") && descriptor["namespace"].IsString()) {
-            name_space = string_of(descriptor["namespace"]);
-        }
-        auto name = string_of(descriptor["name"]);
-        if (!setup.catalog->find(name, name_space)) {
-            add_finding(
-                ids::state_well_formed,
-                fmt::format("STREAM state for '{}', which is not a configured stream", name),
-                line_number, line);
-        }
     }
 };
 

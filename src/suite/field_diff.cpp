@@ -94,8 +94,8 @@ std::string describe_changes(const RecordRef& before, const RecordRef& after,
             }
             continue;
         }
-        changes.push_back(fmt::format("{}: {} -> {}", pointer.empty() ? "/" : pointer, shown(a),
-                                      shown(b)));
+        changes.push_back(
+            fmt::format("{}: {} -> {}", pointer.empty() ? "/" : pointer, shown(a), shown(b)));
     }
     return fmt::format("{}", fmt::join(changes, "; "));
 }

@@ -14,10 +14,11 @@
 namespace conform::suite {
 
 // Drives a tailing read (X-TAIL-2) by events, not by the clock: it waits until the connector has
-// emitted the backlog (every record of a plain read made before), then injects new data, waits for a record beyond the backlog and a STATE after it, then lets the
-// observation window run and asks for the stop (SIGTERM). Load on the machine only delays the
-// events; it never changes what they prove. `wait_limit` bounds each wait; a connector that
-// misses it is stopped and judged on what it did.
+// emitted the backlog (every record of a plain read made before), then injects new data, waits for
+// a record beyond the backlog and a STATE after it, then lets the observation window run and asks
+// for the stop (SIGTERM). Load on the machine only delays the events; it never changes what they
+// prove. `wait_limit` bounds each wait; a connector that misses it is stopped and judged on what it
+// did.
 class TailDriver {
 public:
     struct Settings {

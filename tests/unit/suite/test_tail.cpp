@@ -32,8 +32,9 @@ bool saw(const TailDriver& driver, std::string_view what) {
 
 }  // namespace
 
-TEST_CASE("tail driver: injects once the backlog arrived, stops after new data, a STATE and the "
-          "observation window") {
+TEST_CASE(
+    "tail driver: injects once the backlog arrived, stops after new data, a STATE and the "
+    "observation window") {
     int injected = 0;
     TailDriver::Settings settings;
     settings.observe = milliseconds(100);
