@@ -515,8 +515,15 @@ void check_range_split(const ScenarioContext& context, CheckOutcome& outcome) {
         if (step.step->split.empty() || !step.step->state_from.empty()) {
             continue;
         }
+        if (step.runs.empty()) {
+            outcome.skip(step.why_not);
+            continue;
+        }
         for (const auto& run : step.runs) {
             require_clean_exit(run, "the shard's read", outcome, &full->runs.front());
+        }
+        if (!step.note.empty()) {
+            outcome.note += (outcome.note.empty() ? "" : "; ") + step.note;
         }
         report_changed(changed_records(expected, union_of(step)), context, outcome,
                        fmt::format("split '{}'", step.step->split));

@@ -20,6 +20,7 @@ struct StepResult {
     std::vector<RunPlan> plans;
     std::vector<protocol::Observation> runs;
     std::string why_not;
+    std::string note;  // how the runs were chosen, when that took runs of its own
 };
 
 // Everything a check may look at once its scenario has run.

@@ -14,6 +14,7 @@
 #include "json/write.hpp"
 #include "process/workdir.hpp"
 #include "protocol/analyzer.hpp"
+#include "suite/bisect.hpp"
 #include "suite/context.hpp"
 #include "suite/tail.hpp"
 #include "util/error.hpp"
@@ -439,6 +440,43 @@ struct Runner::Impl {
         return observation;
     }
 
+    // Bisects the range space for the key of the middle record of step.key_from, then plans the
+    // ranges with boundaries on both sides of it (X-RANGE-1 at a real record's key).
+    void plan_around_key(const Step& step, const ScenarioContext& context,
+                         const std::filesystem::path& scenario_dir, StepResult& result) {
+        const auto* from = context.step(step.key_from);
+        if (from == nullptr || from->runs.empty() || from->runs.front().records.empty()) {
+            result.why_not =
+                fmt::format("step '{}' emitted no record whose key to isolate", step.key_from);
+            return;
+        }
+        const auto& records = from->runs.front().records;
+        const auto& target = records[records.size() / 2];
+        auto isolation = isolate_key(target, [&](const ext::KeyRange& range) {
+            RunPlan narrowing{fmt::format("read [bisect range {}]", range.to_string()),
+                              range.to_json(),
+                              std::nullopt,
+                              {},
+                              0};
+            return execute(step, narrowing, scenario_dir, &context);
+        });
+        if (!isolation.key) {
+            result.why_not = isolation.why_not;
+            return;
+        }
+        result.note = fmt::format(
+            "the record at line {} of '{}' has range key {:08x} (found in {} "
+            "narrowing reads)",
+            target.line, step.key_from, *isolation.key, isolation.reads);
+        for (const auto& range : ranges_around(*isolation.key)) {
+            result.plans.push_back(RunPlan{fmt::format("read [range {}]", range.to_string()),
+                                           range.to_json(),
+                                           std::nullopt,
+                                           {},
+                                           0});
+        }
+    }
+
     ScenarioContext run_steps(const Scenario& scenario, const std::filesystem::path& scenario_dir) {
         ScenarioContext context;
         context.scenario = &scenario;
@@ -451,12 +489,16 @@ struct Runner::Impl {
         for (const auto& step : scenario.steps) {
             StepResult result;
             result.step = &step;
-            BaseStep base;
-            if (const auto* from = context.step(step.state_from)) {
-                base.runs = from->runs;
-                base.plans = from->plans;
+            if (step.split == "around_key") {
+                plan_around_key(step, context, scenario_dir, result);
+            } else {
+                BaseStep base;
+                if (const auto* from = context.step(step.state_from)) {
+                    base.runs = from->runs;
+                    base.plans = from->plans;
+                }
+                result.plans = expand_step(step, base, config.resume_sample, result.why_not);
             }
-            result.plans = expand_step(step, base, config.resume_sample, result.why_not);
             for (const auto& plan : result.plans) {
                 result.runs.push_back(execute(step, plan, scenario_dir, &context));
             }

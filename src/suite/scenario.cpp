@@ -83,6 +83,7 @@ Step read_step(const rapidjson::Value& value) {
         value.HasMember("inject_while_running") && value["inject_while_running"].GetBool();
     step.inject_after = value.HasMember("inject_after") && value["inject_after"].GetBool();
     step.backlog_from = string_or(value, "backlog_from", "");
+    step.key_from = string_or(value, "key_from", "");
     step.timeout_seconds =
         value.HasMember("timeout_seconds") ? value["timeout_seconds"].GetDouble() : 0;
     return step;
@@ -123,7 +124,7 @@ std::vector<std::pair<std::string, std::string>> find_problems(
         for (std::size_t t = 0; t < scenario.steps.size(); ++t) {
             const auto& step = scenario.steps[t];
             for (const auto& reference :
-                 {step.state_from, step.cursor_floor_from, step.backlog_from}) {
+                 {step.state_from, step.cursor_floor_from, step.backlog_from, step.key_from}) {
                 if (!reference.empty() && earlier.count(reference) == 0) {
                     problems.emplace_back(
                         fmt::format("/scenarios/{}/steps/{}", s, t),

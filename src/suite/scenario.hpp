@@ -15,7 +15,10 @@ struct Step {
     std::string config = "main";   // main, invalid, merge, full_state
     std::string tail = "absent";   // "true", "false", "absent"
     std::string range = "absent";  // absent, full, malformed, or "BEGIN-END"
-    std::string split;  // "", halves, one_key_at_end, one_key_at_start, equal:N, cuts:A,B
+    // "", halves, one_key_at_end, one_key_at_start, equal:N, cuts:A,B, or around_key (boundaries
+    // on both sides of a real record's key, found by bisection; the record comes from key_from)
+    std::string split;
+    std::string key_from;
     std::string projections = "none";  // none, configured, identity
     bool neutral_extension_keys = false;
     bool apply_projections = false;
