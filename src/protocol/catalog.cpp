@@ -93,6 +93,12 @@ CatalogStream read_stream(const rapidjson::Value& configured, std::string_view w
                            ? std::string(string_of(configured["sync_mode"]))
                            : "full_refresh";
     result.cursor_field = cursor_of(configured, stream, where);
+    if (stream.HasMember("supported_sync_modes") && stream["supported_sync_modes"].IsArray()) {
+        for (const auto& mode : stream["supported_sync_modes"].GetArray()) {
+            result.supports_full_refresh = result.supports_full_refresh ||
+                                           (mode.IsString() && string_of(mode) == "full_refresh");
+        }
+    }
     result.primary_key = primary_key_of(configured, stream, where);
     if (!stream.HasMember("json_schema")) {
         throw_input_error(fmt::format("{}/stream/json_schema: missing", where));
@@ -201,6 +207,25 @@ std::string configure_discovered(const rapidjson::Value& airbyte_catalog) {
     }
     configured.AddMember("streams", streams, allocator);
     return json::to_json(configured);
+}
+
+Catalog as_full_refresh(const Catalog& catalog) {
+    Catalog result = catalog;
+    auto document = json::parse_json_text(catalog.document, "catalog");
+    auto& allocator = document.GetAllocator();
+    auto& configured = document["streams"];
+    for (rapidjson::SizeType i = 0; i < configured.Size(); ++i) {
+        auto& stream = result.streams[i];
+        if (!stream.supports_full_refresh) {
+            continue;
+        }
+        stream.sync_mode = "full_refresh";
+        add_member(configured[i], "sync_mode", rapidjson::Value("full_refresh"), allocator);
+        add_member(configured[i], "destination_sync_mode", rapidjson::Value("overwrite"),
+                   allocator);
+    }
+    result.document = json::to_json(document);
+    return result;
 }
 
 std::string write_catalog(const Catalog& catalog, const CatalogExtensions& extensions,

@@ -16,8 +16,9 @@ bool emitted(const protocol::Observation& run, const protocol::RecordEntry& targ
 
 }  // namespace
 
-KeyIsolation isolate_key(const protocol::RecordEntry& target,
-                         const std::function<protocol::Observation(const ext::KeyRange&)>& read_range) {
+KeyIsolation isolate_key(
+    const protocol::RecordEntry& target,
+    const std::function<protocol::Observation(const ext::KeyRange&)>& read_range) {
     KeyIsolation result;
     auto range = ext::KeyRange::full();
     while (range.key_count() > 1) {

@@ -21,8 +21,9 @@ struct KeyIsolation {
 };
 
 // `read_range` runs the connector on one range and returns its observation.
-KeyIsolation isolate_key(const protocol::RecordEntry& target,
-                         const std::function<protocol::Observation(const ext::KeyRange&)>& read_range);
+KeyIsolation isolate_key(
+    const protocol::RecordEntry& target,
+    const std::function<protocol::Observation(const ext::KeyRange&)>& read_range);
 
 // The ranges that put boundaries on both sides of `key`: [0, key-1], [key, key], [key+1, end]
 // (without an empty first or last part).

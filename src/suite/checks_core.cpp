@@ -368,8 +368,10 @@ void check_deterministic(const ScenarioContext& context, CheckOutcome& outcome) 
     }
     const auto& first = reads[0]->runs.front();
     const auto& second = reads[1]->runs.front();
-    auto full_refresh = [&context](const protocol::RecordEntry& entry) {
-        return !context.catalog->streams[entry.stream].incremental();
+    bool as_full_refresh = reads[0]->step->as_full_refresh && reads[1]->step->as_full_refresh;
+    auto full_refresh = [&context, as_full_refresh](const protocol::RecordEntry& entry) {
+        const auto& stream = context.catalog->streams[entry.stream];
+        return !stream.incremental() || (as_full_refresh && stream.supports_full_refresh);
     };
     auto first_records = records_of(first, full_refresh);
     auto second_records = records_of(second, full_refresh);

@@ -163,6 +163,7 @@ struct Runner::Impl {
     std::unique_ptr<container::Launcher> launcher;
     process::PrivateDir scratch_root;
     protocol::Catalog catalog;
+    protocol::Catalog full_refresh_catalog;  // the streams that support it in full refresh
     protocol::Secrets secrets;
     std::optional<std::string> minimal_config_text;  // required properties and defaults only
     std::size_t scenario_counter = 0;
@@ -233,6 +234,11 @@ struct Runner::Impl {
         }
         auto document = json::parse_json_text(text, origin);
         catalog = protocol::load_catalog(document, origin, config.volatile_fields);
+        full_refresh_catalog = protocol::as_full_refresh(catalog);
+    }
+
+    const protocol::Catalog& catalog_for(const Step& step) const {
+        return step.as_full_refresh ? full_refresh_catalog : catalog;
     }
 
     std::string config_text_for(const std::string& variant) const {
@@ -306,8 +312,8 @@ struct Runner::Impl {
         if (step.run != "read") {
             return call;
         }
-        auto catalog_json =
-            protocol::write_catalog(catalog, extensions_for(step, plan), options.spelling);
+        auto catalog_json = protocol::write_catalog(catalog_for(step), extensions_for(step, plan),
+                                                    options.spelling);
         call.file_args.emplace_back("--catalog", inputs.write_file("catalog.json", catalog_json));
         if (!plan.state_text.empty()) {
             call.file_args.emplace_back("--state",
@@ -387,7 +393,7 @@ struct Runner::Impl {
         auto launch = launcher->prepare(call);
 
         protocol::AnalyzerSetup setup;
-        setup.catalog = step.run == "read" ? &catalog : nullptr;
+        setup.catalog = step.run == "read" ? &catalog_for(step) : nullptr;
         setup.secrets = &secrets;
         setup.states_are_patches = config.states_are_patches;
         setup.transcript_path = scenario_dir / fmt::format("run-{}.jsonl", ++run_counter);
@@ -553,6 +559,12 @@ struct Runner::Impl {
                  "no incremental stream in the configured catalog"},
                 {"full_refresh_stream", has_stream(false),
                  "no full-refresh stream in the configured catalog"},
+                {"all_incremental",
+                 !has_stream(false) &&
+                     std::any_of(catalog.streams.begin(), catalog.streams.end(),
+                                 [](const auto& stream) { return stream.supports_full_refresh; }),
+                 "the configured catalog has a full-refresh stream (read-twice covers it), or no "
+                 "stream supports full refresh"},
             };
             for (const auto& need : needs) {
                 if (need.requirement == requirement && !need.met) {

@@ -84,6 +84,7 @@ Step read_step(const rapidjson::Value& value) {
     step.inject_after = value.HasMember("inject_after") && value["inject_after"].GetBool();
     step.backlog_from = string_or(value, "backlog_from", "");
     step.key_from = string_or(value, "key_from", "");
+    step.as_full_refresh = string_or(value, "sync_mode", "") == "full_refresh";
     step.timeout_seconds =
         value.HasMember("timeout_seconds") ? value["timeout_seconds"].GetDouble() : 0;
     return step;

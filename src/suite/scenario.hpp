@@ -22,6 +22,7 @@ struct Step {
     std::string projections = "none";  // none, configured, identity
     bool neutral_extension_keys = false;
     bool apply_projections = false;
+    bool as_full_refresh = false;  // streams that support it are read in full refresh
     std::string state_from;        // step id, or ""
     std::string state_checkpoint;  // first, middle, last, sample, or a 1-based number
     std::string cursor_floor_from;

@@ -31,13 +31,11 @@ protocol::Observation read_of(const ext::KeyRange& range, bool end_inclusive) {
 }  // namespace
 
 TEST_CASE("isolate_key: bisection finds each record's key in 32 reads") {
-    for (const auto& [id, key] : {std::pair<std::uint64_t, std::uint32_t>{1, 0x10},
-                                  {2, 0x80000000},
-                                  {3, 0xffffffff}}) {
+    for (const auto& [id, key] :
+         {std::pair<std::uint64_t, std::uint32_t>{1, 0x10}, {2, 0x80000000}, {3, 0xffffffff}}) {
         CAPTURE(id);
-        auto found = isolate_key(record_with(id), [](const ext::KeyRange& range) {
-            return read_of(range, true);
-        });
+        auto found = isolate_key(record_with(id),
+                                 [](const ext::KeyRange& range) { return read_of(range, true); });
         REQUIRE(found.key);
         CHECK(*found.key == key);
         CHECK(found.reads == 32);
