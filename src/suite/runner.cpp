@@ -352,10 +352,14 @@ struct Runner::Impl {
         spec.timeout = k_inject_timeout;
         spec.grace = milliseconds(1000);
         Discard discard;
-        auto result = process::run(spec, discard);
+        auto result = start(spec, discard);
         return result.exit.succeeded()
                    ? ""
                    : fmt::format("the inject command failed: {}", result.exit.describe());
+    }
+
+    process::RunResult start(const process::LaunchSpec& spec, process::Observer& observer) const {
+        return options.executor ? options.executor(spec, observer) : process::run(spec, observer);
     }
 
     // The records a tailing step must deliver before new data is injected: the first run of the
@@ -430,7 +434,7 @@ struct Runner::Impl {
         };
         protocol::Analyzer analyzer(std::move(setup));
         analyzer_ptr = &analyzer;
-        auto result = process::run(launch, analyzer);
+        auto result = start(launch, analyzer);
         auto observation = analyzer.finish(std::move(result));
         observation.label = plan.label;
         observation.command_line =

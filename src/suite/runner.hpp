@@ -1,15 +1,21 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "config/test_config.hpp"
+#include "process/process.hpp"
 #include "protocol/catalog.hpp"
 #include "report/model.hpp"
 #include "suite/scenario.hpp"
 
 namespace conform::suite {
+
+// Starts one process and feeds its output to the observer until it ends. The runner's default is
+// process::run; tests substitute a fake that answers with canned NDJSON and spawns nothing.
+using Executor = std::function<process::RunResult(const process::LaunchSpec&, process::Observer&)>;
 
 struct RunOptions {
     bool strict = false;
@@ -17,6 +23,7 @@ struct RunOptions {
     std::vector<std::string> only;  // scenario ids, check ids or suite names
     std::vector<std::string> skip;
     std::string rerun_prefix;  // the command line that reruns one scenario with --only ID
+    Executor executor;         // empty: process::run
 };
 
 // Runs scenarios against one connector and reports to `reporter` as it goes.
