@@ -45,7 +45,8 @@ suite::Executor executor_for(const Behaviour& behaviour) {
             invocation.state = state;
         }
         invocation.range = range_of(invocation.catalog);
-        auto answer = invocation.command == "spec" ? Answer{{spec_line()}, 0} : behaviour(invocation);
+        auto answer =
+            invocation.command == "spec" ? Answer{{spec_line()}, 0} : behaviour(invocation);
         process::RunResult result;
         std::uint64_t number = 0;
         for (const auto& line : answer.lines) {

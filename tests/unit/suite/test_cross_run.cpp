@@ -96,7 +96,8 @@ Answer read_with(const Model& model, const Invocation& invocation) {
         }
     }
     if (model.emit_states) {
-        answer.lines.push_back(stream_state("items", R"({"__ab_full_refresh_state_message":true})"));
+        answer.lines.push_back(
+            stream_state("items", R"({"__ab_full_refresh_state_message":true})"));
     }
     for (int seq = 1; seq <= 6; ++seq) {
         if (seq > events_from && in_range(invocation, seq)) {
@@ -148,8 +149,9 @@ TEST_CASE("cross-run: a STATE ahead of its records is X-STATE-1, counted over ev
           std::string::npos);
 }
 
-TEST_CASE("cross-run: re-emission after a resume is X-STATE-3's SHOULD, and only a warning in "
-          "X-RANGE-2") {
+TEST_CASE(
+    "cross-run: re-emission after a resume is X-STATE-3's SHOULD, and only a warning in "
+    "X-RANGE-2") {
     Model model;
     model.resume_inclusive = true;
     auto report = run_model(model);
@@ -173,8 +175,9 @@ TEST_CASE("cross-run: a check whose second read never ran is skipped, never pass
     CHECK(status_of(report, "resume", "state.resume_no_loss") == "skipped");
 }
 
-TEST_CASE("cross-run: a resumed read that fails fails the resume; when every read fails, cli.read "
-          "says so and the comparisons are skipped") {
+TEST_CASE(
+    "cross-run: a resumed read that fails fails the resume; when every read fails, cli.read "
+    "says so and the comparisons are skipped") {
     Model resumed_fails;
     resumed_fails.fail_resumed = true;
     auto report = run_model(resumed_fails);
