@@ -115,6 +115,16 @@ with tempfile.TemporaryDirectory(prefix="conform-cli-") as folder:
     else:
         print("ok: the printed rerun command reruns just the failed scenario")
 
+    # A claimed extension that could not be tested: skipped with the reason in the test config's
+    # terms, and a failure under --strict (not certified).
+    claims_tail = dict(good, extensions=["tail"], tail={"observe_seconds": 0.2})
+    claims_tail_path = write(folder, "claims_tail.json", json.dumps(claims_tail))
+    run("run", "--test-config", claims_tail_path, "--only", "tail-on", expect_code=0,
+        contains=["SKIP tail.delivers_new_data: the test config has no \"tail\": "
+                  "{\"inject_command\"}", "PASS tail-on"])
+    run("run", "--test-config", claims_tail_path, "--only", "tail-on", "--strict", expect_code=1,
+        contains=["the connector claims 'tail' but this check did not run (--strict)"])
+
     # Ctrl-C: conform stops the tailing connector, reaps it and exits 130, leaving no process.
     tailing = dict(good, extensions=["tail"], timeouts={"read": 60},
                    tail={"inject_command": ["true"], "inject_after_seconds": 30,
