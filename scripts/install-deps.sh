@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(g++ cmake ninja-build rapidjson-dev libboost-dev libboost-filesystem-dev
-          libfmt-dev libcli11-dev doctest-dev python3 clang-format git)
+          libfmt-dev libcli11-dev doctest-dev libpcre2-dev pkg-config python3 clang-format git)
 if [[ "${1:-}" == "--with-containers" ]]; then
     packages+=(podman runc)
 fi

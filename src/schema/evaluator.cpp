@@ -297,14 +297,24 @@ private:
                 }
             }
         }
-        if (limits.pattern && !m_data.patterns[*limits.pattern].search(text)) {
-            ok = false;
-            report("pattern", [&] {
-                return fmt::format("{} does not match pattern \"{}\"", describe_value(instance),
-                                   m_data.patterns[*limits.pattern].source());
-            });
-            if (done()) {
-                return false;
+        if (limits.pattern) {
+            const Regex& pattern = m_data.patterns[*limits.pattern];
+            MatchResult result = pattern.search(text);
+            if (result != MatchResult::match) {
+                ok = false;
+                report("pattern", [&] {
+                    if (result == MatchResult::limit_exceeded) {
+                        return fmt::format(
+                            "pattern match limit exceeded: {} against pattern \"{}\" (counted "
+                            "as not matching)",
+                            describe_value(instance), pattern.source());
+                    }
+                    return fmt::format("{} does not match pattern \"{}\"", describe_value(instance),
+                                       pattern.source());
+                });
+                if (done()) {
+                    return false;
+                }
             }
         }
         if (!check_format(limits.format, text, limits.format_options)) {
@@ -496,7 +506,22 @@ private:
         }
         for (const PatternPropertyEntry& entry : limits.pattern_properties) {
             const Regex& pattern = m_data.patterns[entry.pattern];
-            if (!pattern.search(key)) {
+            MatchResult result = pattern.search(key);
+            if (result == MatchResult::limit_exceeded) {
+                ok = false;
+                Scope scope(*this);
+                scope.keyword("patternProperties").keyword(pattern.source());
+                report("", [&] {
+                    return fmt::format(
+                        "pattern match limit exceeded: property name \"{}\" against pattern \"{}\"",
+                        key, pattern.source());
+                });
+                if (done()) {
+                    return false;
+                }
+                continue;
+            }
+            if (result == MatchResult::no_match) {
                 continue;
             }
             described = true;
