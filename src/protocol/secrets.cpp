@@ -1,6 +1,11 @@
 #include "protocol/secrets.hpp"
 
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <algorithm>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -89,7 +94,62 @@ std::string json_escaped(std::string_view value, EscapeStyle style) {
     return escaped;
 }
 
+bool marked_secret(const rapidjson::Value& schema) {
+    auto marker = schema.FindMember("airbyte_secret");
+    return marker != schema.MemberEnd() && marker->value.IsBool() && marker->value.GetBool();
+}
+
 }  // namespace
+
+std::vector<std::string> collect_secrets(const rapidjson::Value& schema,
+                                         const rapidjson::Value& config) {
+    std::vector<std::string> secrets;
+    // (schema, config) pairs still to visit; an explicit stack instead of recursion, so that a
+    // spec nested a million levels deep cannot exhaust the call stack.
+    std::vector<std::pair<const rapidjson::Value*, const rapidjson::Value*>> pending{
+        {&schema, &config}};
+    while (!pending.empty()) {
+        auto [node, value] = pending.back();
+        pending.pop_back();
+        if (!node->IsObject()) {
+            continue;
+        }
+        if (marked_secret(*node)) {
+            if (value->IsString()) {
+                secrets.emplace_back(value->GetString(), value->GetStringLength());
+            } else if (value->IsNumber()) {
+                rapidjson::StringBuffer text;
+                rapidjson::Writer<rapidjson::StringBuffer> writer(text);
+                value->Accept(writer);
+                secrets.emplace_back(text.GetString(), text.GetSize());
+            }
+        }
+        for (const char* combinator : {"oneOf", "anyOf", "allOf"}) {
+            auto branches = node->FindMember(combinator);
+            if (branches != node->MemberEnd() && branches->value.IsArray()) {
+                for (const auto& branch : branches->value.GetArray()) {
+                    pending.emplace_back(&branch, value);
+                }
+            }
+        }
+        auto properties = node->FindMember("properties");
+        if (value->IsObject() && properties != node->MemberEnd() && properties->value.IsObject()) {
+            for (const auto& property : properties->value.GetObject()) {
+                auto member = value->FindMember(property.name);
+                if (member != value->MemberEnd()) {
+                    pending.emplace_back(&property.value, &member->value);
+                }
+            }
+        }
+        auto items = node->FindMember("items");
+        if (value->IsArray() && items != node->MemberEnd()) {
+            for (const auto& item : value->GetArray()) {
+                pending.emplace_back(&items->value, &item);
+            }
+        }
+    }
+    return secrets;
+}
 
 Secrets::Secrets(std::vector<std::string> values) {
     for (auto& value : values) {

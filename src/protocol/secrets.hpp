@@ -4,7 +4,15 @@
 #include <string_view>
 #include <vector>
 
+#include <rapidjson/fwd.h>
+
 namespace conform::protocol {
+
+// The values of `config` at properties the spec's `schema` (its connectionSpecification) marks
+// `airbyte_secret`, following nested objects, arrays and oneOf/anyOf/allOf branches. Strings are
+// taken as they are, numbers as their JSON text. Iterative: any nesting depth is fine.
+std::vector<std::string> collect_secrets(const rapidjson::Value& schema,
+                                         const rapidjson::Value& config);
 
 // The secret values of a connector config (properties marked `airbyte_secret`), found in output
 // and masked in every report.

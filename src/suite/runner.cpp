@@ -37,39 +37,6 @@ std::string replace_all(std::string text, std::string_view from, std::string_vie
     return text;
 }
 
-// Appends the values of `config` at properties the spec marks airbyte_secret, following nested
-// objects, arrays and oneOf/anyOf/allOf branches.
-void collect_secrets(const rapidjson::Value& schema, const rapidjson::Value& config,
-                     std::vector<std::string>& secrets) {
-    if (!schema.IsObject()) {
-        return;
-    }
-    if (schema.HasMember("airbyte_secret") && schema["airbyte_secret"].IsBool() &&
-        schema["airbyte_secret"].GetBool() && config.IsString()) {
-        secrets.emplace_back(config.GetString(), config.GetStringLength());
-    }
-    for (const char* combinator : {"oneOf", "anyOf", "allOf"}) {
-        if (schema.HasMember(combinator) && schema[combinator].IsArray()) {
-            for (const auto& branch : schema[combinator].GetArray()) {
-                collect_secrets(branch, config, secrets);
-            }
-        }
-    }
-    if (config.IsObject() && schema.HasMember("properties") && schema["properties"].IsObject()) {
-        for (const auto& property : schema["properties"].GetObject()) {
-            auto value = config.FindMember(property.name);
-            if (value != config.MemberEnd()) {
-                collect_secrets(property.value, value->value, secrets);
-            }
-        }
-    }
-    if (config.IsArray() && schema.HasMember("items")) {
-        for (const auto& item : config.GetArray()) {
-            collect_secrets(schema["items"], item, secrets);
-        }
-    }
-}
-
 class Discard : public process::Observer {
 public:
     process::Decision on_stdout_line(std::string_view, std::uint64_t, bool) override {
@@ -167,7 +134,8 @@ struct Runner::Impl {
         std::vector<std::string> values;
         const auto& specification = message["spec"];
         if (specification.HasMember("connectionSpecification")) {
-            collect_secrets(specification["connectionSpecification"], config_document, values);
+            values = protocol::collect_secrets(specification["connectionSpecification"],
+                                               config_document);
         }
         secrets = protocol::Secrets(std::move(values));
     }

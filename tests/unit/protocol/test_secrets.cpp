@@ -2,6 +2,11 @@
 
 #include <string>
 
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <vector>
+
 #include "protocol/secrets.hpp"
 
 using conform::protocol::Secrets;
@@ -56,4 +61,46 @@ TEST_CASE("secrets::found in every JSON spelling") {
     CHECK_FALSE(secrets.found_in("p\\u00e4ss/w\\\"rd"));
     conform::protocol::Secrets emoji({"key-\xF0\x9F\x94\x91"});
     CHECK(emoji.found_in("key-\\ud83d\\udd11"));
+}
+
+namespace {
+
+rapidjson::Document parse_iteratively(const std::string& text) {
+    rapidjson::Document document;
+    document.Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
+    REQUIRE(!document.HasParseError());
+    return document;
+}
+
+}  // namespace
+
+TEST_CASE("secrets::collect_secrets follows properties, items and combinators") {
+    auto spec = parse_iteratively(R"({"properties": {
+        "token": {"type": "string", "airbyte_secret": true},
+        "port": {"type": "integer", "airbyte_secret": true},
+        "plain": {"type": "string"},
+        "auth": {"oneOf": [{"properties": {"password": {"airbyte_secret": true}}}]},
+        "keys": {"items": {"airbyte_secret": true}}}})");
+    auto config = parse_iteratively(R"({"token": "tok-123", "port": 54321, "plain": "visible",
+        "auth": {"password": "hunter22"}, "keys": ["k-one", "k-two"]})");
+    auto secrets = conform::protocol::collect_secrets(spec, config);
+    std::sort(secrets.begin(), secrets.end());
+    CHECK(secrets == std::vector<std::string>{"54321", "hunter22", "k-one", "k-two", "tok-123"});
+}
+
+TEST_CASE("secrets::collect_secrets survives a spec nested 500,000 oneOf levels deep") {
+    constexpr int k_depth = 500'000;
+    std::string spec;
+    spec.reserve(k_depth * 12 + 64);
+    for (int i = 0; i < k_depth; ++i) {
+        spec += R"({"oneOf":[)";
+    }
+    spec += R"({"airbyte_secret":true})";
+    for (int i = 0; i < k_depth; ++i) {
+        spec += "]}";
+    }
+    auto document = parse_iteratively(spec);
+    auto config = parse_iteratively(R"("deep-secret")");
+    CHECK(conform::protocol::collect_secrets(document, config) ==
+          std::vector<std::string>{"deep-secret"});
 }

@@ -13,7 +13,9 @@ using namespace conform::schema::testing;
 
 namespace {
 
-std::string quoted(const std::string& text) { return "\"" + text + "\""; }
+std::string quoted(const std::string& text) {
+    return "\"" + text + "\"";
+}
 
 }  // namespace
 
@@ -51,7 +53,8 @@ TEST_CASE("regex::catastrophic backtracking ends with the limit verdict") {
 }
 
 TEST_CASE("regex::patternProperties limit is a violation at patternProperties") {
-    Schema schema = Schema::compile_text(R"({"patternProperties": {"(a+)+$": {"type": "string"}}})");
+    Schema schema =
+        Schema::compile_text(R"({"patternProperties": {"(a+)+$": {"type": "string"}}})");
     std::string key(32 * 1024, 'a');
     key += "!";
     auto violations = violations_of(schema, "{" + quoted(key) + ": 1}");
@@ -84,6 +87,21 @@ TEST_CASE("regex::ECMA-262 translation") {
 }
 
 TEST_CASE("regex::invalid UTF-8 in the text is matched safely") {
-    CHECK(Regex("b").search("a\xff" "b") == MatchResult::match);
+    CHECK(Regex("b").search("a\xff"
+                            "b") == MatchResult::match);
     CHECK(Regex("^a$").search("\xff") == MatchResult::no_match);
+}
+
+TEST_CASE("schema::a valid instance nested 3,000 levels deep through a recursive schema") {
+    Schema nested = Schema::compile_text(R"({"type": "array", "items": {"$ref": "#"}})");
+    constexpr int k_depth = 3000;
+    std::string instance = std::string(k_depth, '[') + std::string(k_depth, ']');
+    CHECK(is_valid(nested, instance));
+    CHECK(violations_of(nested, instance).empty());
+    // Far deeper input still ends with a verdict instead of a crash.
+    constexpr int k_hostile_depth = 200'000;
+    std::string hostile = std::string(k_hostile_depth, '[') + std::string(k_hostile_depth, ']');
+    auto violations = violations_of(nested, hostile);
+    REQUIRE(violations.size() == 1);
+    CHECK(violations[0].message.find("nested too deeply") != std::string::npos);
 }
