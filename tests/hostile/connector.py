@@ -49,10 +49,18 @@ def deep_spec(depth):
 
 def escape_from_group():
     """Leaves conform's process group (and session), then keeps running."""
-    if "setsid" in MODES:
-        os.setsid()
-    if "setpgid" in MODES:
-        os.setpgid(0, 0)
+    if "setsid" in MODES or "setpgid" in MODES:
+        # A group leader cannot call setsid(): the real work moves to a child that leaves the
+        # group, and this process waits and passes its exit code on (a common wrapper shape).
+        child = os.fork()
+        if child != 0:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN) if "ignore_sigterm" in MODES else None
+            _, status = os.waitpid(child, 0)
+            os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+        if "setsid" in MODES:
+            os.setsid()
+        else:
+            os.setpgid(0, 0)
     if "double_fork" in MODES:
         # The grandchild detaches in a new session and outlives its parent, holding no pipes.
         if os.fork() == 0:

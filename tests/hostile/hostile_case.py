@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -108,6 +109,75 @@ def case_deep_record(folder):
     statuses = check_statuses(report)
     expect(statuses.get("read.records_match_schema") == {"passed"},
            f"read.records_match_schema: {statuses.get('read.records_match_schema')}")
+
+
+def wait_for(predicate, what, limit=120):
+    """Waits for an event that conform or the connector causes; the limit is a safety net."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    problems.append(f"gave up waiting for {what}")
+    return False
+
+
+def case_timeout_escaped(folder):
+    # check hangs in a child that left the group with setsid and ignores SIGTERM; its parent
+    # ignores SIGTERM too. The check timeout must still end both, and nothing may be left.
+    completed, report = conform_run(folder, ["setsid", "ignore_sigterm", "hang_check"],
+                                    "--only", "check-valid",
+                                    timeouts={"spec": 60, "check": 2, "discover": 60, "read": 60})
+    expect_exit(completed, (1,))
+    statuses = check_statuses(report)
+    expect(statuses.get("cli.check") == {"failed"}, f"cli.check: {statuses.get('cli.check')}")
+
+
+def case_double_fork(folder):
+    # spec succeeds, but leaves a daemon (new session, no pipes, ignores SIGTERM) behind.
+    completed, report = conform_run(folder, ["double_fork"], "--only", "spec")
+    expect_exit(completed, (0,))
+    expect(report is not None, "no JSON report written")
+
+
+def start_conform(folder, modes, *args):
+    config_path = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
+    test_config = {"connector": {"command": [sys.executable, CONNECTOR]}, "config": config_path,
+                   "grace_seconds": 1,
+                   "timeouts": {"spec": 600, "check": 600, "discover": 600, "read": 600}}
+    test_config_path = write(folder, "conform.json", test_config)
+    report = os.path.join(folder, "report.json")
+    env = dict(os.environ, HOSTILE_MODE=",".join(modes), HOSTILE_MARKER=marker)
+    return subprocess.Popen([conform, "run", "--test-config", test_config_path, "--report-json",
+                             report, *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def connector_running(conform_pid):
+    return any(pid != conform_pid for pid in processes_with_marker())
+
+
+def case_conform_killed(folder):
+    # conform dies by SIGKILL while the connector hangs: the connector dies with it
+    # (PR_SET_PDEATHSIG), instead of running on under init.
+    process = start_conform(folder, ["hang_check"], "--only", "check-valid")
+    if wait_for(lambda: connector_running(process.pid), "the connector to start"):
+        process.kill()
+    process.communicate(timeout=600)
+    wait_for(lambda: not processes_with_marker(), "the connector to die with conform")
+
+
+def case_interrupt_escaped(folder):
+    # Ctrl-C while check hangs in a child that left the group and ignores SIGTERM: conform
+    # exits 130, stops everything, and blames nobody.
+    process = start_conform(folder, ["setsid", "ignore_sigterm", "hang_check"],
+                            "--only", "check-valid")
+    if wait_for(lambda: connector_running(process.pid), "the connector to start"):
+        process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=600)
+    expect(process.returncode == 130,
+           f"exit {process.returncode}, expected 130\nstdout: {stdout[-2000:]}\n"
+           f"stderr: {stderr[-2000:]}")
 
 
 CASES = {name[len("case_"):]: function for name, function in globals().items()
