@@ -647,6 +647,7 @@ void ChildRun::read_output(detail::UniqueFd& fd, std::size_t budget) {
 void ChildRun::consume(const detail::UniqueFd& fd, std::string_view data) {
     if (&fd == &m_stderr) {
         m_stderr_tail.append(data);
+        m_observer.on_stderr(data);
         return;
     }
     m_stdout_bytes += data.size();

@@ -180,6 +180,45 @@ def case_interrupt_escaped(folder):
            f"stderr: {stderr[-2000:]}")
 
 
+def expect_leak_found(folder, modes, config, secret_spellings):
+    completed, report = conform_run(folder, modes, "--only", "check-valid", config=config)
+    expect_exit(completed, (1,))
+    statuses = check_statuses(report)
+    expect(statuses.get("secrets.not_leaked") == {"failed"},
+           f"secrets.not_leaked: {statuses.get('secrets.not_leaked')}")
+    with open(os.path.join(folder, "report.json")) as file:
+        report_text = file.read()
+    for spelling in secret_spellings:
+        expect(spelling not in completed.stdout, f"console shows the secret as {spelling!r}")
+        expect(spelling not in report_text, f"the JSON report shows the secret as {spelling!r}")
+
+
+def case_leak_u_escaped(folder):
+    # The secret written with every character as a \u escape.
+    key = "k3y-abcdef-123456"
+    expect_leak_found(folder, ["leak_u_escaped"], {"api_key": key},
+                      [key, "".join("\\u%04x" % ord(c) for c in key)])
+
+
+def case_leak_ensure_ascii(folder):
+    # A non-ASCII secret written by Python's json.dumps default (ensure_ascii).
+    key = "cl\u00e9-s\u00e9cr\u00e8te-42"
+    expect_leak_found(folder, ["leak_ascii_escaped"], {"api_key": key},
+                      [key, json.dumps(key)[1:-1]])
+
+
+def case_leak_integer(folder):
+    # An airbyte_secret integer config value.
+    expect_leak_found(folder, ["leak_pin"], {"api_key": "k3y-abcdef-123456", "pin": 48213579},
+                      ["48213579"])
+
+
+def case_leak_stderr_early(folder):
+    # The secret on stderr, followed by 200 KB more: far before the 64 KiB tail conform keeps.
+    key = "k3y-abcdef-123456"
+    expect_leak_found(folder, ["leak_stderr_early"], {"api_key": key}, [key])
+
+
 CASES = {name[len("case_"):]: function for name, function in globals().items()
          if name.startswith("case_")}
 

@@ -30,16 +30,55 @@ TEST_CASE("secrets: the JSON-escaped form of a secret is found and masked") {
     CHECK(secrets.redact("raw pa\"ss\\wo\nrd") == "raw **********");
 }
 
-TEST_CASE("secrets: values shorter than four bytes are ignored") {
+TEST_CASE("secrets: 3-byte values are masked but not reported; shorter ones are ignored") {
     Secrets secrets({"", "abc", "xy"});
-    CHECK(secrets.empty());
+    CHECK(!secrets.empty());
     CHECK(!secrets.found_in("abc xy"));
-    CHECK(secrets.redact("abc xy") == "abc xy");
+    CHECK(secrets.redact("abc xy") == "********** xy");
+    CHECK(Secrets({"", "xy"}).empty());
     Secrets four({"abcd"});
     CHECK(!four.empty());
+    CHECK(four.found_in("abcd"));
     CHECK(four.redact("abcd") == "**********");
     CHECK(Secrets().empty());
     CHECK(!Secrets().found_in("anything"));
+}
+
+TEST_CASE("secrets::found and masked in any mix of JSON escapes") {
+    Secrets secrets({"hunter22"});
+    // Every character escaped, as a hostile or unusual serializer may write it.
+    std::string all_escaped = R"({"message":"\u0068\u0075\u006e\u0074\u0065\u0072\u0032\u0032"})";
+    CHECK(secrets.found_in(all_escaped));
+    CHECK(secrets.redact(all_escaped) == R"({"message":"**********"})");
+    std::string mixed = R"({"message":"key=hu\u006eter22!"})";
+    CHECK(secrets.found_in(mixed));
+    CHECK(secrets.redact(mixed) == R"({"message":"key=**********!"})");
+    CHECK_FALSE(secrets.found_in(R"({"message":"hu\u006eter2"})"));
+    // Python's json.dumps default (ensure_ascii) for a non-ASCII secret.
+    Secrets accent({"caf\xC3\xA9-secret"});
+    CHECK(accent.found_in(R"({"m":"caf\u00e9-secret"})"));
+    CHECK(accent.redact(R"({"m":"caf\u00e9-secret"})") == R"({"m":"**********"})");
+}
+
+TEST_CASE("secrets::a number secret is found as text") {
+    Secrets pin({"54321"});
+    CHECK(pin.found_in(R"({"message":"pin 54321"})"));
+}
+
+TEST_CASE("secrets::the stream scanner finds a secret split across chunks and far back") {
+    Secrets secrets({"hunter22"});
+    conform::protocol::SecretStreamScanner scanner(&secrets);
+    scanner.feed("key=hun");
+    CHECK_FALSE(scanner.found());
+    scanner.feed("ter22\n");
+    CHECK(scanner.found());
+    conform::protocol::SecretStreamScanner late(&secrets);
+    late.feed("hunter22\n");
+    late.feed(std::string(200000, 'x'));
+    CHECK(late.found());
+    conform::protocol::SecretStreamScanner none(&secrets);
+    none.feed(std::string(100000, 'y'));
+    CHECK_FALSE(none.found());
 }
 
 TEST_CASE("secrets: a secret containing another is masked whole") {
