@@ -113,8 +113,10 @@ struct Analyzer::Impl {
     rapidjson::MemoryPoolAllocator<> allocator{chunk.data(), chunk.size()};
     std::vector<schema::Violation> violations;
     std::chrono::milliseconds now{0};
+    SecretStreamScanner stderr_secrets{nullptr};
 
-    explicit Impl(AnalyzerSetup analyzer_setup) : setup(std::move(analyzer_setup)) {
+    explicit Impl(AnalyzerSetup analyzer_setup)
+        : setup(std::move(analyzer_setup)), stderr_secrets(setup.secrets) {
         if (setup.catalog != nullptr) {
             for (const auto& stream : setup.catalog->streams) {
                 digesters.emplace_back(stream.volatile_pointers);
@@ -421,13 +423,18 @@ process::Decision Analyzer::on_tick(std::chrono::milliseconds elapsed) {
     return m_impl->setup.on_tick ? m_impl->setup.on_tick(elapsed) : process::Decision::keep_going;
 }
 
+void Analyzer::on_stderr(std::string_view chunk) {
+    m_impl->stderr_secrets.feed(chunk);
+}
+
 void Analyzer::set_mark() {
     m_impl->observation.mark_set = true;
 }
 
 Observation Analyzer::finish(process::RunResult result) {
     auto& impl = *m_impl;
-    if (impl.setup.secrets != nullptr && impl.setup.secrets->found_in(result.stderr_text)) {
+    if (impl.setup.secrets != nullptr &&
+        (impl.stderr_secrets.found() || impl.setup.secrets->found_in(result.stderr_text))) {
         impl.add_finding(ids::secrets, "a secret config value appears on stderr", 0,
                          result.stderr_text);
     }
