@@ -136,8 +136,24 @@ struct Runner::Impl {
         if (specification.HasMember("connectionSpecification")) {
             values = protocol::collect_secrets(specification["connectionSpecification"],
                                                config_document);
+            learn_invalid_config_secrets(specification["connectionSpecification"], values);
         }
         secrets = protocol::Secrets(std::move(values));
+    }
+
+    // check-invalid runs with the invalid config: its secrets must not leak either.
+    void learn_invalid_config_secrets(const rapidjson::Value& specification,
+                                      std::vector<std::string>& values) {
+        if (!config.invalid_config_text) {
+            return;
+        }
+        try {
+            auto invalid = json::parse_json_text(*config.invalid_config_text, "invalid config");
+            auto more = protocol::collect_secrets(specification, invalid);
+            values.insert(values.end(), more.begin(), more.end());
+        } catch (const Error&) {
+            // Not JSON: it holds no property the spec could mark secret.
+        }
     }
 
     void load_or_discover_catalog() {
