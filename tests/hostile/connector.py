@@ -97,6 +97,8 @@ def main():
         return 0
     cfg = config()
     key = cfg.get("api_key", "")
+    if "leak_raw" in MODES:
+        emit({"type": "LOG", "log": {"level": "INFO", "message": "key " + key}})
     if "leak_ascii_escaped" in MODES:
         emit({"type": "LOG", "log": {"level": "INFO", "message": "key " + key}}, ensure_ascii=True)
     if "leak_u_escaped" in MODES:

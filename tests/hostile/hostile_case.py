@@ -219,6 +219,16 @@ def case_leak_stderr_early(folder):
     expect_leak_found(folder, ["leak_stderr_early"], {"api_key": key}, [key])
 
 
+def case_leak_invalid_config(folder):
+    # check-invalid logs the invalid config's secret: it is a secret too.
+    completed, report = conform_run(folder, ["leak_raw"], "--only", "check-invalid")
+    expect_exit(completed, (1,))
+    statuses = check_statuses(report)
+    expect(statuses.get("secrets.not_leaked") == {"failed"},
+           f"secrets.not_leaked: {statuses.get('secrets.not_leaked')}")
+    expect("bad-invalid-key-778899" not in completed.stdout, "console shows the invalid key")
+
+
 CASES = {name[len("case_"):]: function for name, function in globals().items()
          if name.startswith("case_")}
 
