@@ -7,7 +7,9 @@
 
 #include <csignal>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 #include <thread>
 
 #include "checks/registry.hpp"
@@ -244,9 +246,18 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
     auto document = json::parse_json_text(catalog_text, catalog_path);
     std::map<std::string, std::vector<std::string>> volatile_fields;
     auto catalog = protocol::load_catalog(document, catalog_path, volatile_fields);
+    std::error_code error;
+    if (std::filesystem::is_directory(transcript_path, error)) {
+        throw_input_error(fmt::format(
+            "transcript '{}' is a folder; give the file of a read's stdout", transcript_path));
+    }
     std::ifstream transcript(transcript_path, std::ios::binary);
     if (!transcript) {
         throw_input_error(fmt::format("cannot read transcript '{}'", transcript_path));
+    }
+    if (transcript.peek() == std::ifstream::traits_type::eof()) {
+        throw_input_error(fmt::format(
+            "transcript '{}' is empty: a read's stdout has at least one message", transcript_path));
     }
     auto report = suite::validate_transcript(transcript, transcript_path, catalog, flags.strict);
     report.started_at = now_iso8601();

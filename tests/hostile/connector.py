@@ -126,6 +126,11 @@ def main():
             hang()
         now = int(time.time() * 1000)
         for number in range(3):
+            if "huge_line" in MODES and number == 1:
+                # 20 MB on one line: more than the 16 MiB conform reads of a line.
+                sys.stdout.write('{"type":"RECORD","record":{"stream":"items","emitted_at":%d,'
+                                 '"data":{"id":1,"data":"%s"}}}\n' % (now, "x" * 20_000_000))
+                continue
             if "deep_record" in MODES and number == 1:
                 # Written by hand: json.dumps recurses and cannot write this.
                 sys.stdout.write('{"type":"RECORD","record":{"stream":"items","emitted_at":%d,'

@@ -229,6 +229,96 @@ def case_leak_invalid_config(folder):
     expect("bad-invalid-key-778899" not in completed.stdout, "console shows the invalid key")
 
 
+CATALOG = {"streams": [{"stream": {"name": "items", "json_schema": {
+    "type": "object", "properties": {"id": {"type": "integer"}, "data": {}}},
+    "supported_sync_modes": ["full_refresh"]}, "sync_mode": "full_refresh",
+    "destination_sync_mode": "overwrite"}]}
+
+
+def conform_validate(folder, transcript, *args):
+    catalog = write(folder, "catalog.json", CATALOG)
+    report = os.path.join(folder, "validate-report.json")
+    if os.path.exists(report):
+        os.remove(report)
+    completed = subprocess.run([conform, "validate", "--catalog", catalog, transcript,
+                                "--report-json", report, *args],
+                               capture_output=True, text=True, timeout=600)
+    data = None
+    if os.path.exists(report):
+        with open(report) as file:
+            data = json.load(file)
+    return completed, data
+
+
+def case_validate_folder(folder):
+    completed, _ = conform_validate(folder, folder)
+    expect_exit(completed, (3,))
+    expect("is a folder" in completed.stderr, f"message: {completed.stderr!r}")
+
+
+def case_validate_empty(folder):
+    completed, _ = conform_validate(folder, write(folder, "empty.jsonl", ""))
+    expect_exit(completed, (3,))
+    expect("is empty" in completed.stderr, f"message: {completed.stderr!r}")
+
+
+def case_validate_dev_zero(folder):
+    # An endless stream without a newline: memory stays bounded (checked after conform has
+    # read 100 MiB of it), then the test stops conform.
+    catalog = write(folder, "catalog.json", CATALOG)
+    process = subprocess.Popen([conform, "validate", "--catalog", catalog, "/dev/zero"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def read_bytes():
+        try:
+            with open(f"/proc/{process.pid}/io") as file:
+                for line in file:
+                    if line.startswith("rchar:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+
+    if wait_for(lambda: read_bytes() > 100 * 1024 * 1024 or process.poll() is not None,
+                "conform to read 100 MiB of /dev/zero", limit=300):
+        with open(f"/proc/{process.pid}/status") as file:
+            rss_kb = next(int(line.split()[1]) for line in file if line.startswith("VmHWM:"))
+        expect(rss_kb < 100 * 1024, f"peak memory {rss_kb} kB after reading 100 MiB")
+    process.kill()
+    process.wait()
+
+
+def case_huge_line_live_vs_validate(folder):
+    # A 20 MB line gets the same verdicts live and in `conform validate` of the same stdout.
+    catalog = write(folder, "catalog.json", CATALOG)
+    test_config = {"connector": {"command": [sys.executable, CONNECTOR]},
+                   "config": write(folder, "config.json", {"api_key": "k3y-abcdef-123456"}),
+                   "catalog": catalog, "grace_seconds": 1}
+    report_path = os.path.join(folder, "live-report.json")
+    env = dict(os.environ, HOSTILE_MODE="huge_line", HOSTILE_MARKER=marker)
+    live = subprocess.run([conform, "run", "--test-config", write(folder, "conform.json",
+                                                                  test_config),
+                           "--only", "read", "--report-json", report_path],
+                          capture_output=True, text=True, env=env, timeout=600)
+    transcript = os.path.join(folder, "read.jsonl")
+    with open(transcript, "w") as out:
+        subprocess.run([sys.executable, CONNECTOR, "read"], stdout=out, env=env, check=True,
+                       timeout=600)
+    offline, offline_report = conform_validate(folder, transcript)
+    with open(report_path) as file:
+        live_statuses = check_statuses(json.load(file))
+    offline_statuses = check_statuses(offline_report)
+    shared = sorted(set(live_statuses) & set(offline_statuses))
+    expect(len(shared) >= 5, f"too few shared checks: {shared}")
+    for check in shared:
+        expect(live_statuses[check] == offline_statuses[check],
+               f"{check}: live {live_statuses[check]}, validate {offline_statuses[check]}")
+    expect(live.returncode == offline.returncode,
+           f"exit codes differ: live {live.returncode}, validate {offline.returncode}")
+    expect(any("failed" in statuses for statuses in live_statuses.values()),
+           f"no check failed on a 20 MB line: {live_statuses}")
+
+
 CASES = {name[len("case_"):]: function for name, function in globals().items()
          if name.startswith("case_")}
 
