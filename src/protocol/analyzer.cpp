@@ -13,6 +13,7 @@
 #include "json/digest.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
+#include "protocol/line_json.hpp"
 #include "protocol/schemas.hpp"
 #include "schema/schema.hpp"
 #include "util/text.hpp"
@@ -152,12 +153,21 @@ struct Analyzer::Impl {
         buffer.assign(line);
         allocator.Clear();
         rapidjson::Document message(&allocator);
-        message.ParseInsitu<rapidjson::kParseIterativeFlag>(buffer.data());
+        message.ParseInsitu<k_line_parse_flags>(buffer.data());
         if (message.HasParseError() || !message.IsObject()) {
             ++observation.invalid_lines;
-            add_finding(ids::io_json_lines, "not a JSON object: not an AirbyteMessage", line_number,
-                        line);
+            auto problem = message.HasParseError() ? classify_parse_error(message) : std::nullopt;
+            add_finding(problem ? problem->check : ids::io_json_lines,
+                        problem ? problem->message : "not a JSON object: not an AirbyteMessage",
+                        line_number, line);
             return;
+        }
+        if (auto duplicate = find_duplicate_key(message)) {
+            add_finding(ids::io_json_lines,
+                        fmt::format("duplicate key \"{}\" in one object: RFC 8259 says names "
+                                    "SHOULD be unique, and readers disagree on which value wins",
+                                    *duplicate),
+                        line_number, line);
         }
         inspect_message(message, line, line_number);
     }
