@@ -216,7 +216,7 @@ struct Analyzer::Impl {
         }
     }
 
-    std::optional<std::uint16_t> stream_of(const rapidjson::Value& record, std::string_view line,
+    std::optional<std::uint32_t> stream_of(const rapidjson::Value& record, std::string_view line,
                                            std::uint64_t line_number) {
         std::optional<std::string_view> name_space;
         if (record.HasMember("namespace") && record["namespace"].IsString()) {
@@ -231,7 +231,7 @@ struct Analyzer::Impl {
                 line_number, line);
             return std::nullopt;
         }
-        return static_cast<std::uint16_t>(*index);
+        return static_cast<std::uint32_t>(*index);
     }
 
     void inspect_record(const rapidjson::Value& record, std::string_view line,
@@ -317,7 +317,7 @@ struct Analyzer::Impl {
     }
 
     // The digest of `data` after conform applies the stream's projections; none without any.
-    std::optional<json::Digest> projected_digest(std::uint16_t stream_index,
+    std::optional<json::Digest> projected_digest(std::uint32_t stream_index,
                                                  const rapidjson::Value& data) {
         if (setup.apply_projections.size() <= stream_index ||
             setup.apply_projections[stream_index].empty()) {
@@ -328,7 +328,7 @@ struct Analyzer::Impl {
         return digesters[stream_index].digest(copy);
     }
 
-    void check_cursor(const CatalogStream& stream, std::uint16_t stream_index,
+    void check_cursor(const CatalogStream& stream, std::uint32_t stream_index,
                       const rapidjson::Value& data, std::string_view line,
                       std::uint64_t line_number) {
         if (stream.cursor_field.empty()) {

@@ -22,7 +22,7 @@ const json::Digest& key_of(const protocol::RecordEntry& entry, CompareBy by) {
 
 // Stream index is part of the key: identical documents of two streams are different records.
 struct StreamKey {
-    std::uint16_t stream;
+    std::uint32_t stream;
     json::Digest digest;
     bool operator==(const StreamKey&) const = default;
 };

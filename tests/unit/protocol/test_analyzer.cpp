@@ -577,3 +577,21 @@ TEST_CASE("analyzer: duplicate keys are flagged at SHOULD level and the message 
     REQUIRE(findings_of(wide, "io.json_lines").size() == 1);
     CHECK(findings_of(wide, "io.json_lines")[0].message.find("\"k7\"") != std::string::npos);
 }
+
+TEST_CASE("analyzer: more than 65,535 streams do not wrap the stream index") {
+    constexpr int k_streams = 70000;
+    std::string text = R"({"streams":[)";
+    for (int i = 0; i < k_streams; ++i) {
+        text += fmt::format(R"({{"stream":{{"name":"s{}","json_schema":{{"type":"object"}},)"
+                            R"("supported_sync_modes":["full_refresh"]}},)"
+                            R"("sync_mode":"full_refresh","destination_sync_mode":"overwrite"}})",
+                            i);
+        text += i + 1 < k_streams ? "," : "]}";
+    }
+    auto document = json::parse_json_text(text, "catalog.json");
+    auto catalog = load_catalog(document, "catalog.json", {});
+    auto observation = analyze({record_line("s69999", R"({"a":1})")}, catalog);
+    REQUIRE(observation.records.size() == 1);
+    CHECK(observation.records[0].stream == 69999);
+    CHECK(observation.findings.empty());
+}
