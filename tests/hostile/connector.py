@@ -82,6 +82,11 @@ def hang():
     """Never finishes; announces itself on stderr first so the test can interrupt it."""
     sys.stderr.write("hostile: hanging\n")
     sys.stderr.flush()
+    announce = os.environ.get("HOSTILE_HANG_FILE")
+    if announce:
+        with open(announce + ".tmp", "w") as file:
+            file.write(str(os.getpid()))
+        os.rename(announce + ".tmp", announce)
     while True:
         time.sleep(1)
 

@@ -140,14 +140,15 @@ def case_double_fork(folder):
     expect(report is not None, "no JSON report written")
 
 
-def start_conform(folder, modes, *args):
+def start_conform(folder, modes, *args, extra_env=None):
     config_path = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
     test_config = {"connector": {"command": [sys.executable, CONNECTOR]}, "config": config_path,
                    "grace_seconds": 1,
                    "timeouts": {"spec": 600, "check": 600, "discover": 600, "read": 600}}
     test_config_path = write(folder, "conform.json", test_config)
     report = os.path.join(folder, "report.json")
-    env = dict(os.environ, HOSTILE_MODE=",".join(modes), HOSTILE_MARKER=marker)
+    env = dict(os.environ, HOSTILE_MODE=",".join(modes), HOSTILE_MARKER=marker,
+               **(extra_env or {}))
     return subprocess.Popen([conform, "run", "--test-config", test_config_path, "--report-json",
                              report, *args], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -317,6 +318,47 @@ def case_huge_line_live_vs_validate(folder):
            f"exit codes differ: live {live.returncode}, validate {offline.returncode}")
     expect(any("failed" in statuses for statuses in live_statuses.values()),
            f"no check failed on a 20 MB line: {live_statuses}")
+
+
+def interrupt_with(folder, signal_number):
+    # spec finishes, then check-valid hangs in an escaped child; the signal comes while it hangs.
+    # conform exits 130 and writes a report marked interrupted that lists spec only.
+    hang_file = os.path.join(folder, "hanging")
+    process = start_conform(folder, ["setsid", "ignore_sigterm", "hang_check"],
+                            "--only", "spec,check-valid", "--junit",
+                            os.path.join(folder, "junit.xml"),
+                            extra_env={"HOSTILE_HANG_FILE": hang_file})
+    if wait_for(lambda: os.path.exists(hang_file) or process.poll() is not None,
+                "check to hang"):
+        process.send_signal(signal_number)
+    stdout, stderr = process.communicate(timeout=600)
+    expect(process.returncode == 130,
+           f"exit {process.returncode}, expected 130\nstdout: {stdout[-2000:]}\n"
+           f"stderr: {stderr[-2000:]}")
+    report_path = os.path.join(folder, "report.json")
+    expect(os.path.exists(report_path), "no JSON report written")
+    if os.path.exists(report_path):
+        with open(report_path) as file:
+            report = json.load(file)
+        expect(report["metadata"].get("interrupted") is True, "report not marked interrupted")
+        ids = [scenario["id"] for scenario in report["scenarios"]]
+        expect(ids == ["spec"], f"scenarios in the report: {ids}")
+    junit_path = os.path.join(folder, "junit.xml")
+    expect(os.path.exists(junit_path) and "interrupted" in open(junit_path).read(),
+           "JUnit report missing or not marked interrupted")
+    expect("FAIL check-valid" not in stdout, "the interrupted scenario is blamed on the connector")
+
+
+def case_interrupt_sigint(folder):
+    interrupt_with(folder, signal.SIGINT)
+
+
+def case_interrupt_sigterm(folder):
+    interrupt_with(folder, signal.SIGTERM)
+
+
+def case_interrupt_sighup(folder):
+    interrupt_with(folder, signal.SIGHUP)
 
 
 CASES = {name[len("case_"):]: function for name, function in globals().items()

@@ -42,8 +42,9 @@ TEST_CASE("console: terminal escape sequences from a connector never reach the t
     check.status = Status::failed;
     check.occurrences = 1;
     // OSC title change, CSI colour and cursor-up, a C1 CSI, BEL, CR, an invalid byte.
-    check.examples.push_back({"bad \x1b]0;pwned\x07 line", "read \x1b[1A",
-                              3, "x\x1b[31mred\r\xc2\x9b" "2J\xff"});
+    check.examples.push_back({"bad \x1b]0;pwned\x07 line", "read \x1b[1A", 3,
+                              "x\x1b[31mred\r\xc2\x9b"
+                              "2J\xff"});
     scenario.checks.push_back(check);
     RunSummary run;
     run.label = "read\x1b[2K";
