@@ -54,8 +54,9 @@ if [[ -f $pid_file ]] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
 fi
 rm -f "$socket"
 # A session of its own: callers that clean up their process group (conform's process runner,
-# CI steps) must not take the service down with this script.
-setsid podman "${global_args[@]}" system service --time=0 "unix://$socket" \
+# CI steps) must not take the service down with this script. Without CONFORM_RUN_ID: conform's
+# runner kills every process that carries its run marker once the run ends.
+setsid env -u CONFORM_RUN_ID podman "${global_args[@]}" system service --time=0 "unix://$socket" \
     </dev/null >"$log_file" 2>&1 &
 echo $! >"$pid_file"
 

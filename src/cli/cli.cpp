@@ -5,10 +5,14 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <csignal>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 #include <thread>
+#include <vector>
 
 #include "checks/registry.hpp"
 #include "config/test_config.hpp"
@@ -226,6 +230,39 @@ void write_reports(const report::RunReport& report, const RunFlags& flags) {
     }
 }
 
+// Passes everything on to the console until conform is interrupted, and keeps the scenarios that
+// finished before: a scenario that was running when Ctrl-C came saw its connector killed, and
+// its verdicts would blame the connector for conform's stop.
+class InterruptAwareReporter : public report::Reporter {
+public:
+    explicit InterruptAwareReporter(report::Reporter& console) : m_console(console) {}
+
+    void scenario_started(const std::string& id, const std::string& title) override {
+        if (!process::stop_requested()) {
+            m_console.scenario_started(id, title);
+        }
+    }
+    void run_progress(const std::string& label, std::uint64_t records,
+                      std::chrono::milliseconds elapsed) override {
+        if (!process::stop_requested()) {
+            m_console.run_progress(label, records, elapsed);
+        }
+    }
+    void scenario_finished(const report::ScenarioResult& result) override {
+        if (!process::stop_requested()) {
+            m_finished.push_back(result);
+            m_console.scenario_finished(result);
+        }
+    }
+    void run_finished(const report::RunReport& report) override { m_console.run_finished(report); }
+
+    std::vector<report::ScenarioResult> take_finished() { return std::move(m_finished); }
+
+private:
+    report::Reporter& m_console;
+    std::vector<report::ScenarioResult> m_finished;
+};
+
 int run_command(const RunFlags& flags, int argc, char** argv) {
     auto scenarios = load_scenarios(flags.suites);
     check_selection_names(flags.only, scenarios);
@@ -239,11 +276,40 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     options.skip = flags.skip;
     options.rerun_prefix = rerun_prefix(argc, argv);
     auto console = report::make_console_reporter(stdout, flags.verbose);
-    suite::Runner runner(config, options, *console);
+    InterruptAwareReporter reporter(*console);
+    suite::Runner runner(config, options, reporter);
     auto started_at = now_iso8601();
-    auto report = runner.run(scenarios);
+    auto started = std::chrono::steady_clock::now();
+    report::RunReport report;
+    try {
+        report = runner.run(scenarios);
+    } catch (const Error&) {
+        // Whatever failed after Ctrl-C failed because of it (a stopped setup run, no further
+        // process started).
+        if (!process::stop_requested()) {
+            throw;
+        }
+    }
     report.started_at = started_at;
     report.conform_version = CONFORM_VERSION;
+    if (process::stop_requested()) {
+        report.interrupted = true;
+        report.scenarios = reporter.take_finished();
+        report.strict = flags.strict;
+        if (report.test_config.empty()) {
+            report.test_config = flags.test_config;
+        }
+        report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::steady_clock::now() - started)
+                                 .count();
+        console->run_finished(report);
+        fmt::print(stderr,
+                   "conform: interrupted; the report lists the {} scenario(s) that finished "
+                   "before\n",
+                   report.scenarios.size());
+        write_reports(report, flags);
+        return k_exit_interrupted;
+    }
     console->run_finished(report);
     write_reports(report, flags);
     return exit_code_for(report);
@@ -275,9 +341,18 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
     auto document = json::parse_json_text(catalog_text, catalog_path);
     std::map<std::string, std::vector<std::string>> volatile_fields;
     auto catalog = protocol::load_catalog(document, catalog_path, volatile_fields);
+    std::error_code error;
+    if (std::filesystem::is_directory(transcript_path, error)) {
+        throw_input_error(fmt::format(
+            "transcript '{}' is a folder; give the file of a read's stdout", transcript_path));
+    }
     std::ifstream transcript(transcript_path, std::ios::binary);
     if (!transcript) {
         throw_input_error(fmt::format("cannot read transcript '{}'", transcript_path));
+    }
+    if (transcript.peek() == std::ifstream::traits_type::eof()) {
+        throw_input_error(fmt::format(
+            "transcript '{}' is empty: a read's stdout has at least one message", transcript_path));
     }
     auto report = suite::validate_transcript(transcript, transcript_path, catalog, flags.strict);
     report.started_at = now_iso8601();
@@ -317,8 +392,14 @@ void install_stop_handler() {
         sigwait(&signals, &received);
         fmt::print(stderr, "\nconform: stopping (signal {}); cleaning up connectors\n", received);
         process::request_stop();
-        std::this_thread::sleep_for(k_interrupt_patience);
-        fmt::print(stderr, "conform: connectors did not stop in time; exiting\n");
+        // A second signal, or the patience running out, ends conform at once. Connectors
+        // still running get SIGKILL from the kernel then (PR_SET_PDEATHSIG).
+        timespec patience{static_cast<time_t>(k_interrupt_patience.count()), 0};
+        if (sigtimedwait(&signals, nullptr, &patience) > 0) {
+            fmt::print(stderr, "conform: second signal; exiting now\n");
+        } else {
+            fmt::print(stderr, "conform: connectors did not stop in time; exiting\n");
+        }
         std::_Exit(k_exit_interrupted);
     }).detach();
 }

@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,12 +11,15 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <utility>
 
 #include "process/output.hpp"
+#include "process/proc_scan.hpp"
 #include "process/spawn.hpp"
 #include "util/error.hpp"
 
@@ -135,22 +139,132 @@ detail::UniqueFd open_exit_fd(pid_t pid) {
     return detail::UniqueFd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
 }
 
-void ignore_sigpipe_once() {
+// Ignores SIGPIPE and makes conform a child subreaper: a process that a connector orphans (a
+// double fork, a daemon) becomes conform's child instead of init's, so conform can reap it.
+void prepare_process_once() {
     static std::once_flag once;
     std::call_once(once, [] {
         struct sigaction ignore {};
         ignore.sa_handler = SIG_IGN;
         ::sigaction(SIGPIPE, &ignore, nullptr);
+        ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     });
 }
 
-// A process group started by run(), as stop_all_running() sees it.
+// The children conform started and reaps itself (connector leaders, helpers). Any other child is
+// an orphan reparented to conform (the subreaper) and is reaped by reap_orphans(). Spawning and
+// registering happen under one lock, so an orphan sweep never reaps a child being started.
+class KnownChildren {
+public:
+    static KnownChildren& instance() {
+        static auto* children = new KnownChildren;  // never destroyed: used until exit
+        return *children;
+    }
+
+    template <typename Spawn>
+    detail::Spawned spawn(Spawn&& spawn_child) {
+        std::lock_guard lock(m_mutex);
+        detail::Spawned spawned = spawn_child();
+        m_pids.insert(spawned.pid);
+        return spawned;
+    }
+
+    void forget(pid_t pid) {
+        std::lock_guard lock(m_mutex);
+        m_pids.erase(pid);
+    }
+
+    // Reaps every zombie child that nobody else will reap.
+    void reap_orphans() {
+        std::lock_guard lock(m_mutex);
+        for (const detail::ProcessInfo& child : detail::children_of_self()) {
+            if (child.state == 'Z' && !m_pids.contains(child.pid)) {
+                ::waitpid(child.pid, nullptr, WNOHANG);
+            }
+        }
+    }
+
+    // After SIGKILL: waits for `pid` if it is an orphan of conform's, so it leaves no zombie.
+    void reap_killed_orphan(pid_t pid) {
+        std::lock_guard lock(m_mutex);
+        detail::ProcessInfo info;
+        if (!m_pids.contains(pid) && detail::read_process_info(pid, info) &&
+            info.parent == ::getpid()) {
+            while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+            }
+        }
+    }
+
+private:
+    std::mutex m_mutex;
+    std::set<pid_t> m_pids;
+};
+
+// Signals every process that carries the run's marker in its environment: those that left the
+// process group (setsid, setpgid) or were orphaned. Returns how many were found.
+std::size_t signal_marked(const std::string& marker, int signal_number) {
+    if (marker.empty()) {
+        return 0;
+    }
+    std::vector<pid_t> pids = detail::find_processes_with_environment(marker);
+    for (pid_t pid : pids) {
+        ::kill(pid, signal_number);
+    }
+    return pids.size();
+}
+
+// SIGKILLs whatever still carries the run's marker until nothing does, and reaps the orphans
+// among them. Bounded, so a fork bomb cannot keep conform here forever.
+void kill_escaped(const std::string& marker) {
+    constexpr int k_max_rounds = 200;
+    for (int round = 0; round < k_max_rounds; ++round) {
+        std::vector<pid_t> pids = detail::find_processes_with_environment(marker);
+        if (pids.empty()) {
+            break;
+        }
+        for (pid_t pid : pids) {
+            ::kill(pid, SIGKILL);
+        }
+        for (pid_t pid : pids) {
+            KnownChildren::instance().reap_killed_orphan(pid);
+        }
+        if (round > 0) {
+            // Killed processes not parented to conform may take a moment to exit.
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
+    KnownChildren::instance().reap_orphans();
+}
+
+// A process group started by run(), as stop_all_running() and the watchdog see it.
 struct GroupEntry {
     pid_t pid = 0;
+    // "CONFORM_RUN_ID=<id>", set in the connector's environment.
+    std::string marker;
     bool reaped = false;
-    // When conform first signalled the group to stop.
+    // When conform first signalled the group to stop, and why.
     std::optional<Clock::time_point> terminated_at;
+    StopReason reason = StopReason::none;
+    bool killed_after_grace = false;
 };
+
+// What the poll loop learns from the registry.
+struct StopState {
+    std::optional<Clock::time_point> terminated_at;
+    StopReason reason = StopReason::none;
+    bool killed_after_grace = false;
+};
+
+// True when `pid` (a child of conform's, not reaped) has exited; it stays a zombie.
+bool exited_unreaped(pid_t pid) {
+    siginfo_t info{};
+    while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+        if (errno != EINTR) {
+            return true;
+        }
+    }
+    return info.si_pid == pid;
+}
 
 // The groups started by run() and not yet finished. Reaping a leader and signalling its group by
 // another thread both happen under the mutex, so a signal never reaches a recycled pid.
@@ -171,30 +285,43 @@ public:
         std::erase(m_entries, &entry);
     }
 
-    // Sends SIGTERM to the group unless it was signalled before; returns when it was first
-    // signalled, or nothing when its leader was already reaped.
-    std::optional<Clock::time_point> terminate(GroupEntry& entry) {
+    // Sends SIGTERM to the run (leader, group and marked processes) unless it was signalled
+    // before or its leader has exited; returns the run's stop state.
+    StopState terminate(GroupEntry& entry, StopReason reason) {
         std::lock_guard lock(m_mutex);
-        terminate_locked(entry);
-        return entry.terminated_at;
+        terminate_locked(entry, reason);
+        return state_locked(entry);
     }
 
     void terminate_all() {
         std::lock_guard lock(m_mutex);
         for (GroupEntry* entry : m_entries) {
-            terminate_locked(*entry);
+            terminate_locked(*entry, StopReason::requested);
         }
     }
 
-    std::optional<Clock::time_point> terminated_at(const GroupEntry& entry) {
+    // SIGKILLs the run once `grace` has passed since it was terminated, if its leader lives.
+    void kill_after_grace(GroupEntry& entry, milliseconds grace, Clock::time_point now) {
         std::lock_guard lock(m_mutex);
-        return entry.terminated_at;
+        if (entry.terminated_at && !entry.killed_after_grace && !entry.reaped &&
+            now >= *entry.terminated_at + grace && !exited_unreaped(entry.pid)) {
+            signal_run_locked(entry, SIGKILL);
+            entry.killed_after_grace = true;
+        }
+    }
+
+    StopState state(const GroupEntry& entry) {
+        std::lock_guard lock(m_mutex);
+        return state_locked(entry);
     }
 
     std::optional<ExitStatus> reap_if_exited(GroupEntry& entry) {
         std::lock_guard lock(m_mutex);
         std::optional<ExitStatus> status = process::reap_if_exited(entry.pid);
         entry.reaped = status.has_value();
+        if (entry.reaped) {
+            KnownChildren::instance().forget(entry.pid);
+        }
         return status;
     }
 
@@ -203,23 +330,39 @@ public:
     ExitStatus kill_and_reap(GroupEntry& entry) {
         {
             std::lock_guard lock(m_mutex);
-            signal_group(entry.pid, SIGKILL);
+            signal_run_locked(entry, SIGKILL);
             if (!entry.terminated_at) {
                 entry.terminated_at = Clock::now();
             }
         }
         ExitStatus status = reap_blocking(entry.pid);
+        KnownChildren::instance().forget(entry.pid);
         std::lock_guard lock(m_mutex);
         entry.reaped = true;
         return status;
     }
 
 private:
-    void terminate_locked(GroupEntry& entry) {
-        if (!entry.terminated_at && !entry.reaped) {
-            signal_group(entry.pid, SIGTERM);
+    void terminate_locked(GroupEntry& entry, StopReason reason) {
+        if (!entry.terminated_at && !entry.reaped && !exited_unreaped(entry.pid)) {
+            signal_run_locked(entry, SIGTERM);
             entry.terminated_at = Clock::now();
+            entry.reason = reason;
         }
+    }
+
+    // The leader by pid (it may have left its group), its group, and every process carrying the
+    // run's marker. Under the mutex, so the leader's pid is not recycled meanwhile.
+    static void signal_run_locked(const GroupEntry& entry, int signal_number) {
+        if (!entry.reaped && entry.pid > 1) {
+            ::kill(entry.pid, signal_number);
+        }
+        signal_group(entry.pid, signal_number);
+        signal_marked(entry.marker, signal_number);
+    }
+
+    static StopState state_locked(const GroupEntry& entry) {
+        return StopState{entry.terminated_at, entry.reason, entry.killed_after_grace};
     }
 
     std::mutex m_mutex;
@@ -232,9 +375,11 @@ public:
     static std::optional<HelperProcess> start(const std::vector<std::string>& argv,
                                               const LaunchSpec& spec) noexcept {
         try {
-            detail::Spawned spawned =
-                detail::spawn(argv, spec.env, spec.working_dir,
-                              detail::SpawnOptions{.pipe_stdin = false, .capture_output = false});
+            detail::Spawned spawned = KnownChildren::instance().spawn([&] {
+                return detail::spawn(
+                    argv, spec.env, spec.working_dir,
+                    detail::SpawnOptions{.pipe_stdin = false, .capture_output = false});
+            });
             return HelperProcess(spawned.pid);
         } catch (...) {
             return std::nullopt;
@@ -254,6 +399,7 @@ public:
     // True once it has exited and was reaped.
     bool finished() {
         if (m_pid > 0 && reap_if_exited(m_pid)) {
+            KnownChildren::instance().forget(m_pid);
             m_pid = 0;
         }
         return m_pid == 0;
@@ -268,8 +414,10 @@ public:
 
     void kill_and_reap() noexcept {
         if (m_pid > 0) {
+            ::kill(m_pid, SIGKILL);
             signal_group(m_pid, SIGKILL);
             reap_blocking(m_pid);
+            KnownChildren::instance().forget(m_pid);
             m_pid = 0;
         }
     }
@@ -311,6 +459,9 @@ private:
 
     void request_stop(StopReason reason);
     void begin_stopping(StopReason reason, Clock::time_point terminated_at);
+    void start_watchdog();
+    void watch();
+    void stop_watchdog() noexcept;
     std::optional<Clock::time_point> stop_helper_deadline() const;
     void shut_down() noexcept;
     void run_cleanup_command() noexcept;
@@ -343,6 +494,13 @@ private:
     std::uint64_t m_stdout_lines = 0;
     std::uint64_t m_stdout_bytes = 0;
     bool m_shut_down = false;
+
+    // Enforces the timeout and the grace period even while an observer callback blocks the poll
+    // loop: it signals the process, and the loop sees the stop through the registry.
+    std::thread m_watchdog;
+    std::mutex m_watchdog_mutex;
+    std::condition_variable m_watchdog_wake;
+    bool m_watchdog_done = false;
 };
 
 ChildRun::ChildRun(const LaunchSpec& spec, Observer& observer)
@@ -350,18 +508,26 @@ ChildRun::ChildRun(const LaunchSpec& spec, Observer& observer)
       m_observer(observer),
       m_splitter(spec.max_line_bytes),
       m_stderr_tail(spec.stderr_limit) {
-    ignore_sigpipe_once();
-    detail::Spawned spawned = detail::spawn(
-        spec.argv, spec.env, spec.working_dir,
-        detail::SpawnOptions{.pipe_stdin = spec.stdin_data.has_value(), .capture_output = true});
+    prepare_process_once();
+    std::string run_id = detail::new_run_id();
+    std::map<std::string, std::string> env = spec.env;
+    env[std::string(detail::k_run_id_variable)] = run_id;
+    detail::Spawned spawned = KnownChildren::instance().spawn([&] {
+        return detail::spawn(spec.argv, env, spec.working_dir,
+                             detail::SpawnOptions{.pipe_stdin = spec.stdin_data.has_value(),
+                                                  .capture_output = true});
+    });
     m_start = Clock::now();
     m_next_tick = m_start + k_tick;
     m_entry.pid = spawned.pid;
+    m_entry.marker = std::string(detail::k_run_id_variable) + "=" + run_id;
     try {
         GroupRegistry::instance().add(m_entry);
     } catch (...) {
+        ::kill(spawned.pid, SIGKILL);
         signal_group(spawned.pid, SIGKILL);
         reap_blocking(spawned.pid);
+        KnownChildren::instance().forget(spawned.pid);
         throw;
     }
     m_stdin = std::move(spawned.stdin_fd);
@@ -374,6 +540,7 @@ ChildRun::ChildRun(const LaunchSpec& spec, Observer& observer)
 }
 
 RunResult ChildRun::run() {
+    start_watchdog();
     while (!finished()) {
         step();
     }
@@ -480,6 +647,7 @@ void ChildRun::read_output(detail::UniqueFd& fd, std::size_t budget) {
 void ChildRun::consume(const detail::UniqueFd& fd, std::string_view data) {
     if (&fd == &m_stderr) {
         m_stderr_tail.append(data);
+        m_observer.on_stderr(data);
         return;
     }
     m_stdout_bytes += data.size();
@@ -520,22 +688,24 @@ void ChildRun::check_exit(Clock::time_point now) {
 }
 
 void ChildRun::check_stop_from_elsewhere() {
+    StopState state = GroupRegistry::instance().state(m_entry);
+    m_killed_after_grace = state.killed_after_grace;
     if (m_stop_reason != StopReason::none) {
         return;
     }
-    auto terminated_at = GroupRegistry::instance().terminated_at(m_entry);
+    auto terminated_at = state.terminated_at;
     if (!terminated_at) {
         return;
     }
-    if (!m_exit) {
-        begin_stopping(StopReason::requested, *terminated_at);
-        return;
+    // stop_command runs even when the leader is gone already: a container may outlive its
+    // client.
+    begin_stopping(state.reason, *terminated_at);
+    if (m_exit) {
+        // Signalled and reaped within one step: the signal came before the reaping (the
+        // registry never signals a reaped leader).
+        m_exit_after_stop =
+            std::chrono::duration_cast<milliseconds>(*m_exit_time - *m_terminated_at);
     }
-    // Signalled and reaped within one step: the signal came before the reaping (the registry
-    // never signals a reaped leader).
-    m_stop_reason = StopReason::requested;
-    m_terminated_at = terminated_at;
-    m_exit_after_stop = std::chrono::duration_cast<milliseconds>(*m_exit_time - *m_terminated_at);
 }
 
 void ChildRun::check_timeout(Clock::time_point now) {
@@ -560,10 +730,8 @@ void ChildRun::kill_after_grace(Clock::time_point now) {
     if (m_exit || !m_terminated_at || m_killed_after_grace) {
         return;
     }
-    if (now >= *m_terminated_at + m_spec.grace) {
-        signal_group(m_entry.pid, SIGKILL);
-        m_killed_after_grace = true;
-    }
+    GroupRegistry::instance().kill_after_grace(m_entry, m_spec.grace, now);
+    m_killed_after_grace = GroupRegistry::instance().state(m_entry).killed_after_grace;
 }
 
 void ChildRun::check_stop_helper(Clock::time_point now) {
@@ -583,6 +751,7 @@ void ChildRun::close_pipes_after_drain_window(Clock::time_point now) {
     // Whoever still holds the pipes belongs to the connector's group (or escaped it); the
     // connector itself is gone, so take what is buffered and stop listening.
     signal_group(m_entry.pid, SIGKILL);
+    signal_marked(m_entry.marker, SIGKILL);
     for (detail::UniqueFd* fd : {&m_stdout, &m_stderr}) {
         read_output(*fd, k_final_drain_budget);
         if (*fd) {
@@ -596,8 +765,42 @@ void ChildRun::request_stop(StopReason reason) {
     if (m_stop_reason != StopReason::none || m_exit) {
         return;
     }
-    auto terminated_at = GroupRegistry::instance().terminate(m_entry);
-    begin_stopping(reason, terminated_at.value_or(Clock::now()));
+    StopState state = GroupRegistry::instance().terminate(m_entry, reason);
+    begin_stopping(state.terminated_at ? state.reason : reason,
+                   state.terminated_at.value_or(Clock::now()));
+}
+
+void ChildRun::start_watchdog() {
+    m_watchdog = std::thread([this] { watch(); });
+}
+
+void ChildRun::watch() {
+    std::unique_lock lock(m_watchdog_mutex);
+    while (!m_watchdog_done) {
+        m_watchdog_wake.wait_for(lock, k_tick);
+        if (m_watchdog_done) {
+            break;
+        }
+        lock.unlock();
+        Clock::time_point now = Clock::now();
+        if (m_spec.timeout > 0ms && now - m_start >= m_spec.timeout) {
+            GroupRegistry::instance().terminate(m_entry, StopReason::timeout);
+        }
+        GroupRegistry::instance().kill_after_grace(m_entry, m_spec.grace, now);
+        lock.lock();
+    }
+}
+
+void ChildRun::stop_watchdog() noexcept {
+    if (!m_watchdog.joinable()) {
+        return;
+    }
+    {
+        std::lock_guard lock(m_watchdog_mutex);
+        m_watchdog_done = true;
+    }
+    m_watchdog_wake.notify_all();
+    m_watchdog.join();
 }
 
 void ChildRun::begin_stopping(StopReason reason, Clock::time_point terminated_at) {
@@ -620,6 +823,7 @@ void ChildRun::shut_down() noexcept {
         return;
     }
     m_shut_down = true;
+    stop_watchdog();
     if (!m_exit) {
         // run() is being left by an exception, e.g. from an observer callback.
         m_exit = GroupRegistry::instance().kill_and_reap(m_entry);
@@ -628,8 +832,13 @@ void ChildRun::shut_down() noexcept {
         m_end = Clock::now();
     }
     // Whatever is left of the group (the leader is reaped; its pid cannot be recycled as a
-    // group id while any member lives).
+    // group id while any member lives), then whatever escaped it, and the orphans to reap.
     signal_group(m_entry.pid, SIGKILL);
+    try {
+        kill_escaped(m_entry.marker);
+    } catch (...) {
+        // Out of memory while scanning /proc: the group was killed, which is what is certain.
+    }
     GroupRegistry::instance().remove(m_entry);
     m_stdin.reset();
     m_stdout.reset();
@@ -652,7 +861,7 @@ RunResult ChildRun::result() const {
     result.exit = m_exit.value_or(ExitStatus{});
     result.stop_reason = m_stop_reason;
     result.exit_after_stop = m_exit_after_stop;
-    result.killed_after_grace = m_killed_after_grace;
+    result.killed_after_grace = m_entry.killed_after_grace;
     result.stderr_text = m_stderr_tail.text();
     result.stderr_truncated = m_stderr_tail.truncated();
     result.stdout_lines = m_stdout_lines;

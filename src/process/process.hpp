@@ -61,6 +61,8 @@ public:
     // One stdout line without its '\n'; `line_number` is 1-based.
     virtual Decision on_stdout_line(std::string_view line, std::uint64_t line_number,
                                     bool truncated) = 0;
+    // Every chunk of stderr as it is read, before only the tail is kept (e.g. to scan it all).
+    virtual void on_stderr(std::string_view /*chunk*/) {}
     // Called about every 50 ms while the process runs, with the time since start.
     virtual Decision on_tick(std::chrono::milliseconds /*elapsed*/) { return Decision::keep_going; }
 };

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -141,7 +142,11 @@ void reap_blocking(pid_t pid) {
 class ChildSetup : public bp::extend::handler {
 public:
     ChildSetup(const char* executable, char* const* argv, char** envp, const char* working_dir)
-        : m_executable(executable), m_argv(argv), m_envp(envp), m_working_dir(working_dir) {}
+        : m_executable(executable),
+          m_argv(argv),
+          m_envp(envp),
+          m_working_dir(working_dir),
+          m_parent(::getpid()) {}
 
     template <typename Executor>
     void on_setup(Executor& executor) const {
@@ -156,6 +161,14 @@ public:
         // the connector together with everything it started.
         if (::setpgid(0, 0) != 0) {
             fail_in_child(executor, "setpgid");
+        }
+        // The connector dies with conform, even when conform is killed with SIGKILL. The check
+        // of the parent closes the race with a conform that died before prctl().
+        if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) {
+            fail_in_child(executor, "prctl");
+        }
+        if (::getppid() != m_parent) {
+            ::_exit(127);
         }
         // conform ignores SIGPIPE and a signal thread may block signals; neither must leak into
         // the connector.
@@ -192,6 +205,7 @@ private:
     char* const* m_argv;
     char** m_envp;
     const char* m_working_dir;
+    pid_t m_parent;
 };
 
 // Takes the parent's end out of a Boost pipe whose other end Boost hands to the child.

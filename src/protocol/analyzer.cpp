@@ -15,6 +15,7 @@
 #include "json/digest.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
+#include "protocol/line_json.hpp"
 #include "protocol/schemas.hpp"
 #include "schema/schema.hpp"
 #include "util/text.hpp"
@@ -123,11 +124,14 @@ struct Analyzer::Impl {
     rapidjson::MemoryPoolAllocator<> allocator{chunk.data(), chunk.size()};
     std::vector<schema::Violation> violations;
     std::chrono::milliseconds now{0};
+    SecretStreamScanner stderr_secrets{nullptr};
 
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> transcript{nullptr, &std::fclose};
 
     explicit Impl(AnalyzerSetup analyzer_setup)
-        : setup(std::move(analyzer_setup)), reducer(setup.states_are_patches) {
+        : setup(std::move(analyzer_setup)),
+          reducer(setup.states_are_patches),
+          stderr_secrets(setup.secrets) {
         if (!setup.transcript_path.empty()) {
             transcript.reset(std::fopen(setup.transcript_path.c_str(), "w"));
             observation.transcript_path = transcript ? setup.transcript_path.string() : "";
@@ -178,12 +182,21 @@ struct Analyzer::Impl {
         buffer.assign(line);
         allocator.Clear();
         rapidjson::Document message(&allocator);
-        message.ParseInsitu<rapidjson::kParseIterativeFlag>(buffer.data());
+        message.ParseInsitu<k_line_parse_flags>(buffer.data());
         if (message.HasParseError() || !message.IsObject()) {
             ++observation.invalid_lines;
-            add_finding(ids::io_json_lines, "not a JSON object: not an AirbyteMessage", line_number,
-                        line);
+            auto problem = message.HasParseError() ? classify_parse_error(message) : std::nullopt;
+            add_finding(problem ? problem->check : ids::io_json_lines,
+                        problem ? problem->message : "not a JSON object: not an AirbyteMessage",
+                        line_number, line);
             return;
+        }
+        if (auto duplicate = find_duplicate_key(message)) {
+            add_finding(ids::io_json_lines,
+                        fmt::format("duplicate key \"{}\" in one object: RFC 8259 says names "
+                                    "SHOULD be unique, and readers disagree on which value wins",
+                                    *duplicate),
+                        line_number, line);
         }
         inspect_message(message, line, line_number);
     }
@@ -245,7 +258,7 @@ struct Analyzer::Impl {
         }
     }
 
-    std::optional<std::uint16_t> stream_of(const rapidjson::Value& record, std::string_view line,
+    std::optional<std::uint32_t> stream_of(const rapidjson::Value& record, std::string_view line,
                                            std::uint64_t line_number) {
         std::optional<std::string_view> name_space;
         if (record.HasMember("namespace") && record["namespace"].IsString()) {
@@ -260,7 +273,7 @@ struct Analyzer::Impl {
                 line_number, line);
             return std::nullopt;
         }
-        return static_cast<std::uint16_t>(*index);
+        return static_cast<std::uint32_t>(*index);
     }
 
     void inspect_record(const rapidjson::Value& record, std::string_view line,
@@ -346,7 +359,7 @@ struct Analyzer::Impl {
     }
 
     // The digest of `data` after conform applies the stream's projections; none without any.
-    std::optional<json::Digest> projected_digest(std::uint16_t stream_index,
+    std::optional<json::Digest> projected_digest(std::uint32_t stream_index,
                                                  const rapidjson::Value& data) {
         if (setup.apply_projections.size() <= stream_index ||
             setup.apply_projections[stream_index].empty()) {
@@ -357,7 +370,7 @@ struct Analyzer::Impl {
         return digesters[stream_index].digest(copy);
     }
 
-    void check_cursor(const CatalogStream& stream, std::uint16_t stream_index,
+    void check_cursor(const CatalogStream& stream, std::uint32_t stream_index,
                       const rapidjson::Value& data, std::string_view line,
                       std::uint64_t line_number) {
         if (stream.cursor_field.empty()) {
@@ -474,6 +487,10 @@ process::Decision Analyzer::on_tick(std::chrono::milliseconds elapsed) {
     return m_impl->setup.on_tick ? m_impl->setup.on_tick(elapsed) : process::Decision::keep_going;
 }
 
+void Analyzer::on_stderr(std::string_view chunk) {
+    m_impl->stderr_secrets.feed(chunk);
+}
+
 void Analyzer::set_mark() {
     m_impl->observation.mark_set = true;
     m_impl->observation.mark_line = m_impl->observation.lines;
@@ -482,7 +499,8 @@ void Analyzer::set_mark() {
 Observation Analyzer::finish(process::RunResult result) {
     auto& impl = *m_impl;
     impl.transcript.reset();
-    if (impl.setup.secrets != nullptr && impl.setup.secrets->found_in(result.stderr_text)) {
+    if (impl.setup.secrets != nullptr &&
+        (impl.stderr_secrets.found() || impl.setup.secrets->found_in(result.stderr_text))) {
         impl.add_finding(ids::secrets, "a secret config value appears on stderr", 0,
                          result.stderr_text);
     }

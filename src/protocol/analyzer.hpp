@@ -44,6 +44,8 @@ public:
     process::Decision on_stdout_line(std::string_view line, std::uint64_t line_number,
                                      bool truncated) override;
     process::Decision on_tick(std::chrono::milliseconds elapsed) override;
+    // Scans all of stderr for secrets as it streams (not only the tail that is kept).
+    void on_stderr(std::string_view chunk) override;
 
     // Marks "now": records after it are counted in records_after_mark.
     void set_mark();

@@ -27,7 +27,7 @@ struct RecordEntry {
     json::Digest projected;  // the content after conform applied projections (when asked)
     std::uint64_t line = 0;
     std::uint32_t checkpoint = 0;  // how many STATEs came before it
-    std::uint16_t stream = 0;
+    std::uint32_t stream = 0;
     std::string key;  // primary key as short text, for examples
 };
 

@@ -10,6 +10,50 @@ namespace conform::report {
 
 namespace {
 
+// Text that came from a connector (excerpts, messages, labels) made safe for a terminal: C0 and
+// C1 control characters (ESC, CSI, OSC, BEL, backspace, carriage return, ...) and DEL are shown
+// as \xNN / \u{NN} instead of being sent, so output cannot move the cursor, set the title,
+// recolour, hide lines or talk to the terminal. Invalid UTF-8 bytes are shown as \xNN too.
+std::string printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t at = 0; at < text.size();) {
+        auto byte = static_cast<unsigned char>(text[at]);
+        if (byte < 0x20 || byte == 0x7F) {
+            out += fmt::format("\\x{:02x}", byte);
+            ++at;
+            continue;
+        }
+        if (byte < 0x80) {
+            out.push_back(static_cast<char>(byte));
+            ++at;
+            continue;
+        }
+        std::size_t length = (byte >> 5) == 0x6    ? 2
+                             : (byte >> 4) == 0xE  ? 3
+                             : (byte >> 3) == 0x1E ? 4
+                                                   : 0;
+        bool valid = length > 0 && at + length <= text.size();
+        for (std::size_t i = 1; valid && i < length; ++i) {
+            valid = (static_cast<unsigned char>(text[at + i]) & 0xC0) == 0x80;
+        }
+        if (!valid) {
+            out += fmt::format("\\x{:02x}", byte);
+            ++at;
+            continue;
+        }
+        // C1 controls U+0080..U+009F are 0xC2 0x80..0x9F in UTF-8.
+        auto second = static_cast<unsigned char>(text[at + 1]);
+        if (byte == 0xC2 && second < 0xA0) {
+            out += fmt::format("\\u{{{:x}}}", second);
+        } else {
+            out.append(text.substr(at, length));
+        }
+        at += length;
+    }
+    return out;
+}
+
 class ConsoleReporter : public Reporter {
 public:
     ConsoleReporter(std::FILE* out, bool verbose)
@@ -18,7 +62,7 @@ public:
     void scenario_started(const std::string& id, const std::string& title) override {
         m_current = id;
         if (m_verbose) {
-            print("{} {}\n", paint("▶", "36"), fmt::format("{}: {}", id, title));
+            print("{} {}\n", paint("▶", "36"), printable(fmt::format("{}: {}", id, title)));
         }
     }
 
@@ -30,33 +74,33 @@ public:
         double seconds = static_cast<double>(elapsed.count()) / 1000.0;
         double rate = seconds > 0 ? static_cast<double>(records) / seconds : 0;
         print("\r\033[2K  {} {}: {} records, {:.0f} records/s, {:.1f} s", paint("…", "2"),
-              fmt::format("{} ({})", m_current, label), records, rate, seconds);
+              printable(fmt::format("{} ({})", m_current, label)), records, rate, seconds);
         m_progress_shown = true;
     }
 
     void scenario_finished(const ScenarioResult& result) override {
         clear_progress();
-        print("{} {:<34} {}  ({} ms)\n", badge(result.status), result.id, result.title,
-              result.duration_ms);
+        print("{} {:<34} {}  ({} ms)\n", badge(result.status), printable(result.id),
+              printable(result.title), result.duration_ms);
         bool whole_scenario_skipped = result.status == Status::skipped && !result.checks.empty();
         if (whole_scenario_skipped && !m_verbose) {
-            print("    skipped: {}\n", result.checks.front().note);
+            print("    skipped: {}\n", printable(result.checks.front().note));
         }
         for (const auto& check : result.checks) {
             if (check.status == Status::failed || check.status == Status::warned ||
                 (m_verbose && check.status == Status::skipped)) {
                 print_check(check);
             } else if (check.status == Status::skipped && !whole_scenario_skipped) {
-                print("  {} {}: {}\n", badge(check.status), check.id, check.note);
+                print("  {} {}: {}\n", badge(check.status), check.id, printable(check.note));
             }
         }
         if (result.status == Status::failed || result.status == Status::warned) {
-            print("    rerun: {}\n", result.rerun);
+            print("    rerun: {}\n", printable(result.rerun));
         }
         if (m_verbose) {
             for (const auto& run : result.runs) {
-                print("    run {}: {} ({} records, {} states, {} ms)\n", run.label, run.exit,
-                      run.records, run.states, run.duration_ms);
+                print("    run {}: {} ({} records, {} states, {} ms)\n", printable(run.label),
+                      printable(run.exit), run.records, run.states, run.duration_ms);
             }
         }
     }
@@ -101,23 +145,24 @@ private:
     }
 
     void print_check(const CheckResult& check) {
-        print("  {} {} [{}] {}\n", badge(check.status), check.id, fmt::join(check.clauses, ", "),
-              check.title);
+        print("  {} {} [{}] {}\n", badge(check.status), printable(check.id),
+              printable(fmt::format("{}", fmt::join(check.clauses, ", "))), printable(check.title));
         for (const auto& example : check.examples) {
             std::string where = example.run;
             if (example.line > 0) {
                 where += fmt::format(", stdout line {}", example.line);
             }
-            print("      - {}{}\n", example.message, where.empty() ? "" : " (" + where + ")");
+            print("      - {}{}\n", printable(example.message),
+                  where.empty() ? "" : " (" + printable(where) + ")");
             if (!example.excerpt.empty()) {
-                print("        seen: {}\n", example.excerpt);
+                print("        seen: {}\n", printable(example.excerpt));
             }
         }
         if (check.occurrences > check.examples.size()) {
             print("      … and {} more\n", check.occurrences - check.examples.size());
         }
         if (!check.note.empty()) {
-            print("      note: {}\n", check.note);
+            print("      note: {}\n", printable(check.note));
         }
     }
 

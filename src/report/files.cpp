@@ -147,6 +147,8 @@ std::string to_json_report(const RunReport& report) {
     write_int(writer, "duration_ms", report.duration_ms);
     writer.Key("strict");
     writer.Bool(report.strict);
+    writer.Key("interrupted");
+    writer.Bool(report.interrupted);
     writer.EndObject();
     writer.Key("totals");
     writer.StartObject();
@@ -203,6 +205,17 @@ std::string to_junit_xml(const RunReport& report) {
             xml += "</testcase>\n";
         }
         xml += "  </testsuite>\n";
+    }
+    if (report.interrupted) {
+        // A test that errs, so that CI shows the run as incomplete, not as passed.
+        xml +=
+            "  <testsuite name=\"interrupted\" tests=\"1\" failures=\"0\" errors=\"1\" "
+            "skipped=\"0\">\n"
+            "    <testcase classname=\"conform\" name=\"interrupted\">\n"
+            "      <error message=\"conform was interrupted; only the scenarios that finished "
+            "before are reported\"/>\n"
+            "    </testcase>\n"
+            "  </testsuite>\n";
     }
     xml += "</testsuites>\n";
     return xml;

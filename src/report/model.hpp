@@ -68,6 +68,8 @@ struct RunReport {
     std::string started_at;  // ISO 8601 UTC
     std::int64_t duration_ms = 0;
     bool strict = false;
+    // Stopped by Ctrl-C, SIGTERM or SIGHUP: `scenarios` holds only those that finished before.
+    bool interrupted = false;
     std::vector<ScenarioResult> scenarios;
 
     Totals check_totals() const;

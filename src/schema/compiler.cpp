@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdint>
 
+#include "json/copy.hpp"
 #include "schema/uri.hpp"
 #include "schema/values.hpp"
 #include "util/error.hpp"
@@ -101,7 +102,8 @@ void Compiler::compile_root(const rapidjson::Value& document) {
 const rapidjson::Value& Compiler::add_document(const rapidjson::Value& source,
                                                const std::string& uri) {
     auto& document = m_data.documents.emplace_back(std::make_unique<rapidjson::Document>());
-    document->CopyFrom(source, document->GetAllocator());
+    // Not CopyFrom: it recurses once per nesting level, and a hostile spec can nest a million.
+    static_cast<rapidjson::Value&>(*document) = json::copy_value(source, document->GetAllocator());
     m_resources.emplace(uri, document.get());
     index(*document, uri, uri + "#");
     return *document;

@@ -1,5 +1,7 @@
 #include "schema/evaluator.hpp"
 
+#include <pthread.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -57,6 +59,36 @@ bool matches_types(std::uint8_t types, const rapidjson::Value& instance) {
     return bits == k_type_number && (types & k_type_integer) != 0 && is_integer(instance);
 }
 
+// The lowest stack address this thread's evaluation may reach: its stack's end plus a reserve
+// for the deepest leaf work (messages, formats, regexes). Frames differ in size between builds
+// (sanitizers make them several times larger), so the depth count alone cannot protect the stack.
+const char* stack_floor() {
+    thread_local const char* floor = [] {
+        constexpr std::size_t k_reserve = 512 * 1024;
+        pthread_attr_t attributes;
+        void* address = nullptr;
+        std::size_t size = 0;
+        if (::pthread_getattr_np(::pthread_self(), &attributes) != 0) {
+            return static_cast<const char*>(nullptr);
+        }
+        ::pthread_attr_getstack(&attributes, &address, &size);
+        ::pthread_attr_destroy(&attributes);
+        if (address == nullptr || size <= 2 * k_reserve) {
+            return static_cast<const char*>(nullptr);
+        }
+        return static_cast<const char*>(address) + k_reserve;
+    }();
+    return floor;
+}
+
+bool stack_nearly_exhausted() {
+    char marker = 0;
+    const char* floor = stack_floor();
+    const char* here = &marker;
+    // Stacks grow down on every platform conform builds for.
+    return floor != nullptr && here < floor;
+}
+
 // Validates one instance. With k_collect it records violations with their paths; without, it
 // returns at the first failure and builds no strings.
 template <bool k_collect>
@@ -73,7 +105,7 @@ public:
 
     // Validates `instance` against node `id`, guarding the nesting depth.
     bool descend(NodeId id, const rapidjson::Value& instance) {
-        if (m_depth >= k_max_evaluation_depth) {
+        if (m_depth >= k_max_evaluation_depth || stack_nearly_exhausted()) {
             report("", [] {
                 return fmt::format(
                     "instance is nested too deeply to validate (more than {} nested schema "
@@ -297,14 +329,24 @@ private:
                 }
             }
         }
-        if (limits.pattern && !m_data.patterns[*limits.pattern].search(text)) {
-            ok = false;
-            report("pattern", [&] {
-                return fmt::format("{} does not match pattern \"{}\"", describe_value(instance),
-                                   m_data.patterns[*limits.pattern].source());
-            });
-            if (done()) {
-                return false;
+        if (limits.pattern) {
+            const Regex& pattern = m_data.patterns[*limits.pattern];
+            MatchResult result = pattern.search(text);
+            if (result != MatchResult::match) {
+                ok = false;
+                report("pattern", [&] {
+                    if (result == MatchResult::limit_exceeded) {
+                        return fmt::format(
+                            "pattern match limit exceeded: {} against pattern \"{}\" (counted "
+                            "as not matching)",
+                            describe_value(instance), pattern.source());
+                    }
+                    return fmt::format("{} does not match pattern \"{}\"", describe_value(instance),
+                                       pattern.source());
+                });
+                if (done()) {
+                    return false;
+                }
             }
         }
         if (!check_format(limits.format, text, limits.format_options)) {
@@ -496,7 +538,22 @@ private:
         }
         for (const PatternPropertyEntry& entry : limits.pattern_properties) {
             const Regex& pattern = m_data.patterns[entry.pattern];
-            if (!pattern.search(key)) {
+            MatchResult result = pattern.search(key);
+            if (result == MatchResult::limit_exceeded) {
+                ok = false;
+                Scope scope(*this);
+                scope.keyword("patternProperties").keyword(pattern.source());
+                report("", [&] {
+                    return fmt::format(
+                        "pattern match limit exceeded: property name \"{}\" against pattern \"{}\"",
+                        key, pattern.source());
+                });
+                if (done()) {
+                    return false;
+                }
+                continue;
+            }
+            if (result == MatchResult::no_match) {
                 continue;
             }
             described = true;

@@ -14,7 +14,7 @@ namespace conform::schema {
 
 // Validation nested deeper than this many schema nodes (about one to three per level of the
 // instance) reports the instance invalid instead of exhausting the stack.
-inline constexpr int k_max_evaluation_depth = 2000;
+inline constexpr int k_max_evaluation_depth = 10000;
 
 // Returns true when `instance` is valid against `data`. With `out`, appends up to
 // `max_violations` violations; without it, stops at the first failure.

@@ -3,7 +3,6 @@
 #include "schema/regex.hpp"
 
 #include <array>
-#include <regex>
 #include <utility>
 
 namespace conform::schema {
@@ -81,9 +80,9 @@ bool is_regex(std::string_view text) {
     // Building the regex is the only faithful check of what the pattern keyword will accept;
     // `format: regex` is rare in records, so its cost does not matter.
     try {
-        Regex regex(text);
+        Regex regex(text, /*cache=*/false);
         return true;
-    } catch (const std::regex_error&) {
+    } catch (const RegexError&) {
         return false;
     }
 }

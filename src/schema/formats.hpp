@@ -58,7 +58,7 @@ bool is_uri_reference(std::string_view text);
 bool is_json_pointer(std::string_view text);
 // Relative JSON pointer (draft-handrews-relative-json-pointer-01).
 bool is_relative_json_pointer(std::string_view text);
-// A regular expression that conform's regex engine (std::regex, ECMAScript) accepts.
+// A regular expression that conform's regex engine (ECMA-262 syntax on PCRE2) accepts.
 bool is_regex(std::string_view text);
 
 }  // namespace conform::schema

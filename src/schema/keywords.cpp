@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <regex>
 #include <utility>
 
 #include "schema/compiler.hpp"
@@ -403,10 +402,10 @@ std::size_t Compiler::compile_pattern(const rapidjson::Value& value, const std::
     std::string source(view_of(value));
     try {
         m_data.patterns.emplace_back(source);
-    } catch (const std::regex_error& error) {
+    } catch (const RegexError& error) {
         throw_input_error(fmt::format(
             "JSON Schema pattern \"{}\" at \"{}\" is not a regular expression conform supports "
-            "(ECMAScript syntax as std::regex implements it): {}",
+            "(ECMA-262 syntax, run by PCRE2): {}",
             source, path, error.what()));
     }
     return m_data.patterns.size() - 1;

@@ -421,7 +421,7 @@ void check_expected_records(const ScenarioContext& context, CheckOutcome& outcom
         return;
     }
     const auto& run = reads[0]->runs.front();
-    std::set<std::uint16_t> streams_with_expectations;
+    std::set<std::uint32_t> streams_with_expectations;
     std::vector<protocol::RecordEntry> expected_entries;
     std::vector<json::Digester> digesters;
     for (const auto& stream : context.catalog->streams) {
@@ -438,7 +438,7 @@ void check_expected_records(const ScenarioContext& context, CheckOutcome& outcom
         }
         auto data = json::parse_json_text(expected.data_json, config.expected_origin);
         protocol::RecordEntry entry;
-        entry.stream = static_cast<std::uint16_t>(*index);
+        entry.stream = static_cast<std::uint32_t>(*index);
         entry.content = digesters[*index].digest(data);
         entry.line = expected.line;
         entry.key = expected.data_json.substr(0, 80);

@@ -23,7 +23,7 @@ const json::Digest& key_of(const protocol::RecordEntry& entry, CompareBy by) {
 
 // Stream index is part of the key: identical documents of two streams are different records.
 struct StreamKey {
-    std::uint16_t stream;
+    std::uint32_t stream;
     json::Digest digest;
     bool operator==(const StreamKey&) const = default;
 };
@@ -36,7 +36,7 @@ struct StreamKeyHash {
 
 // One version of a record: its identity and its content.
 struct VersionKey {
-    std::uint16_t stream;
+    std::uint32_t stream;
     json::Digest identity;
     json::Digest content;
     bool operator==(const VersionKey&) const = default;

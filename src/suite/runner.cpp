@@ -41,39 +41,6 @@ std::string replace_all(std::string text, std::string_view from, std::string_vie
     return text;
 }
 
-// Appends the values of `config` at properties the spec marks airbyte_secret, following nested
-// objects, arrays and oneOf/anyOf/allOf branches.
-void collect_secrets(const rapidjson::Value& schema, const rapidjson::Value& config,
-                     std::vector<std::string>& secrets) {
-    if (!schema.IsObject()) {
-        return;
-    }
-    if (schema.HasMember("airbyte_secret") && schema["airbyte_secret"].IsBool() &&
-        schema["airbyte_secret"].GetBool() && config.IsString()) {
-        secrets.emplace_back(config.GetString(), config.GetStringLength());
-    }
-    for (const char* combinator : {"oneOf", "anyOf", "allOf"}) {
-        if (schema.HasMember(combinator) && schema[combinator].IsArray()) {
-            for (const auto& branch : schema[combinator].GetArray()) {
-                collect_secrets(branch, config, secrets);
-            }
-        }
-    }
-    if (config.IsObject() && schema.HasMember("properties") && schema["properties"].IsObject()) {
-        for (const auto& property : schema["properties"].GetObject()) {
-            auto value = config.FindMember(property.name);
-            if (value != config.MemberEnd()) {
-                collect_secrets(property.value, value->value, secrets);
-            }
-        }
-    }
-    if (config.IsArray() && schema.HasMember("items")) {
-        for (const auto& item : config.GetArray()) {
-            collect_secrets(schema["items"], item, secrets);
-        }
-    }
-}
-
 // The config with only the properties `spec` requires (their values from `config`) and the
 // defaults the spec gives for the others.
 std::string minimal_config(const rapidjson::Value& spec, const rapidjson::Value& config) {
@@ -202,11 +169,28 @@ struct Runner::Impl {
         std::vector<std::string> values;
         const auto& specification = message["spec"];
         if (specification.HasMember("connectionSpecification")) {
-            collect_secrets(specification["connectionSpecification"], config_document, values);
+            values = protocol::collect_secrets(specification["connectionSpecification"],
+                                               config_document);
+            learn_invalid_config_secrets(specification["connectionSpecification"], values);
             minimal_config_text =
                 minimal_config(specification["connectionSpecification"], config_document);
         }
         secrets = protocol::Secrets(std::move(values));
+    }
+
+    // check-invalid runs with the invalid config: its secrets must not leak either.
+    void learn_invalid_config_secrets(const rapidjson::Value& specification,
+                                      std::vector<std::string>& values) {
+        if (!config.invalid_config_text) {
+            return;
+        }
+        try {
+            auto invalid = json::parse_json_text(*config.invalid_config_text, "invalid config");
+            auto more = protocol::collect_secrets(specification, invalid);
+            values.insert(values.end(), more.begin(), more.end());
+        } catch (const Error&) {
+            // Not JSON: it holds no property the spec could mark secret.
+        }
     }
 
     void load_or_discover_catalog() {

@@ -1,8 +1,12 @@
 #include "suite/transcript.hpp"
 
 #include <chrono>
+#include <string_view>
+#include <vector>
 
 #include "checks/registry.hpp"
+#include "process/output.hpp"
+#include "process/process.hpp"
 #include "protocol/analyzer.hpp"
 #include "suite/context.hpp"
 
@@ -29,11 +33,20 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
     setup.catalog = &catalog;
     setup.secrets = &no_secrets;
     protocol::Analyzer analyzer(std::move(setup));
-    std::string line;
+    // Lines are cut as a live run cuts them (same limit, same `truncated` flag), so a long line
+    // gets the live verdict and an endless one (/dev/zero) cannot exhaust memory.
+    process::detail::LineSplitter splitter(process::LaunchSpec{}.max_line_bytes);
     std::uint64_t number = 0;
-    while (std::getline(transcript, line)) {
-        analyzer.on_stdout_line(line, ++number, false);
+    auto deliver = [&](std::string_view line, bool truncated) {
+        analyzer.on_stdout_line(line, ++number, truncated);
+    };
+    std::vector<char> chunk(64 * 1024);
+    while (transcript.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) ||
+           transcript.gcount() > 0) {
+        splitter.feed(std::string_view(chunk.data(), static_cast<std::size_t>(transcript.gcount())),
+                      deliver);
     }
+    splitter.finish(deliver);
     process::RunResult recorded;
     recorded.exit.code = 0;  // a saved transcript is taken as a read that succeeded
     auto observation = analyzer.finish(std::move(recorded));

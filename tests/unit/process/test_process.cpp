@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -479,4 +481,79 @@ TEST_CASE("a child inherits only stdin, stdout and stderr") {
     conform::process::run(shell("ls /proc/$$/fd"), recorder);
     ::close(leaked);
     CHECK(recorder.texts() == std::vector<std::string>{"0", "1", "2"});
+}
+
+namespace {
+
+// True when `pid` no longer exists, not even as a zombie: it was killed and reaped.
+bool process_gone(pid_t pid) {
+    auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (!std::filesystem::exists("/proc/" + std::to_string(pid))) {
+            return true;
+        }
+        std::this_thread::sleep_for(10ms);
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("a process that left the group with setsid and ignores SIGTERM is killed at timeout") {
+    Recorder recorder;
+    LaunchSpec spec = shell("setsid sh -c 'trap \"\" TERM; echo $$; while :; do sleep 1; done'");
+    spec.timeout = 300ms;
+    spec.grace = 300ms;
+    RunResult result = conform::process::run(spec, recorder);
+    CHECK(result.stop_reason == StopReason::timeout);
+    REQUIRE(recorder.lines.size() == 1);
+    // Killed and reaped by run() itself, not left to init.
+    CHECK(process_gone(std::stoi(recorder.lines[0].text)));
+}
+
+TEST_CASE("a double-forked daemon in its own session holding no pipes is killed and reaped") {
+    conform::process::PrivateDir dir;
+    Recorder recorder;
+    LaunchSpec spec = shell(
+        "setsid sh -c 'trap \"\" TERM; echo $$ > pid.tmp; mv pid.tmp pid; "
+        "while :; do sleep 1; done' </dev/null >/dev/null 2>&1 & "
+        "while [ ! -s pid ]; do sleep 0.01; done; cat pid");
+    spec.working_dir = dir.path();
+    RunResult result = conform::process::run(spec, recorder);
+    CHECK(result.exit.succeeded());
+    CHECK(result.stop_reason == StopReason::none);
+    REQUIRE(recorder.lines.size() == 1);
+    CHECK(process_gone(std::stoi(recorder.lines[0].text)));
+}
+
+TEST_CASE("every connector process carries the run marker") {
+    Recorder recorder;
+    RunResult result = conform::process::run(shell("echo \"$CONFORM_RUN_ID\""), recorder);
+    REQUIRE(recorder.lines.size() == 1);
+    CHECK(recorder.lines[0].text.size() > 3);
+    Recorder second;
+    conform::process::run(shell("echo \"$CONFORM_RUN_ID\""), second);
+    REQUIRE(second.lines.size() == 1);
+    CHECK(second.lines[0].text != recorder.lines[0].text);
+}
+
+TEST_CASE("the timeout fires while an observer callback blocks") {
+    // The callback blocks until the child is dead: only a watchdog outside the poll loop can
+    // end this run. Without one the test never returns (ctest's timeout fails it).
+    Recorder recorder;
+    recorder.on_line = [](std::string_view line) {
+        pid_t pid = std::stoi(std::string(line));
+        int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+        REQUIRE(fd >= 0);
+        pollfd exited{fd, POLLIN, 0};
+        while (::poll(&exited, 1, -1) < 0 && errno == EINTR) {
+        }
+        ::close(fd);
+    };
+    LaunchSpec spec = shell("echo $$; exec sleep 30");
+    spec.timeout = 200ms;
+    spec.grace = 300ms;
+    RunResult result = conform::process::run(spec, recorder);
+    CHECK(result.stop_reason == StopReason::timeout);
+    CHECK(result.exit.signal == SIGTERM);
 }

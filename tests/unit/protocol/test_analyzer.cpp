@@ -570,3 +570,66 @@ TEST_CASE("cursor value: numbers and strings compare within their kind only") {
     CHECK(one.describe() == "1");
     CHECK(a.describe() == "\"a\"");
 }
+
+TEST_CASE("analyzer: invalid UTF-8 is rejected as not valid JSON") {
+    auto catalog = test_catalog();
+    std::string line = record_line("users", "{\"id\":1,\"name\":\"a\xff\xfe\"}");
+    auto observation = analyze({line}, catalog);
+    auto found = findings_of(observation, "io.messages_valid");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].message.find("invalid UTF-8") != std::string::npos);
+    CHECK(observation.records.empty());
+}
+
+TEST_CASE("analyzer: valid JSON it cannot read gets an accurate message, not 'not JSON'") {
+    auto catalog = test_catalog();
+    std::string huge_integer(100000, '7');
+    auto observation = analyze({record_line("users", R"({"id":1e400})"),
+                                record_line("users", "{\"id\":" + huge_integer + "}"),
+                                record_line("users", R"({"id":1,"name":"\ud800"})")},
+                               catalog);
+    auto found = findings_of(observation, "io.json_lines");
+    REQUIRE(found.size() == 3);
+    CHECK(found[0].message.find("beyond the range of a 64-bit float") != std::string::npos);
+    CHECK(found[1].message.find("beyond the range of a 64-bit float") != std::string::npos);
+    CHECK(found[2].message.find("lone UTF-16 surrogate") != std::string::npos);
+    for (const auto& finding : found) {
+        CHECK(finding.message.find("not a JSON object") == std::string::npos);
+    }
+}
+
+TEST_CASE("analyzer: duplicate keys are flagged at SHOULD level and the message still read") {
+    auto catalog = test_catalog();
+    auto observation =
+        analyze({record_line("users", R"({"id":1,"name":"a","name":"b"})")}, catalog);
+    auto found = findings_of(observation, "io.json_lines");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].message.find("duplicate key \"name\"") != std::string::npos);
+    CHECK(observation.records.size() == 1);
+    std::string many = "{";
+    for (int i = 0; i < 40; ++i) {
+        many += fmt::format("\"k{}\":{},", i, i);
+    }
+    many += "\"k7\":0}";
+    auto wide = analyze({record_line("logs", many, "1700000000000", "app")}, catalog);
+    REQUIRE(findings_of(wide, "io.json_lines").size() == 1);
+    CHECK(findings_of(wide, "io.json_lines")[0].message.find("\"k7\"") != std::string::npos);
+}
+
+TEST_CASE("analyzer: more than 65,535 streams do not wrap the stream index") {
+    constexpr int k_streams = 70000;
+    std::string text = R"({"streams":[)";
+    for (int i = 0; i < k_streams; ++i) {
+        text += fmt::format(R"({{"stream":{{"name":"s{}","json_schema":{{"type":"object"}},)"
+                            R"("supported_sync_modes":["full_refresh"]}},)"
+                            R"("sync_mode":"full_refresh","destination_sync_mode":"overwrite"}})",
+                            i);
+        text += i + 1 < k_streams ? "," : "]}";
+    }
+    auto document = json::parse_json_text(text, "catalog.json");
+    auto catalog = load_catalog(document, "catalog.json", {});
+    auto observation = analyze({record_line("s69999", R"({"a":1})")}, catalog);
+    REQUIRE(observation.records.size() == 1);
+    CHECK(observation.records[0].stream == 69999);
+    CHECK(observation.findings.empty());
+}

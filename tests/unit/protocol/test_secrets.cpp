@@ -2,6 +2,11 @@
 
 #include <string>
 
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <vector>
+
 #include "protocol/secrets.hpp"
 
 using conform::protocol::Secrets;
@@ -25,16 +30,55 @@ TEST_CASE("secrets: the JSON-escaped form of a secret is found and masked") {
     CHECK(secrets.redact("raw pa\"ss\\wo\nrd") == "raw **********");
 }
 
-TEST_CASE("secrets: values shorter than four bytes are ignored") {
+TEST_CASE("secrets: 3-byte values are masked but not reported; shorter ones are ignored") {
     Secrets secrets({"", "abc", "xy"});
-    CHECK(secrets.empty());
+    CHECK(!secrets.empty());
     CHECK(!secrets.found_in("abc xy"));
-    CHECK(secrets.redact("abc xy") == "abc xy");
+    CHECK(secrets.redact("abc xy") == "********** xy");
+    CHECK(Secrets({"", "xy"}).empty());
     Secrets four({"abcd"});
     CHECK(!four.empty());
+    CHECK(four.found_in("abcd"));
     CHECK(four.redact("abcd") == "**********");
     CHECK(Secrets().empty());
     CHECK(!Secrets().found_in("anything"));
+}
+
+TEST_CASE("secrets::found and masked in any mix of JSON escapes") {
+    Secrets secrets({"hunter22"});
+    // Every character escaped, as a hostile or unusual serializer may write it.
+    std::string all_escaped = R"({"message":"\u0068\u0075\u006e\u0074\u0065\u0072\u0032\u0032"})";
+    CHECK(secrets.found_in(all_escaped));
+    CHECK(secrets.redact(all_escaped) == R"({"message":"**********"})");
+    std::string mixed = R"({"message":"key=hu\u006eter22!"})";
+    CHECK(secrets.found_in(mixed));
+    CHECK(secrets.redact(mixed) == R"({"message":"key=**********!"})");
+    CHECK_FALSE(secrets.found_in(R"({"message":"hu\u006eter2"})"));
+    // Python's json.dumps default (ensure_ascii) for a non-ASCII secret.
+    Secrets accent({"caf\xC3\xA9-secret"});
+    CHECK(accent.found_in(R"({"m":"caf\u00e9-secret"})"));
+    CHECK(accent.redact(R"({"m":"caf\u00e9-secret"})") == R"({"m":"**********"})");
+}
+
+TEST_CASE("secrets::a number secret is found as text") {
+    Secrets pin({"54321"});
+    CHECK(pin.found_in(R"({"message":"pin 54321"})"));
+}
+
+TEST_CASE("secrets::the stream scanner finds a secret split across chunks and far back") {
+    Secrets secrets({"hunter22"});
+    conform::protocol::SecretStreamScanner scanner(&secrets);
+    scanner.feed("key=hun");
+    CHECK_FALSE(scanner.found());
+    scanner.feed("ter22\n");
+    CHECK(scanner.found());
+    conform::protocol::SecretStreamScanner late(&secrets);
+    late.feed("hunter22\n");
+    late.feed(std::string(200000, 'x'));
+    CHECK(late.found());
+    conform::protocol::SecretStreamScanner none(&secrets);
+    none.feed(std::string(100000, 'y'));
+    CHECK_FALSE(none.found());
 }
 
 TEST_CASE("secrets: a secret containing another is masked whole") {
@@ -56,4 +100,46 @@ TEST_CASE("secrets::found in every JSON spelling") {
     CHECK_FALSE(secrets.found_in("p\\u00e4ss/w\\\"rd"));
     conform::protocol::Secrets emoji({"key-\xF0\x9F\x94\x91"});
     CHECK(emoji.found_in("key-\\ud83d\\udd11"));
+}
+
+namespace {
+
+rapidjson::Document parse_iteratively(const std::string& text) {
+    rapidjson::Document document;
+    document.Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
+    REQUIRE(!document.HasParseError());
+    return document;
+}
+
+}  // namespace
+
+TEST_CASE("secrets::collect_secrets follows properties, items and combinators") {
+    auto spec = parse_iteratively(R"({"properties": {
+        "token": {"type": "string", "airbyte_secret": true},
+        "port": {"type": "integer", "airbyte_secret": true},
+        "plain": {"type": "string"},
+        "auth": {"oneOf": [{"properties": {"password": {"airbyte_secret": true}}}]},
+        "keys": {"items": {"airbyte_secret": true}}}})");
+    auto config = parse_iteratively(R"({"token": "tok-123", "port": 54321, "plain": "visible",
+        "auth": {"password": "hunter22"}, "keys": ["k-one", "k-two"]})");
+    auto secrets = conform::protocol::collect_secrets(spec, config);
+    std::sort(secrets.begin(), secrets.end());
+    CHECK(secrets == std::vector<std::string>{"54321", "hunter22", "k-one", "k-two", "tok-123"});
+}
+
+TEST_CASE("secrets::collect_secrets survives a spec nested 500,000 oneOf levels deep") {
+    constexpr int k_depth = 500'000;
+    std::string spec;
+    spec.reserve(k_depth * 12 + 64);
+    for (int i = 0; i < k_depth; ++i) {
+        spec += R"({"oneOf":[)";
+    }
+    spec += R"({"airbyte_secret":true})";
+    for (int i = 0; i < k_depth; ++i) {
+        spec += "]}";
+    }
+    auto document = parse_iteratively(spec);
+    auto config = parse_iteratively(R"("deep-secret")");
+    CHECK(conform::protocol::collect_secrets(document, config) ==
+          std::vector<std::string>{"deep-secret"});
 }

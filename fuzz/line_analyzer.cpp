@@ -1,0 +1,57 @@
+// Fuzz target: stdout lines (and stderr) through the protocol analyzer of a live read.
+#include <rapidjson/document.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz_input.hpp"
+#include "json/parse.hpp"
+#include "protocol/analyzer.hpp"
+#include "protocol/catalog.hpp"
+#include "protocol/secrets.hpp"
+
+namespace {
+
+constexpr std::string_view k_catalog = R"({"streams":[
+  {"stream":{"name":"users","json_schema":{"type":"object","properties":{
+      "id":{"type":["integer","string"]},"updated":{"type":"string","format":"date-time"},
+      "name":{"type":"string","pattern":"^[a-z]+$"}}},
+    "supported_sync_modes":["full_refresh","incremental"]},
+   "sync_mode":"incremental","cursor_field":["updated"],"primary_key":[["id"]],
+   "destination_sync_mode":"append"},
+  {"stream":{"name":"logs","namespace":"app","json_schema":{"type":"object"},
+    "supported_sync_modes":["full_refresh"]},
+   "sync_mode":"full_refresh","destination_sync_mode":"overwrite"}]})";
+
+const conform::protocol::Catalog& catalog() {
+    static const conform::protocol::Catalog loaded = [] {
+        auto document = conform::json::parse_json_text(k_catalog, "catalog.json");
+        return conform::protocol::load_catalog(document, "catalog.json", {{"logs", {"/seen_at"}}});
+    }();
+    return loaded;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::string_view text = conform::fuzz::as_text(data, size);
+    conform::protocol::Secrets secrets({"s3cret-token", "pin"});
+    conform::protocol::AnalyzerSetup setup;
+    setup.catalog = &catalog();
+    setup.secrets = &secrets;
+    conform::protocol::Analyzer analyzer(std::move(setup));
+    std::uint64_t number = 0;
+    while (!text.empty()) {
+        auto [line, rest] = conform::fuzz::split_first_line(text);
+        analyzer.on_stdout_line(line, ++number, false);
+        text = rest;
+    }
+    analyzer.on_stderr(conform::fuzz::as_text(data, size));
+    conform::process::RunResult result;
+    result.exit.code = 0;
+    result.stderr_text = std::string(conform::fuzz::as_text(data, size));
+    auto observation = analyzer.finish(std::move(result));
+    (void)observation;
+    return 0;
+}

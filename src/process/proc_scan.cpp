@@ -1,0 +1,118 @@
+#include "process/proc_scan.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <charconv>
+#include <cstdio>
+#include <random>
+#include <string>
+
+namespace conform::process::detail {
+
+namespace {
+
+// Reads a whole small /proc file; empty when it cannot be read.
+std::string read_proc_file(const std::string& path) {
+    std::string text;
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return text;
+    }
+    std::array<char, 4096> buffer{};
+    while (true) {
+        ssize_t count = ::read(fd, buffer.data(), buffer.size());
+        if (count > 0) {
+            text.append(buffer.data(), static_cast<std::size_t>(count));
+        } else if (count < 0 && errno == EINTR) {
+            continue;
+        } else {
+            break;
+        }
+    }
+    ::close(fd);
+    return text;
+}
+
+template <typename Visit>
+void for_each_pid(Visit&& visit) {
+    DIR* proc = ::opendir("/proc");
+    if (proc == nullptr) {
+        return;
+    }
+    while (dirent* entry = ::readdir(proc)) {
+        std::string_view name(entry->d_name);
+        pid_t pid = 0;
+        auto [end, error] = std::from_chars(name.data(), name.data() + name.size(), pid);
+        if (error == std::errc{} && end == name.data() + name.size() && pid > 0) {
+            visit(pid);
+        }
+    }
+    ::closedir(proc);
+}
+
+}  // namespace
+
+std::string new_run_id() {
+    static std::atomic<unsigned long> counter{0};
+    static const unsigned long salt = std::random_device{}();
+    return std::to_string(::getpid()) + "-" + std::to_string(++counter) + "-" +
+           std::to_string(salt);
+}
+
+std::vector<pid_t> find_processes_with_environment(std::string_view entry) {
+    std::vector<pid_t> found;
+    pid_t self = ::getpid();
+    for_each_pid([&](pid_t pid) {
+        if (pid == self) {
+            return;
+        }
+        std::string environment = read_proc_file("/proc/" + std::to_string(pid) + "/environ");
+        std::string_view rest(environment);
+        while (!rest.empty()) {
+            std::size_t end = rest.find('\0');
+            if (rest.substr(0, end) == entry) {
+                found.push_back(pid);
+                return;
+            }
+            if (end == std::string_view::npos) {
+                break;
+            }
+            rest.remove_prefix(end + 1);
+        }
+    });
+    return found;
+}
+
+bool read_process_info(pid_t pid, ProcessInfo& info) {
+    std::string stat = read_proc_file("/proc/" + std::to_string(pid) + "/stat");
+    // "pid (comm) S ppid ...": comm may hold spaces and parentheses, so parse after the last ')'.
+    std::size_t close = stat.rfind(')');
+    if (close == std::string::npos || close + 4 >= stat.size()) {
+        return false;
+    }
+    info.pid = pid;
+    info.state = stat[close + 2];
+    const char* begin = stat.data() + close + 4;
+    const char* end = stat.data() + stat.size();
+    info.parent = 0;
+    std::from_chars(begin, end, info.parent);
+    return true;
+}
+
+std::vector<ProcessInfo> children_of_self() {
+    std::vector<ProcessInfo> children;
+    pid_t self = ::getpid();
+    for_each_pid([&](pid_t pid) {
+        ProcessInfo info;
+        if (read_process_info(pid, info) && info.parent == self) {
+            children.push_back(info);
+        }
+    });
+    return children;
+}
+
+}  // namespace conform::process::detail

@@ -1,0 +1,37 @@
+#pragma once
+
+// Internal to the process module: finding processes through /proc, for the ones that escaped
+// their process group (setsid, setpgid, double fork). No cgroups are needed.
+
+#include <sys/types.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace conform::process::detail {
+
+// The environment variable conform sets in every connector it starts; its value identifies the
+// run, and every descendant that keeps its environment carries it.
+inline constexpr std::string_view k_run_id_variable = "CONFORM_RUN_ID";
+
+// A new run id, unique in this machine's process lifetime: "<conform pid>-<counter>-<random>".
+std::string new_run_id();
+
+// Processes other than conform whose initial environment holds `entry` ("NAME=value") exactly.
+// Zombies have no environment and are not listed.
+std::vector<pid_t> find_processes_with_environment(std::string_view entry);
+
+struct ProcessInfo {
+    pid_t pid = 0;
+    pid_t parent = 0;
+    char state = '?';
+};
+
+// /proc/<pid>/stat's parent and state, or nothing when the process is gone.
+bool read_process_info(pid_t pid, ProcessInfo& info);
+
+// Children of conform (processes whose parent is conform), as /proc lists them.
+std::vector<ProcessInfo> children_of_self();
+
+}  // namespace conform::process::detail

@@ -1,0 +1,31 @@
+#pragma once
+
+// What is wrong with a stdout line's JSON, said precisely (docs/hostile-input.md): the cases a
+// reader could mistake for "not JSON at all", and duplicate member names.
+
+#include <rapidjson/document.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace conform::protocol {
+
+// RapidJSON flags for untrusted lines: no recursion, and UTF-8 validated.
+inline constexpr unsigned k_line_parse_flags =
+    rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
+
+struct LineProblem {
+    std::string_view check;  // a checks::ids value
+    std::string message;
+};
+
+// For a document whose parse failed: the check and an accurate message when the failure is
+// invalid UTF-8, a number beyond a double's range (valid JSON) or a lone UTF-16 surrogate escape
+// (valid JSON syntax); nothing for other syntax errors.
+std::optional<LineProblem> classify_parse_error(const rapidjson::Document& document);
+
+// The first member name that appears twice in one object anywhere in `root`. Iterative.
+std::optional<std::string> find_duplicate_key(const rapidjson::Value& root);
+
+}  // namespace conform::protocol

@@ -1,0 +1,388 @@
+#!/usr/bin/env python3
+"""One hostile-input case against the built conform (docs/hostile-input.md).
+
+usage: hostile_case.py CONFORM CASE
+
+Each case runs conform against tests/hostile/connector.py in a misbehaving mode and asserts the
+exit code, the JSON report, and that no process carrying this run's marker is left behind (found
+by the HOSTILE_MARKER value in /proc/*/environ, not by name). Nothing here waits on a clock:
+conform's own timeouts end the hanging cases, and the subprocess timeout is only a safety net.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONNECTOR = os.path.join(HERE, "connector.py")
+conform = os.path.abspath(sys.argv[1])
+case = sys.argv[2]
+marker = uuid.uuid4().hex
+problems = []
+
+
+def processes_with_marker():
+    found = []
+    needle = ("HOSTILE_MARKER=" + marker).encode()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as file:
+                if needle in file.read().split(b"\0"):
+                    found.append(int(name))
+        except OSError:
+            pass
+    return found
+
+
+def kill_leftovers(pids):
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def write(folder, name, value):
+    path = os.path.join(folder, name)
+    with open(path, "w") as file:
+        file.write(value if isinstance(value, str) else json.dumps(value))
+    return path
+
+
+def conform_run(folder, modes, *args, config=None, timeouts=None):
+    config_path = write(folder, "config.json", config or {"api_key": "k3y-abcdef-123456"})
+    test_config = {
+        "connector": {"command": [sys.executable, CONNECTOR]},
+        "config": config_path,
+        "invalid_config": write(folder, "invalid.json", {"api_key": "bad-invalid-key-778899"}),
+        "grace_seconds": 1,
+        "timeouts": timeouts or {"spec": 60, "check": 60, "discover": 60, "read": 60},
+    }
+    test_config_path = write(folder, "conform.json", test_config)
+    report = os.path.join(folder, "report.json")
+    env = dict(os.environ, HOSTILE_MODE=",".join(modes), HOSTILE_MARKER=marker)
+    command = [conform, "run", "--test-config", test_config_path, "--report-json", report, *args]
+    completed = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+    data = None
+    if os.path.exists(report):
+        with open(report) as file:
+            data = json.load(file)
+    return completed, data
+
+
+def check_statuses(report):
+    statuses = {}
+    for scenario in (report or {}).get("scenarios", []):
+        for check in scenario.get("checks", []):
+            statuses.setdefault(check["id"], set()).add(check["status"])
+    return statuses
+
+
+def expect(condition, message):
+    if not condition:
+        problems.append(message)
+
+
+def expect_exit(completed, codes):
+    expect(completed.returncode in codes,
+           f"exit {completed.returncode}, expected one of {codes}\n"
+           f"stdout: {completed.stdout[-3000:]}\nstderr: {completed.stderr[-3000:]}")
+
+
+def case_deep_spec(folder):
+    # A SPEC nested 500,000 oneOf levels deep: conform must give a verdict, not crash.
+    completed, report = conform_run(folder, ["deep_spec"], "--only", "spec")
+    expect_exit(completed, (0, 1))
+    expect(report is not None, "no JSON report written")
+
+
+def case_deep_record(folder):
+    # A valid record nested 3,000 levels deep passes every MUST check of the read.
+    completed, report = conform_run(folder, ["deep_record"], "--only", "read")
+    expect_exit(completed, (0,))
+    statuses = check_statuses(report)
+    expect(statuses.get("read.records_match_schema") == {"passed"},
+           f"read.records_match_schema: {statuses.get('read.records_match_schema')}")
+
+
+def wait_for(predicate, what, limit=120):
+    """Waits for an event that conform or the connector causes; the limit is a safety net."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    problems.append(f"gave up waiting for {what}")
+    return False
+
+
+def case_timeout_escaped(folder):
+    # check hangs in a child that left the group with setsid and ignores SIGTERM; its parent
+    # ignores SIGTERM too. The check timeout must still end both, and nothing may be left.
+    completed, report = conform_run(folder, ["setsid", "ignore_sigterm", "hang_check"],
+                                    "--only", "check-valid",
+                                    timeouts={"spec": 60, "check": 2, "discover": 60, "read": 60})
+    expect_exit(completed, (1,))
+    statuses = check_statuses(report)
+    expect(statuses.get("cli.check") == {"failed"}, f"cli.check: {statuses.get('cli.check')}")
+
+
+def case_double_fork(folder):
+    # spec succeeds, but leaves a daemon (new session, no pipes, ignores SIGTERM) behind.
+    completed, report = conform_run(folder, ["double_fork"], "--only", "spec")
+    expect_exit(completed, (0,))
+    expect(report is not None, "no JSON report written")
+
+
+def start_conform(folder, modes, *args, extra_env=None):
+    config_path = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
+    test_config = {"connector": {"command": [sys.executable, CONNECTOR]}, "config": config_path,
+                   "grace_seconds": 1,
+                   "timeouts": {"spec": 600, "check": 600, "discover": 600, "read": 600}}
+    test_config_path = write(folder, "conform.json", test_config)
+    report = os.path.join(folder, "report.json")
+    env = dict(os.environ, HOSTILE_MODE=",".join(modes), HOSTILE_MARKER=marker,
+               **(extra_env or {}))
+    return subprocess.Popen([conform, "run", "--test-config", test_config_path, "--report-json",
+                             report, *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def connector_running(conform_pid):
+    return any(pid != conform_pid for pid in processes_with_marker())
+
+
+def case_conform_killed(folder):
+    # conform dies by SIGKILL while the connector hangs: the connector dies with it
+    # (PR_SET_PDEATHSIG), instead of running on under init.
+    process = start_conform(folder, ["hang_check"], "--only", "check-valid")
+    if wait_for(lambda: connector_running(process.pid), "the connector to start"):
+        process.kill()
+    process.communicate(timeout=600)
+    wait_for(lambda: not processes_with_marker(), "the connector to die with conform")
+
+
+def case_interrupt_escaped(folder):
+    # Ctrl-C while check hangs in a child that left the group and ignores SIGTERM: conform
+    # exits 130, stops everything, and blames nobody.
+    process = start_conform(folder, ["setsid", "ignore_sigterm", "hang_check"],
+                            "--only", "check-valid")
+    if wait_for(lambda: connector_running(process.pid), "the connector to start"):
+        process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=600)
+    expect(process.returncode == 130,
+           f"exit {process.returncode}, expected 130\nstdout: {stdout[-2000:]}\n"
+           f"stderr: {stderr[-2000:]}")
+
+
+def expect_leak_found(folder, modes, config, secret_spellings):
+    completed, report = conform_run(folder, modes, "--only", "check-valid", config=config)
+    expect_exit(completed, (1,))
+    statuses = check_statuses(report)
+    expect(statuses.get("secrets.not_leaked") == {"failed"},
+           f"secrets.not_leaked: {statuses.get('secrets.not_leaked')}")
+    with open(os.path.join(folder, "report.json")) as file:
+        report_text = file.read()
+    for spelling in secret_spellings:
+        expect(spelling not in completed.stdout, f"console shows the secret as {spelling!r}")
+        expect(spelling not in report_text, f"the JSON report shows the secret as {spelling!r}")
+
+
+def case_leak_u_escaped(folder):
+    # The secret written with every character as a \u escape.
+    key = "k3y-abcdef-123456"
+    expect_leak_found(folder, ["leak_u_escaped"], {"api_key": key},
+                      [key, "".join("\\u%04x" % ord(c) for c in key)])
+
+
+def case_leak_ensure_ascii(folder):
+    # A non-ASCII secret written by Python's json.dumps default (ensure_ascii).
+    key = "cl\u00e9-s\u00e9cr\u00e8te-42"
+    expect_leak_found(folder, ["leak_ascii_escaped"], {"api_key": key},
+                      [key, json.dumps(key)[1:-1]])
+
+
+def case_leak_integer(folder):
+    # An airbyte_secret integer config value.
+    expect_leak_found(folder, ["leak_pin"], {"api_key": "k3y-abcdef-123456", "pin": 48213579},
+                      ["48213579"])
+
+
+def case_leak_stderr_early(folder):
+    # The secret on stderr, followed by 200 KB more: far before the 64 KiB tail conform keeps.
+    key = "k3y-abcdef-123456"
+    expect_leak_found(folder, ["leak_stderr_early"], {"api_key": key}, [key])
+
+
+def case_leak_invalid_config(folder):
+    # check-invalid logs the invalid config's secret: it is a secret too.
+    completed, report = conform_run(folder, ["leak_raw"], "--only", "check-invalid")
+    expect_exit(completed, (1,))
+    statuses = check_statuses(report)
+    expect(statuses.get("secrets.not_leaked") == {"failed"},
+           f"secrets.not_leaked: {statuses.get('secrets.not_leaked')}")
+    expect("bad-invalid-key-778899" not in completed.stdout, "console shows the invalid key")
+
+
+CATALOG = {"streams": [{"stream": {"name": "items", "json_schema": {
+    "type": "object", "properties": {"id": {"type": "integer"}, "data": {}}},
+    "supported_sync_modes": ["full_refresh"]}, "sync_mode": "full_refresh",
+    "destination_sync_mode": "overwrite"}]}
+
+
+def conform_validate(folder, transcript, *args):
+    catalog = write(folder, "catalog.json", CATALOG)
+    report = os.path.join(folder, "validate-report.json")
+    if os.path.exists(report):
+        os.remove(report)
+    completed = subprocess.run([conform, "validate", "--catalog", catalog, transcript,
+                                "--report-json", report, *args],
+                               capture_output=True, text=True, timeout=600)
+    data = None
+    if os.path.exists(report):
+        with open(report) as file:
+            data = json.load(file)
+    return completed, data
+
+
+def case_validate_folder(folder):
+    completed, _ = conform_validate(folder, folder)
+    expect_exit(completed, (3,))
+    expect("is a folder" in completed.stderr, f"message: {completed.stderr!r}")
+
+
+def case_validate_empty(folder):
+    completed, _ = conform_validate(folder, write(folder, "empty.jsonl", ""))
+    expect_exit(completed, (3,))
+    expect("is empty" in completed.stderr, f"message: {completed.stderr!r}")
+
+
+def case_validate_dev_zero(folder):
+    # An endless stream without a newline: memory stays bounded (checked after conform has
+    # read 100 MiB of it), then the test stops conform.
+    catalog = write(folder, "catalog.json", CATALOG)
+    process = subprocess.Popen([conform, "validate", "--catalog", catalog, "/dev/zero"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def read_bytes():
+        try:
+            with open(f"/proc/{process.pid}/io") as file:
+                for line in file:
+                    if line.startswith("rchar:"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+
+    if wait_for(lambda: read_bytes() > 100 * 1024 * 1024 or process.poll() is not None,
+                "conform to read 100 MiB of /dev/zero", limit=300):
+        with open(f"/proc/{process.pid}/status") as file:
+            rss_kb = next(int(line.split()[1]) for line in file if line.startswith("VmHWM:"))
+        expect(rss_kb < 100 * 1024, f"peak memory {rss_kb} kB after reading 100 MiB")
+    process.kill()
+    process.wait()
+
+
+def case_huge_line_live_vs_validate(folder):
+    # A 20 MB line gets the same verdicts live and in `conform validate` of the same stdout.
+    catalog = write(folder, "catalog.json", CATALOG)
+    test_config = {"connector": {"command": [sys.executable, CONNECTOR]},
+                   "config": write(folder, "config.json", {"api_key": "k3y-abcdef-123456"}),
+                   "catalog": catalog, "grace_seconds": 1}
+    report_path = os.path.join(folder, "live-report.json")
+    env = dict(os.environ, HOSTILE_MODE="huge_line", HOSTILE_MARKER=marker)
+    live = subprocess.run([conform, "run", "--test-config", write(folder, "conform.json",
+                                                                  test_config),
+                           "--only", "read", "--report-json", report_path],
+                          capture_output=True, text=True, env=env, timeout=600)
+    transcript = os.path.join(folder, "read.jsonl")
+    with open(transcript, "w") as out:
+        subprocess.run([sys.executable, CONNECTOR, "read"], stdout=out, env=env, check=True,
+                       timeout=600)
+    offline, offline_report = conform_validate(folder, transcript)
+    with open(report_path) as file:
+        live_statuses = check_statuses(json.load(file))
+    offline_statuses = check_statuses(offline_report)
+    shared = sorted(set(live_statuses) & set(offline_statuses))
+    expect(len(shared) >= 5, f"too few shared checks: {shared}")
+    for check in shared:
+        expect(live_statuses[check] == offline_statuses[check],
+               f"{check}: live {live_statuses[check]}, validate {offline_statuses[check]}")
+    expect(live.returncode == offline.returncode,
+           f"exit codes differ: live {live.returncode}, validate {offline.returncode}")
+    expect(any("failed" in statuses for statuses in live_statuses.values()),
+           f"no check failed on a 20 MB line: {live_statuses}")
+
+
+def interrupt_with(folder, signal_number):
+    # spec finishes, then check-valid hangs in an escaped child; the signal comes while it hangs.
+    # conform exits 130 and writes a report marked interrupted that lists spec only.
+    hang_file = os.path.join(folder, "hanging")
+    process = start_conform(folder, ["setsid", "ignore_sigterm", "hang_check"],
+                            "--only", "spec,check-valid", "--junit",
+                            os.path.join(folder, "junit.xml"),
+                            extra_env={"HOSTILE_HANG_FILE": hang_file})
+    if wait_for(lambda: os.path.exists(hang_file) or process.poll() is not None,
+                "check to hang"):
+        process.send_signal(signal_number)
+    stdout, stderr = process.communicate(timeout=600)
+    expect(process.returncode == 130,
+           f"exit {process.returncode}, expected 130\nstdout: {stdout[-2000:]}\n"
+           f"stderr: {stderr[-2000:]}")
+    report_path = os.path.join(folder, "report.json")
+    expect(os.path.exists(report_path), "no JSON report written")
+    if os.path.exists(report_path):
+        with open(report_path) as file:
+            report = json.load(file)
+        expect(report["metadata"].get("interrupted") is True, "report not marked interrupted")
+        ids = [scenario["id"] for scenario in report["scenarios"]]
+        expect(ids == ["spec"], f"scenarios in the report: {ids}")
+    junit_path = os.path.join(folder, "junit.xml")
+    expect(os.path.exists(junit_path) and "interrupted" in open(junit_path).read(),
+           "JUnit report missing or not marked interrupted")
+    expect("FAIL check-valid" not in stdout, "the interrupted scenario is blamed on the connector")
+
+
+def case_interrupt_sigint(folder):
+    interrupt_with(folder, signal.SIGINT)
+
+
+def case_interrupt_sigterm(folder):
+    interrupt_with(folder, signal.SIGTERM)
+
+
+def case_interrupt_sighup(folder):
+    interrupt_with(folder, signal.SIGHUP)
+
+
+CASES = {name[len("case_"):]: function for name, function in globals().items()
+         if name.startswith("case_")}
+
+
+def main():
+    if case not in CASES:
+        print(f"unknown case {case!r}; known: {', '.join(sorted(CASES))}")
+        return 2
+    with tempfile.TemporaryDirectory(prefix="conform-hostile-") as folder:
+        try:
+            CASES[case](folder)
+        finally:
+            left = processes_with_marker()
+            if left:
+                problems.append(f"processes left behind: {left}")
+                kill_leftovers(left)
+    for problem in problems:
+        print("FAIL:", problem)
+    if not problems:
+        print(f"ok: {case}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

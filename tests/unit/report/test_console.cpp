@@ -1,0 +1,63 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "report/console.hpp"
+#include "report/model.hpp"
+
+using namespace conform::report;
+
+namespace {
+
+// Everything the console reporter prints for one failed scenario.
+std::string printed(const ScenarioResult& scenario) {
+    std::FILE* out = std::tmpfile();
+    REQUIRE(out != nullptr);
+    {
+        auto console = make_console_reporter(out, true);
+        console->scenario_finished(scenario);
+    }
+    std::fflush(out);
+    std::rewind(out);
+    std::string text;
+    for (int c = std::fgetc(out); c != EOF; c = std::fgetc(out)) {
+        text.push_back(static_cast<char>(c));
+    }
+    std::fclose(out);
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("console: terminal escape sequences from a connector never reach the terminal") {
+    ScenarioResult scenario;
+    scenario.id = "read";
+    scenario.title = "read";
+    scenario.status = Status::failed;
+    scenario.rerun = "conform run";
+    CheckResult check;
+    check.id = "io.json_lines";
+    check.title = "stdout carries only JSON lines";
+    check.status = Status::failed;
+    check.occurrences = 1;
+    // OSC title change, CSI colour and cursor-up, a C1 CSI, BEL, CR, an invalid byte.
+    check.examples.push_back({"bad \x1b]0;pwned\x07 line", "read \x1b[1A", 3,
+                              "x\x1b[31mred\r\xc2\x9b"
+                              "2J\xff"});
+    scenario.checks.push_back(check);
+    RunSummary run;
+    run.label = "read\x1b[2K";
+    run.exit = "exit code 0";
+    scenario.runs.push_back(run);
+    std::string text = printed(scenario);
+    CHECK(text.find('\x1b') == std::string::npos);
+    CHECK(text.find('\x07') == std::string::npos);
+    CHECK(text.find('\r') == std::string::npos);
+    CHECK(text.find("\xc2\x9b") == std::string::npos);
+    CHECK(text.find("\\x1b]0;pwned\\x07") != std::string::npos);
+    CHECK(text.find("\\u{9b}2J\\xff") != std::string::npos);
+    // Ordinary UTF-8 stays as it is.
+    scenario.checks[0].examples[0].excerpt = "café 🐲";
+    CHECK(printed(scenario).find("café 🐲") != std::string::npos);
+}
