@@ -13,6 +13,8 @@
 #include "checks/registry.hpp"
 #include "config/test_config.hpp"
 #include "json/parse.hpp"
+#include "meltano/extension_config.hpp"
+#include "meltano/suite.hpp"
 #include "process/process.hpp"
 #include "report/console.hpp"
 #include "report/files.hpp"
@@ -195,7 +197,31 @@ void write_reports(const report::RunReport& report, const RunFlags& flags) {
     }
 }
 
+// A test config with "protocol": "meltano-extension" runs the extension suite (docs/meltano.md).
+int run_extension_command(const RunFlags& flags, int argc, char** argv) {
+    if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty()) {
+        throw Error(ErrorKind::usage,
+                    "an extension test config takes no --connector, --image or --suite");
+    }
+    auto config = meltano::load_extension_config(flags.test_config);
+    if (config.image && !flags.runtime.empty()) {
+        config.image->runtime = flags.runtime;
+    }
+    auto console = report::make_console_reporter(stdout, flags.verbose);
+    auto started_at = now_iso8601();
+    auto report = meltano::run_extension_suite(
+        config, {flags.strict, flags.only, flags.skip, rerun_prefix(argc, argv)}, *console);
+    report.started_at = started_at;
+    report.conform_version = CONFORM_VERSION;
+    console->run_finished(report);
+    write_reports(report, flags);
+    return exit_code_for(report);
+}
+
 int run_command(const RunFlags& flags, int argc, char** argv) {
+    if (meltano::is_extension_test_config(flags.test_config)) {
+        return run_extension_command(flags, argc, argv);
+    }
     auto scenarios = load_scenarios(flags.suites);
     check_selection_names(flags.only, scenarios);
     check_selection_names(flags.skip, scenarios);
