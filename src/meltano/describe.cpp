@@ -58,9 +58,9 @@ DescribeReading read_describe(std::string_view stdout_text, std::string_view ext
     rapidjson::Document document;
     document.Parse(stdout_text.data(), stdout_text.size());
     if (document.HasParseError()) {
-        reading.not_json = fmt::format(
-            "stdout is not one JSON document: {} at offset {}",
-            rapidjson::GetParseError_En(document.GetParseError()), document.GetErrorOffset());
+        reading.not_json = fmt::format("stdout is not one JSON document: {} at offset {}",
+                                       rapidjson::GetParseError_En(document.GetParseError()),
+                                       document.GetErrorOffset());
         return reading;
     }
     if (!document.IsObject()) {
@@ -85,7 +85,8 @@ DescribeReading read_describe(std::string_view stdout_text, std::string_view ext
                             [&](const DescribedCli& cli) { return cli.name == name; });
     };
     if (auto it = find(extension); it == reading.clis.end()) {
-        reading.deviations.push_back(fmt::format("no entry names the extension CLI '{}'", extension));
+        reading.deviations.push_back(
+            fmt::format("no entry names the extension CLI '{}'", extension));
     } else if (it->pass_through) {
         reading.deviations.push_back(
             fmt::format("'{}' is marked pass_through_cli true; the extension CLI is not a "

@@ -108,8 +108,9 @@ ExtensionConfig load_extension_config(const std::filesystem::path& path) {
     if (!document.IsObject()) {
         load.fail("(top level)", "expected an object");
     }
-    load.check_keys(document, "", {"$schema", "protocol", "extension", "commands", "logging",
-                                   "timeouts", "grace_seconds", "description"});
+    load.check_keys(document, "",
+                    {"$schema", "protocol", "extension", "commands", "logging", "timeouts",
+                     "grace_seconds", "description"});
     if (!document.HasMember("protocol") ||
         load.string_of(document["protocol"], "protocol") != k_protocol) {
         load.fail("protocol", fmt::format("expected \"{}\"", k_protocol));
@@ -148,8 +149,8 @@ ExtensionConfig load_extension_config(const std::filesystem::path& path) {
             load.fail("extension.env", "expected an object of strings");
         }
         for (const auto& member : extension["env"].GetObject()) {
-            config.env[member.name.GetString()] =
-                load.string_of(member.value, fmt::format("extension.env.{}", member.name.GetString()));
+            config.env[member.name.GetString()] = load.string_of(
+                member.value, fmt::format("extension.env.{}", member.name.GetString()));
         }
     }
     if (extension.HasMember("image")) {
@@ -159,7 +160,8 @@ ExtensionConfig load_extension_config(const std::filesystem::path& path) {
             image.runtime = load.string_of(extension["runtime"], "extension.runtime");
         }
         if (extension.HasMember("runtime_args")) {
-            image.runtime_args = load.strings_of(extension["runtime_args"], "extension.runtime_args");
+            image.runtime_args =
+                load.strings_of(extension["runtime_args"], "extension.runtime_args");
         }
         if (extension.HasMember("global_args")) {
             image.global_args = load.strings_of(extension["global_args"], "extension.global_args");
@@ -168,7 +170,8 @@ ExtensionConfig load_extension_config(const std::filesystem::path& path) {
             image.network = load.bool_of(extension["network"], "extension.network");
         }
         if (extension.HasMember("pull")) {
-            auto policy = container::parse_pull_policy(load.string_of(extension["pull"], "extension.pull"));
+            auto policy =
+                container::parse_pull_policy(load.string_of(extension["pull"], "extension.pull"));
             if (!policy) {
                 load.fail("extension.pull", "expected \"never\", \"missing\" or \"always\"");
             }
@@ -176,7 +179,8 @@ ExtensionConfig load_extension_config(const std::filesystem::path& path) {
         }
         config.image = image;
         if (!config.path.empty()) {
-            load.fail("extension.path", "not used with an image (its executables are on the image's PATH)");
+            load.fail("extension.path",
+                      "not used with an image (its executables are on the image's PATH)");
         }
     }
     if (document.HasMember("commands")) {
@@ -187,7 +191,8 @@ ExtensionConfig load_extension_config(const std::filesystem::path& path) {
         for (const auto& item : document["commands"].GetArray()) {
             std::string where = fmt::format("commands[{}]", index++);
             if (!item.IsObject()) {
-                load.fail(where, "expected an object {\"name\", \"args\", \"executable\", \"exit\"}");
+                load.fail(where,
+                          "expected an object {\"name\", \"args\", \"executable\", \"exit\"}");
             }
             load.check_keys(item, where + ".", {"name", "args", "executable", "exit"});
             ConfiguredCommand command;
@@ -203,7 +208,8 @@ ExtensionConfig load_extension_config(const std::filesystem::path& path) {
                 command.executable = config.extension_executable;
             } else if (executable == "invoker") {
                 if (!config.invoker) {
-                    load.fail(where + ".executable", "\"invoker\" needs \"extension.invoker\": true");
+                    load.fail(where + ".executable",
+                              "\"invoker\" needs \"extension.invoker\": true");
                 }
                 command.executable = *config.invoker;
             } else {
@@ -213,7 +219,8 @@ ExtensionConfig load_extension_config(const std::filesystem::path& path) {
                 command.args = load.strings_of(item["args"], where + ".args");
             }
             if (item.HasMember("exit")) {
-                if (!item["exit"].IsInt() || item["exit"].GetInt() < 0 || item["exit"].GetInt() > 255) {
+                if (!item["exit"].IsInt() || item["exit"].GetInt() < 0 ||
+                    item["exit"].GetInt() > 255) {
                     load.fail(where + ".exit", "expected an exit code from 0 to 255");
                 }
                 command.exit_code = item["exit"].GetInt();

@@ -25,10 +25,10 @@ struct ExtensionConfig {
     std::filesystem::path origin;
     std::filesystem::path base_dir;
 
-    std::string name;                       // "airflow": airflow_extension, airflow_invoker
-    std::string extension_executable;       // "<name>_extension"
-    std::optional<std::string> invoker;     // "<name>_invoker" when the extension ships one
-    std::string wrapped;                    // the program `invoke`/the invoker run, on PATH
+    std::string name;                         // "airflow": airflow_extension, airflow_invoker
+    std::string extension_executable;         // "<name>_extension"
+    std::optional<std::string> invoker;       // "<name>_invoker" when the extension ships one
+    std::string wrapped;                      // the program `invoke`/the invoker run, on PATH
     std::vector<std::filesystem::path> path;  // folders put first on PATH (absolute)
     std::map<std::string, std::string> env;
     std::optional<container::ImageSettings> image;

@@ -50,7 +50,8 @@ std::size_t timestamp_length(std::string_view text) {
     }
     if (at < text.size() && text[at] == 'Z') {
         ++at;
-    } else if (at < text.size() && (text[at] == '+' || text[at] == '-') && digits(text, at + 1, 2)) {
+    } else if (at < text.size() && (text[at] == '+' || text[at] == '-') &&
+               digits(text, at + 1, 2)) {
         at += 3;
         if (at < text.size() && text[at] == ':') {
             ++at;
@@ -74,7 +75,9 @@ std::string_view trim(std::string_view text) {
 
 }  // namespace
 
-bool has_ansi_escape(std::string_view text) { return text.find('\x1b') != std::string_view::npos; }
+bool has_ansi_escape(std::string_view text) {
+    return text.find('\x1b') != std::string_view::npos;
+}
 
 std::string strip_ansi(std::string_view text) {
     std::string out;
@@ -96,7 +99,9 @@ std::string strip_ansi(std::string_view text) {
     return out;
 }
 
-bool starts_with_iso8601(std::string_view text) { return timestamp_length(text) > 0; }
+bool starts_with_iso8601(std::string_view text) {
+    return timestamp_length(text) > 0;
+}
 
 std::optional<std::string> level_name(std::string_view word) {
     std::string name = lower(word);
@@ -172,7 +177,8 @@ std::optional<std::string> json_log_problem(std::string_view line, bool levels, 
     }
     auto level_member = document.FindMember("level");
     if (level_member != document.MemberEnd() && level_member->value.IsString() && level) {
-        *level = level_name(level_member->value.GetString()).value_or(level_member->value.GetString());
+        *level =
+            level_name(level_member->value.GetString()).value_or(level_member->value.GetString());
     }
     if (levels) {
         if (level_member == document.MemberEnd() || !level_member->value.IsString()) {

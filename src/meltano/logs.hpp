@@ -10,9 +10,9 @@ namespace conform::meltano {
 // One stderr line read as a console log line (structlog's ConsoleRenderer, the seed's example or
 // a similar "TIMESTAMP [LEVEL] event key=value" format).
 struct ConsoleLine {
-    bool has_timestamp = false;     // starts with an ISO 8601 date and time
+    bool has_timestamp = false;        // starts with an ISO 8601 date and time
     std::optional<std::string> level;  // lower case: debug, info, warning, error, critical
-    std::string event;              // what is left; empty when the line carries no event
+    std::string event;                 // what is left; empty when the line carries no event
 };
 
 // ANSI escape sequences (colour codes) in `text`.

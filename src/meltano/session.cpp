@@ -35,7 +35,8 @@ public:
     std::string text;
 };
 
-constexpr std::string_view k_image_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+constexpr std::string_view k_image_path =
+    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 std::optional<std::vector<std::string>> read_probe_record(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -99,8 +100,8 @@ Session::Session(const ExtensionConfig& config) : m_config(config) {
     m_probe_record = m_dir.path() / "probe-record";
     m_stdin_fifo = m_dir.path() / "stdin-open-empty";
     if (::mkfifo(m_stdin_fifo.c_str(), 0600) != 0) {
-        throw_internal_error(
-            fmt::format("cannot create the FIFO {}: {}", m_stdin_fifo.string(), std::strerror(errno)));
+        throw_internal_error(fmt::format("cannot create the FIFO {}: {}", m_stdin_fifo.string(),
+                                         std::strerror(errno)));
     }
     if (!config.wrapped.empty()) {
         auto probe = probe_executable();
@@ -115,15 +116,15 @@ Session::Session(const ExtensionConfig& config) : m_config(config) {
             std::filesystem::copy_file(probe, copy,
                                        std::filesystem::copy_options::overwrite_existing, error);
             if (error) {
-                m_probe_error = fmt::format("cannot copy the probe to {}: {}", copy.string(),
-                                            error.message());
+                m_probe_error =
+                    fmt::format("cannot copy the probe to {}: {}", copy.string(), error.message());
             } else {
-                std::filesystem::permissions(copy, std::filesystem::perms::owner_all |
-                                                       std::filesystem::perms::group_read |
-                                                       std::filesystem::perms::group_exec |
-                                                       std::filesystem::perms::others_read |
-                                                       std::filesystem::perms::others_exec,
-                                             error);
+                std::filesystem::permissions(
+                    copy,
+                    std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                        std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                        std::filesystem::perms::others_exec,
+                    error);
             }
         }
     } else {
@@ -142,10 +143,9 @@ Session::Session(const ExtensionConfig& config) : m_config(config) {
                                 m_image->pull);
         // The container may run as another user: the scratch folder must be reachable.
         std::error_code error;
-        std::filesystem::permissions(m_dir.path(),
-                                     std::filesystem::perms::others_read |
-                                         std::filesystem::perms::others_exec,
-                                     std::filesystem::perm_options::add, error);
+        std::filesystem::permissions(
+            m_dir.path(), std::filesystem::perms::others_read | std::filesystem::perms::others_exec,
+            std::filesystem::perm_options::add, error);
     }
 }
 

@@ -29,13 +29,25 @@ constexpr int k_probe_failure = 3;
 // Arguments that a shell or a naive re-split would change: spaces, quotes, `--`, empty strings,
 // options the extension must not parse, glob and variable characters.
 const std::vector<std::string> k_passthrough_args = {
-    "conform-probe", "two words", "it's", "\"quoted\"", "", "--", "--flag=a b", "-x",
-    "$HOME",         "*",         "tab\there"};
+    "conform-probe", "two words", "it's",  "\"quoted\"", "",         "--",
+    "--flag=a b",    "-x",        "$HOME", "*",          "tab\there"};
 
+// The arguments as a JSON array, so that spaces, quotes and empty strings stay visible.
 std::string quoted_list(const std::vector<std::string>& args) {
     std::string text = "[";
     for (std::size_t i = 0; i < args.size(); ++i) {
-        text += (i == 0 ? "" : ", ") + fmt::format("\"{}\"", args[i]);
+        text += i == 0 ? "\"" : ", \"";
+        for (char c : args[i]) {
+            if (c == '"' || c == '\\') {
+                text += '\\';
+                text += c;
+            } else if (static_cast<unsigned char>(c) < 0x20) {
+                text += fmt::format("\\u{:04x}", static_cast<int>(c));
+            } else {
+                text += c;
+            }
+        }
+        text += '"';
     }
     return text + "]";
 }
@@ -159,8 +171,8 @@ std::string first_line(std::string_view text) {
 
 // MX-HELP-1.
 void scenario_help(Scenario& s) {
-    auto help = s.run({.label = "--help", .executable = s.config.extension_executable,
-                       .args = {"--help"}});
+    auto help =
+        s.run({.label = "--help", .executable = s.config.extension_executable, .args = {"--help"}});
     if (!help.exited_with(0)) {
         s.find(ids::mx_help, fmt::format("--help: {}, expected exit code 0", help.outcome()), help,
                help.stderr_text);
@@ -170,8 +182,8 @@ void scenario_help(Scenario& s) {
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (help.started && lower.find("usage") == std::string::npos) {
-        s.find(ids::mx_help, "--help printed no usage text (no \"usage\" on stdout or stderr)", help,
-               printed);
+        s.find(ids::mx_help, "--help printed no usage text (no \"usage\" on stdout or stderr)",
+               help, printed);
     }
 }
 
@@ -183,18 +195,19 @@ void scenario_describe(Scenario& s) {
                        .args = {"describe", "--format=json"}});
     if (!json.exited_with(0)) {
         s.find(ids::mx_describe_json,
-               fmt::format("describe --format=json: {}, expected exit code 0", json.outcome()), json,
-               json.stderr_text);
+               fmt::format("describe --format=json: {}, expected exit code 0", json.outcome()),
+               json, json.stderr_text);
     }
-    auto reading = read_describe(json.stdout_text, config.extension_executable,
-                                 config.invoker.value_or(""));
-    auto plain = s.run({.label = "describe", .executable = config.extension_executable,
-                        .args = {"describe"}});
+    auto reading =
+        read_describe(json.stdout_text, config.extension_executable, config.invoker.value_or(""));
+    auto plain = s.run(
+        {.label = "describe", .executable = config.extension_executable, .args = {"describe"}});
     if (!plain.exited_with(0)) {
         s.find(ids::mx_describe_json,
                fmt::format("describe (default format): {}, expected exit code 0", plain.outcome()),
                plain, plain.stderr_text);
-    } else if (!read_describe(plain.stdout_text, config.extension_executable, "").not_json.empty()) {
+    } else if (!read_describe(plain.stdout_text, config.extension_executable, "")
+                    .not_json.empty()) {
         s.note(ids::mx_describe_json,
                "plain `describe` printed text: the EDK's reading (default format text) is "
                "accepted; the seed's default (JSON) is not required");
@@ -221,8 +234,8 @@ void scenario_describe(Scenario& s) {
         return;
     }
     for (const auto& cli : reading.clis) {
-        auto help = s.run({.label = cli.name + " --help", .executable = cli.name,
-                           .args = {"--help"}});
+        auto help =
+            s.run({.label = cli.name + " --help", .executable = cli.name, .args = {"--help"}});
         bool missing = !help.started || help.timed_out ||
                        (help.exit.code && (*help.exit.code == 126 || *help.exit.code == 127));
         if (missing) {
@@ -257,7 +270,9 @@ void scenario_describe(Scenario& s) {
     }
 }
 
-bool is_test_command(std::string_view name) { return name.starts_with("test"); }
+bool is_test_command(std::string_view name) {
+    return name.starts_with("test");
+}
 
 // MX-INV-1, MX-EXIT-1, MX-TEST-1.
 void scenario_commands(Scenario& s) {
@@ -401,22 +416,27 @@ void scenario_passthrough(Scenario& s) {
     const auto& ext = config.extension_executable;
     std::vector<std::string> invoke_args = {"invoke"};
     invoke_args.insert(invoke_args.end(), k_passthrough_args.begin(), k_passthrough_args.end());
-    auto invoked = s.run({.label = "invoke (probe)", .executable = ext, .args = invoke_args,
-                          .cwd = dir, .probe_exit = 0});
+    auto invoked = s.run({.label = "invoke (probe)",
+                          .executable = ext,
+                          .args = invoke_args,
+                          .cwd = dir,
+                          .probe_exit = 0});
     compare_probe(s, invoked, k_passthrough_args, true);
     if (invoked.probe_args && !invoked.exited_with(0)) {
         s.find(ids::mx_passthrough,
                fmt::format("`invoke`: {} though the wrapped program exited 0", invoked.outcome()),
                invoked, invoked.stderr_text);
     }
-    auto failing = s.run({.label = "invoke (probe exits 3)", .executable = ext,
-                          .args = {"invoke", "conform-probe-fail"}, .cwd = dir,
+    auto failing = s.run({.label = "invoke (probe exits 3)",
+                          .executable = ext,
+                          .args = {"invoke", "conform-probe-fail"},
+                          .cwd = dir,
                           .probe_exit = k_probe_failure});
     if (failing.probe_args && failing.exited_with(0)) {
-        s.find(ids::mx_passthrough,
-               fmt::format("`invoke` exited 0 though the wrapped program exited {}",
-                           k_probe_failure),
-               failing, failing.stderr_text);
+        s.find(
+            ids::mx_passthrough,
+            fmt::format("`invoke` exited 0 though the wrapped program exited {}", k_probe_failure),
+            failing, failing.stderr_text);
     } else if (failing.probe_args && !failing.exited_with(k_probe_failure)) {
         s.note(ids::mx_passthrough,
                fmt::format("`invoke` turned the program's exit code {} into {} (non-zero: "
@@ -436,20 +456,27 @@ void scenario_passthrough(Scenario& s) {
         return;
     }
     const auto& invoker = *config.invoker;
-    auto through = s.run({.label = "invoker (probe)", .executable = invoker,
-                          .args = k_passthrough_args, .cwd = dir, .probe_exit = 0});
+    auto through = s.run({.label = "invoker (probe)",
+                          .executable = invoker,
+                          .args = k_passthrough_args,
+                          .cwd = dir,
+                          .probe_exit = 0});
     compare_probe(s, through, k_passthrough_args, false);
     if (through.probe_args && !through.exited_with(0)) {
-        s.find(ids::mx_passthrough,
-               fmt::format("the invoker: {} though the wrapped program exited 0",
-                           through.outcome()),
-               through, through.stderr_text);
+        s.find(
+            ids::mx_passthrough,
+            fmt::format("the invoker: {} though the wrapped program exited 0", through.outcome()),
+            through, through.stderr_text);
     }
-    auto bare = s.run({.label = "invoker without arguments (probe)", .executable = invoker,
-                       .cwd = dir, .probe_exit = 0});
+    auto bare = s.run({.label = "invoker without arguments (probe)",
+                       .executable = invoker,
+                       .cwd = dir,
+                       .probe_exit = 0});
     compare_probe(s, bare, {}, false);
-    auto code = s.run({.label = "invoker (probe exits 3)", .executable = invoker,
-                       .args = {"conform-probe-fail"}, .cwd = dir,
+    auto code = s.run({.label = "invoker (probe exits 3)",
+                       .executable = invoker,
+                       .args = {"conform-probe-fail"},
+                       .cwd = dir,
                        .probe_exit = k_probe_failure});
     if (code.probe_args && !code.exited_with(k_probe_failure)) {
         s.find(ids::mx_passthrough,
@@ -468,8 +495,8 @@ std::map<std::string, std::string> snapshot(const std::filesystem::path& dir) {
         auto relative = std::filesystem::relative(it->path(), dir).string();
         if (it->is_regular_file()) {
             std::ifstream in(it->path(), std::ios::binary);
-            files[relative] = std::string((std::istreambuf_iterator<char>(in)),
-                                          std::istreambuf_iterator<char>());
+            files[relative] =
+                std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         } else {
             files[relative + "/"] = "";
         }
@@ -480,24 +507,26 @@ std::map<std::string, std::string> snapshot(const std::filesystem::path& dir) {
 // MX-INIT-1.
 void scenario_initialize(Scenario& s) {
     auto dir = s.session.new_project_dir();
-    Step step{.label = "initialize", .executable = s.config.extension_executable,
-              .args = {"initialize"}, .cwd = dir};
+    Step step{.label = "initialize",
+              .executable = s.config.extension_executable,
+              .args = {"initialize"},
+              .cwd = dir};
     auto first = s.run(step);
     auto after_first = snapshot(dir);
     step.label = "initialize again";
     auto second = s.run(step);
     auto after_second = snapshot(dir);
     if (!first.exited_with(0)) {
-        s.find(ids::mx_initialize, fmt::format("initialize: {}, expected exit code 0",
-                                               first.outcome()),
-               first, first.stderr_text);
+        s.find(ids::mx_initialize,
+               fmt::format("initialize: {}, expected exit code 0", first.outcome()), first,
+               first.stderr_text);
         return;
     }
     if (!second.exited_with(0)) {
-        s.find(ids::mx_initialize,
-               fmt::format("initialize run a second time: {}, expected exit code 0",
-                           second.outcome()),
-               second, second.stderr_text);
+        s.find(
+            ids::mx_initialize,
+            fmt::format("initialize run a second time: {}, expected exit code 0", second.outcome()),
+            second, second.stderr_text);
     }
     std::vector<std::string> changed;
     for (const auto& [path, content] : after_second) {
@@ -515,10 +544,10 @@ void scenario_initialize(Scenario& s) {
     }
     if (!changed.empty()) {
         s.find(ids::mx_initialize,
-               fmt::format("the second initialize changed the project: {}",
-                           fmt::join(changed.begin(),
-                                     changed.begin() + std::min<std::ptrdiff_t>(5, changed.size()),
-                                     ", ")),
+               fmt::format(
+                   "the second initialize changed the project: {}",
+                   fmt::join(changed.begin(),
+                             changed.begin() + std::min<std::ptrdiff_t>(5, changed.size()), ", ")),
                second);
     }
 }
@@ -620,8 +649,8 @@ void scenario_log_json(Scenario& s) {
     for (const auto& step : steps) {
         for (auto line : non_empty_lines(step.stderr_text)) {
             ++lines;
-            if (auto problem = json_log_problem(line, s.config.log_levels,
-                                                s.config.log_timestamps)) {
+            if (auto problem =
+                    json_log_problem(line, s.config.log_levels, s.config.log_timestamps)) {
                 s.find(ids::mx_log_json, fmt::format("a stderr line is {}", *problem), step, line);
             }
         }
@@ -691,7 +720,8 @@ const std::vector<ScenarioEntry>& entries() {
           "the test config's commands and test* commands exit as expected",
           {ids::mx_invoke_commands, ids::mx_test_commands}},
          scenario_commands},
-        {{"mx-unknown-command", "an unknown sub-command fails with a message",
+        {{"mx-unknown-command",
+          "an unknown sub-command fails with a message",
           {ids::mx_unknown_command}},
          scenario_unknown},
         {{"mx-passthrough",
@@ -704,7 +734,9 @@ const std::vector<ScenarioEntry>& entries() {
           "stdout stays quiet; stderr logs are plain and structured",
           {ids::mx_stdout_quiet, ids::mx_log_structured, ids::mx_log_uncoloured}},
          scenario_stdio},
-        {{"mx-log-json", "MELTANO_LOG_JSON=true gives one JSON object per line", {ids::mx_log_json}},
+        {{"mx-log-json",
+          "MELTANO_LOG_JSON=true gives one JSON object per line",
+          {ids::mx_log_json}},
          scenario_log_json},
         {{"mx-stdin", "no command waits on stdin", {ids::mx_stdin_unused}}, scenario_stdin},
     };
@@ -721,14 +753,14 @@ void check_names(const std::vector<std::string>& names) {
     }
     for (const auto& name : names) {
         if (std::find(known.begin(), known.end(), name) == known.end()) {
-            throw Error(ErrorKind::usage,
-                        fmt::format("unknown extension scenario, suite or check '{}'{}; `conform "
-                                    "list` shows the mx.* checks",
-                                    name,
-                                    nearest_name(name, known).empty()
-                                        ? ""
-                                        : fmt::format(" (did you mean '{}'?)",
-                                                      nearest_name(name, known))));
+            throw Error(
+                ErrorKind::usage,
+                fmt::format("unknown extension scenario, suite or check '{}'{}; `conform "
+                            "list` shows the mx.* checks",
+                            name,
+                            nearest_name(name, known).empty()
+                                ? ""
+                                : fmt::format(" (did you mean '{}'?)", nearest_name(name, known))));
         }
     }
 }
@@ -762,8 +794,8 @@ report::RunReport run_extension_suite(const ExtensionConfig& config, const Suite
     auto started = std::chrono::steady_clock::now();
     for (const auto& entry : entries()) {
         const auto& info = entry.info;
-        bool whole = options.only.empty() || named(options.only, k_suite) ||
-                     named(options.only, info.id);
+        bool whole =
+            options.only.empty() || named(options.only, k_suite) || named(options.only, info.id);
         std::set<std::string_view> selected;
         for (auto check : info.checks) {
             if ((whole || named(options.only, check)) && !named(options.skip, check)) {
@@ -777,10 +809,9 @@ report::RunReport run_extension_suite(const ExtensionConfig& config, const Suite
         auto scenario_started = std::chrono::steady_clock::now();
         Scenario scenario(info, session, config);
         entry.run(scenario);
-        auto result = scenario.finish(
-            selected, options.strict,
-            std::chrono::duration_cast<std::chrono::milliseconds>(
-                std::chrono::steady_clock::now() - scenario_started));
+        auto result = scenario.finish(selected, options.strict,
+                                      std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          std::chrono::steady_clock::now() - scenario_started));
         result.rerun = fmt::format("{} --only {}", options.rerun_prefix, info.id);
         reporter.scenario_finished(result);
         report.scenarios.push_back(std::move(result));

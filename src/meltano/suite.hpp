@@ -25,7 +25,7 @@ struct SuiteOptions {
     bool strict = false;
     std::vector<std::string> only;  // scenario ids, "meltano" or check ids
     std::vector<std::string> skip;
-    std::string rerun_prefix;       // the command line, without --only/--skip
+    std::string rerun_prefix;  // the command line, without --only/--skip
 };
 
 // Runs the extension suite and returns its report (version, start time left to the caller).
