@@ -261,6 +261,12 @@ int list_command(const std::vector<std::string>& suite_files) {
         fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
         fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
     }
+    fmt::print("\nSuite '{}' (test configs with \"protocol\": \"meltano-extension\"):\n",
+               meltano::k_suite);
+    for (const auto& scenario : meltano::extension_scenarios()) {
+        fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
+        fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
+    }
     return k_exit_passed;
 }
 

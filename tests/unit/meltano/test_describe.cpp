@@ -38,7 +38,8 @@ TEST_CASE("describe: the EDK's multi-line document has the seed's shape") {
 }
 
 TEST_CASE("describe: text, two documents and a missing commands member are not JSON") {
-    CHECK_FALSE(read_describe("airflow_extension: describe invoke", "a_extension", "").not_json.empty());
+    CHECK_FALSE(
+        read_describe("airflow_extension: describe invoke", "a_extension", "").not_json.empty());
     CHECK_FALSE(read_describe("{\"commands\": []}\n{\"commands\": []}", "a_extension", "")
                     .not_json.empty());
     CHECK_FALSE(read_describe("{\"cmds\": []}", "a_extension", "").not_json.empty());

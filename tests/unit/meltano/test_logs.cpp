@@ -5,7 +5,8 @@
 using namespace conform::meltano;
 
 TEST_CASE("logs: structlog's console renderer with timestamp and level") {
-    auto line = read_console_line("2026-11-30T17:58:00.123456Z [info     ] Starting scheduler key=v");
+    auto line =
+        read_console_line("2026-11-30T17:58:00.123456Z [info     ] Starting scheduler key=v");
     CHECK(line.has_timestamp);
     REQUIRE(line.level);
     CHECK(*line.level == "info");
@@ -56,9 +57,9 @@ TEST_CASE("logs: ANSI escapes are found and stripped") {
 
 TEST_CASE("logs: JSON log lines") {
     std::string level;
-    CHECK_FALSE(json_log_problem(
-        R"({"event": "x", "level": "info", "timestamp": "2026-11-30T17:58:00Z"})", true, true,
-        &level));
+    CHECK_FALSE(
+        json_log_problem(R"({"event": "x", "level": "info", "timestamp": "2026-11-30T17:58:00Z"})",
+                         true, true, &level));
     CHECK(level == "info");
     CHECK_FALSE(json_log_problem(R"({"event": "x"})", false, false));
     CHECK(json_log_problem(R"({"event": "x"})", true, false) ==
