@@ -27,6 +27,7 @@ conform_extension_case(edk_logs_event_only log_unlevelled none
 
 # One faulty variant per clause, caught exactly there.
 conform_extension_case(fault.help_exit_nonzero help_exit_nonzero mx.help,mx.described_executables)
+conform_extension_case(fault.help_no_usage help_no_usage mx.help)
 conform_extension_case(fault.describe_not_json describe_not_json mx.describe_json)
 conform_extension_case(fault.describe_wrong_shape describe_wrong_shape mx.describe_shape)
 conform_extension_case(fault.describe_missing_executable describe_missing_executable
@@ -39,10 +40,13 @@ conform_extension_case(fault.invoke_drops_empty invoke_drops_empty mx.passthroug
 conform_extension_case(fault.invoker_drops_empty invoker_drops_empty mx.passthrough)
 conform_extension_case(fault.invoker_resplits invoker_resplits mx.passthrough)
 conform_extension_case(fault.invoker_swallows_exit invoker_swallows_exit mx.passthrough)
+conform_extension_case(fault.invoke_swallows_exit invoke_swallows_exit
+                       mx.passthrough,mx.invoke_commands)
 conform_extension_case(fault.initialize_not_idempotent initialize_not_idempotent mx.initialize)
 conform_extension_case(fault.stdout_noise stdout_noise mx.stdout_quiet)
 conform_extension_case(fault.reads_stdin reads_stdin mx.stdin_unused --stdin-timeout 2)
 conform_extension_case(fault.log_unlevelled log_unlevelled mx.log_structured,mx.log_errors)
+conform_extension_case(fault.log_no_timestamp log_no_timestamp mx.log_structured)
 conform_extension_case(fault.log_coloured log_coloured mx.log_uncoloured)
 conform_extension_case(fault.log_json_broken log_json_broken mx.log_json)
 conform_extension_case(fault.error_at_info error_at_info mx.log_errors)
