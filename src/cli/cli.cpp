@@ -204,8 +204,16 @@ int run_extension_command(const RunFlags& flags, int argc, char** argv) {
                     "an extension test config takes no --connector, --image or --suite");
     }
     auto config = meltano::load_extension_config(flags.test_config);
-    if (config.image && !flags.runtime.empty()) {
-        config.image->runtime = flags.runtime;
+    if (config.image) {
+        if (!flags.runtime.empty()) {
+            config.image->runtime = flags.runtime;
+        }
+        config.image->runtime_args.insert(config.image->runtime_args.end(),
+                                          flags.runtime_args.begin(), flags.runtime_args.end());
+        config.image->network = config.image->network || flags.network;
+        if (auto pull = container::parse_pull_policy(flags.pull)) {
+            config.image->pull = *pull;
+        }
     }
     auto console = report::make_console_reporter(stdout, flags.verbose);
     auto started_at = now_iso8601();

@@ -8,7 +8,8 @@
 Writes an extension test config ("protocol": "meltano-extension") in a fresh temporary folder
 (faults reach the fixture through REFEXT_FAULTS), runs `conform run --test-config` with a JSON
 report and a JUnit report, and asserts that exactly the expected checks did not pass (failed or
-warned) and that the exit code matches: 1 when a check failed, 0 otherwise.
+warned) and that the exit code matches: 1 when a check failed, 0 otherwise. With --image, also
+asserts that no container this conform run started is left behind.
 """
 import argparse
 import json
@@ -50,6 +51,15 @@ def write_test_config(folder, args):
     return path
 
 
+def leftover_containers(args, conform_pid):
+    """Containers this conform process started that still exist (other runs on the machine are
+    not ours to judge)."""
+    listed = subprocess.run([args.runtime, *(args.global_arg or []), "ps", "-a", "--format",
+                             "{{.Names}}"], capture_output=True, text=True, timeout=120)
+    prefix = f"conform-{conform_pid}-"
+    return [name for name in listed.stdout.split() if name.startswith(prefix)]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--conform", required=True)
@@ -76,7 +86,11 @@ def main():
             command.append("--strict")
         if args.only:
             command += ["--only", args.only]
-        completed = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        stdout, stderr = process.communicate(timeout=600)
+        completed = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+        left = leftover_containers(args, process.pid) if args.image else []
         if not os.path.exists(report_path):
             print(completed.stdout, completed.stderr)
             sys.exit(f"FAIL: no report written (exit {completed.returncode})")
@@ -99,6 +113,8 @@ def main():
     if not any(check["status"] == "passed" for scenario in report["scenarios"]
                for check in scenario["checks"]) and not expected:
         problems.append("no check passed")
+    if left:
+        problems.append(f"containers left behind: {left}")
     cases = junit.findall(".//testcase")
     if not cases:
         problems.append("the JUnit report has no test case")
