@@ -120,7 +120,7 @@ ExtensionConfig load_extension_config(const std::filesystem::path& path) {
     }
     const auto& extension = document["extension"];
     load.check_keys(extension, "extension.",
-                    {"name", "invoker", "wrapped", "path", "env", "image", "runtime",
+                    {"name", "invoker", "wrapped", "path", "env", "secret_env", "image", "runtime",
                      "runtime_args", "global_args", "network", "pull"});
     if (!extension.HasMember("name")) {
         load.fail("extension.name", "required: the extension's name (NAME_extension)");
@@ -152,6 +152,9 @@ ExtensionConfig load_extension_config(const std::filesystem::path& path) {
             config.env[member.name.GetString()] = load.string_of(
                 member.value, fmt::format("extension.env.{}", member.name.GetString()));
         }
+    }
+    if (extension.HasMember("secret_env")) {
+        config.secret_env = load.strings_of(extension["secret_env"], "extension.secret_env");
     }
     if (extension.HasMember("image")) {
         container::ImageSettings image;

@@ -31,6 +31,9 @@ struct ExtensionConfig {
     std::string wrapped;                      // the program `invoke`/the invoker run, on PATH
     std::vector<std::filesystem::path> path;  // folders put first on PATH (absolute)
     std::map<std::string, std::string> env;
+    // Environment variables (from `env` or conform's own environment) whose values are secrets:
+    // masked in every report.
+    std::vector<std::string> secret_env;
     std::optional<container::ImageSettings> image;
 
     std::vector<ConfiguredCommand> commands;

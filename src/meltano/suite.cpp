@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -13,6 +14,7 @@
 #include "meltano/describe.hpp"
 #include "meltano/logs.hpp"
 #include "meltano/session.hpp"
+#include "protocol/secrets.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -765,6 +767,36 @@ void check_names(const std::vector<std::string>& names) {
     }
 }
 
+protocol::Secrets secrets_of(const ExtensionConfig& config) {
+    std::vector<std::string> values;
+    for (const auto& name : config.secret_env) {
+        if (auto it = config.env.find(name); it != config.env.end()) {
+            values.push_back(it->second);
+        } else if (const char* value = std::getenv(name.c_str()); value != nullptr) {
+            values.emplace_back(value);
+        }
+    }
+    return protocol::Secrets(std::move(values));
+}
+
+void redact(report::ScenarioResult& result, const protocol::Secrets& secrets) {
+    if (secrets.empty()) {
+        return;
+    }
+    for (auto& check : result.checks) {
+        check.note = secrets.redact(check.note);
+        for (auto& example : check.examples) {
+            example.message = secrets.redact(example.message);
+            example.excerpt = secrets.redact(example.excerpt);
+        }
+    }
+    for (auto& run : result.runs) {
+        run.command = secrets.redact(run.command);
+        run.stderr_tail = secrets.redact(run.stderr_tail);
+    }
+    result.rerun = secrets.redact(result.rerun);
+}
+
 bool named(const std::vector<std::string>& names, std::string_view name) {
     return std::find(names.begin(), names.end(), name) != names.end();
 }
@@ -787,6 +819,7 @@ report::RunReport run_extension_suite(const ExtensionConfig& config, const Suite
     check_names(options.only);
     check_names(options.skip);
     Session session(config);
+    auto secrets = secrets_of(config);
     report::RunReport report;
     report.connector = session.describe_target();
     report.test_config = config.origin.string();
@@ -813,6 +846,7 @@ report::RunReport run_extension_suite(const ExtensionConfig& config, const Suite
                                       std::chrono::duration_cast<std::chrono::milliseconds>(
                                           std::chrono::steady_clock::now() - scenario_started));
         result.rerun = fmt::format("{} --only {}", options.rerun_prefix, info.id);
+        redact(result, secrets);
         reporter.scenario_finished(result);
         report.scenarios.push_back(std::move(result));
     }

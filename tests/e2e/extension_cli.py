@@ -91,5 +91,19 @@ with tempfile.TemporaryDirectory(prefix="conform-mx-cli-") as folder:
     expect("an extension that is not on PATH fails its checks (exit 1), conform does not crash",
            completed.returncode == 1 and "mx.help" in failed, completed)
 
+    secret = "tok-secret-9876"
+    leaky = config()
+    leaky["extension"]["env"] = {"REFTOOL_TOKEN": secret}
+    leaky["extension"]["secret_env"] = ["REFTOOL_TOKEN"]
+    leaky["commands"] = [{"name": "leak", "executable": "sh",
+                          "args": ["-c", 'echo "token is $REFTOOL_TOKEN" >&2; exit 1']}]
+    completed, report = run(folder, leaky, "--only", "mx-commands", "-v")
+    failed = {c["id"] for s in report["scenarios"] for c in s["checks"]
+              if c["status"] == "failed"} if report else set()
+    expect("secret_env values are masked in the console and JSON reports",
+           completed.returncode == 1 and failed == {"mx.invoke_commands"} and
+           secret not in completed.stdout and secret not in json.dumps(report) and
+           "**********" in json.dumps(report), completed)
+
 if failures:
     sys.exit("FAIL:\n" + "\n".join(failures))

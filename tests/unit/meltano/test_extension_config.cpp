@@ -35,7 +35,7 @@ TEST_CASE("extension config: a full config loads with defaults filled in") {
     auto path = write(dir, R"({
         "protocol": "meltano-extension",
         "extension": {"name": "airflow", "invoker": true, "wrapped": "airflow",
-                      "path": ["bin"], "env": {"A": "1"}},
+                      "path": ["bin"], "env": {"A": "1"}, "secret_env": ["A"]},
         "commands": [{"name": "version", "executable": "invoker", "args": ["version"]},
                      {"name": "test", "args": ["invoke", "test"], "exit": 0},
                      {"name": "other", "executable": "dbt", "args": [], "exit": 2}],
@@ -50,6 +50,7 @@ TEST_CASE("extension config: a full config loads with defaults filled in") {
     REQUIRE(config.path.size() == 1);
     CHECK(config.path[0] == dir.path() / "bin");
     CHECK(config.env.at("A") == "1");
+    CHECK(config.secret_env == std::vector<std::string>{"A"});
     REQUIRE(config.commands.size() == 3);
     CHECK(config.commands[0].executable == "airflow_invoker");
     CHECK(config.commands[1].executable == "airflow_extension");
