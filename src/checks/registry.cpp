@@ -138,6 +138,10 @@ const std::vector<CheckInfo>& all_checks() {
          should,
          "with MELTANO_LOG_JSON=true every stderr line is one JSON object with an event"},
         {ids::mx_log_errors, {"MX-LOG-1"}, should, "a failure is logged at error level"},
+        {ids::mx_invoke_dashdash,
+         {"MX-INV-2"},
+         should,
+         "invoke passes `--` through too (the EDK's parser drops the first)"},
     };
     return k_checks;
 }

@@ -77,6 +77,7 @@ inline constexpr std::string_view mx_log_structured = "mx.log_structured";
 inline constexpr std::string_view mx_log_uncoloured = "mx.log_uncoloured";
 inline constexpr std::string_view mx_log_json = "mx.log_json";
 inline constexpr std::string_view mx_log_errors = "mx.log_errors";
+inline constexpr std::string_view mx_invoke_dashdash = "mx.invoke_keeps_dashdash";
 }  // namespace ids
 
 }  // namespace conform::checks

@@ -208,11 +208,6 @@ void scenario_describe(Scenario& s) {
         s.find(ids::mx_describe_json,
                fmt::format("describe (default format): {}, expected exit code 0", plain.outcome()),
                plain, plain.stderr_text);
-    } else if (!read_describe(plain.stdout_text, config.extension_executable, "")
-                    .not_json.empty()) {
-        s.note(ids::mx_describe_json,
-               "plain `describe` printed text: the EDK's reading (default format text) is "
-               "accepted; the seed's default (JSON) is not required");
     }
     if (!json.started) {
         s.skip(ids::mx_describe_shape, "describe did not run");
@@ -227,6 +222,13 @@ void scenario_describe(Scenario& s) {
     }
     for (const auto& deviation : reading.deviations) {
         s.find(ids::mx_describe_shape, deviation, json, first_line(json.stdout_text));
+    }
+    if (plain.exited_with(0) &&
+        !read_describe(plain.stdout_text, config.extension_executable, "").not_json.empty()) {
+        s.find(ids::mx_describe_shape,
+               "plain `describe` printed no JSON: the seed's default format is JSON, the EDK's is "
+               "text (a warning, not a failure; --format=json is what conform judges)",
+               plain, first_line(plain.stdout_text));
     }
     s.note(ids::mx_describe_shape,
            "members beyond the seed's (the EDK's richer shape) and extra commands such as "
@@ -395,8 +397,12 @@ void compare_probe(Scenario& s, const StepResult& result, const std::vector<std:
             without.erase(it);
         }
         if (got == without) {
-            s.note(ids::mx_passthrough,
-                   "`invoke` dropped the first `--` (click's parser does so in the EDK): accepted");
+            s.find(ids::mx_invoke_dashdash,
+                   fmt::format("`{}`: the wrapped program did not receive the first `--`; the seed "
+                               "passes arguments unchanged, the EDK's parser (click) drops it: a "
+                               "warning, not a failure",
+                               result.command),
+                   result);
             return;
         }
     }
@@ -411,6 +417,7 @@ void scenario_passthrough(Scenario& s) {
     const auto& config = s.config;
     if (!s.session.probe_available()) {
         s.skip(ids::mx_passthrough, s.session.probe_error());
+        s.skip(ids::mx_invoke_dashdash, s.session.probe_error());
         s.skip(ids::mx_log_errors, s.session.probe_error());
         return;
     }
@@ -728,7 +735,7 @@ const std::vector<ScenarioEntry>& entries() {
          scenario_unknown},
         {{"mx-passthrough",
           "invoke and the invoker pass arguments and exit codes through (probe)",
-          {ids::mx_passthrough, ids::mx_log_errors}},
+          {ids::mx_passthrough, ids::mx_invoke_dashdash, ids::mx_log_errors}},
          scenario_passthrough},
         {{"mx-initialize", "initialize twice in a new folder is idempotent", {ids::mx_initialize}},
          scenario_initialize},

@@ -19,9 +19,14 @@ endfunction()
 
 conform_extension_case(reference_passes - none)
 conform_extension_case(reference_passes_strict - none --strict)
-# The EDK's readings of the seed pass: click drops invoke's first `--`; logs without level or
-# timestamp when the test config does not enable them.
-conform_extension_case(edk_invoke_drops_dashdash invoke_drops_dashdash none)
+# Where the EDK reads the seed differently, conform warns (exit 0) and fails nothing: click drops
+# invoke's first `--`; describe's default format is text. Logs without level or timestamp pass
+# when the test config does not enable them.
+conform_extension_case(edk_invoke_drops_dashdash invoke_drops_dashdash mx.invoke_keeps_dashdash)
+conform_extension_case(edk_describe_default_text describe_default_text mx.describe_shape)
+conform_extension_case(edk_all_readings invoke_drops_dashdash,describe_default_text
+                       mx.invoke_keeps_dashdash,mx.describe_shape
+                       --set logging.levels=false --set logging.timestamps=false)
 conform_extension_case(edk_logs_event_only log_unlevelled none
                        --set logging.levels=false --set logging.timestamps=false)
 
