@@ -335,6 +335,22 @@ void scenario_commands(Scenario& s) {
     }
 }
 
+// A clear message about an unknown sub-command names it or says what kind of problem it is.
+bool says_what_was_wrong(std::string_view stderr_text) {
+    std::string lower(stderr_text);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (std::string_view word :
+         {k_unknown_command, std::string_view("no such"), std::string_view("unknown"),
+          std::string_view("invalid"), std::string_view("usage"), std::string_view("error"),
+          std::string_view("not found")}) {
+        if (lower.find(word) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // MX-INV-1, MX-EXIT-1: unknown sub-commands.
 void scenario_unknown(Scenario& s) {
     const auto& config = s.config;
@@ -350,6 +366,12 @@ void scenario_unknown(Scenario& s) {
                fmt::format("`{}` gave {} but wrote no message on stderr", result.command,
                            result.outcome()),
                result);
+    } else if (result.started && !says_what_was_wrong(result.stderr_text)) {
+        s.find(ids::mx_unknown_command,
+               fmt::format("`{}` gave {} but its message names neither the command nor the "
+                           "problem (\"no such\", \"unknown\", \"invalid\", \"usage\", \"error\")",
+                           result.command, result.outcome()),
+               result, result.stderr_text);
     }
     if (config.wrapped.empty()) {
         auto invoke = s.run({.label = "invoke an unknown command",

@@ -41,6 +41,7 @@ conform_extension_case(fault.tool_status_fails tool_status_fails mx.invoke_comma
 conform_extension_case(fault.test_fails test_fails mx.test_commands)
 conform_extension_case(fault.unknown_command_exit_zero unknown_command_exit_zero
                        mx.unknown_command)
+conform_extension_case(fault.unknown_command_unclear unknown_command_unclear mx.unknown_command)
 conform_extension_case(fault.invoke_drops_empty invoke_drops_empty mx.passthrough)
 conform_extension_case(fault.invoker_drops_empty invoker_drops_empty mx.passthrough)
 conform_extension_case(fault.invoker_resplits invoker_resplits mx.passthrough)
