@@ -199,9 +199,12 @@ void write_reports(const report::RunReport& report, const RunFlags& flags) {
 
 // A test config with "protocol": "meltano-extension" runs the extension suite (docs/meltano.md).
 int run_extension_command(const RunFlags& flags, int argc, char** argv) {
-    if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty()) {
+    if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty() ||
+        !flags.config.empty() || !flags.invalid_config.empty() || !flags.catalog.empty() ||
+        !flags.extensions.empty()) {
         throw Error(ErrorKind::usage,
-                    "an extension test config takes no --connector, --image or --suite");
+                    "an extension test config takes no --connector, --image, --suite, --config, "
+                    "--invalid-config, --catalog or --extensions (docs/meltano.md)");
     }
     auto config = meltano::load_extension_config(flags.test_config);
     if (config.image) {
