@@ -4,6 +4,11 @@ set -euo pipefail
 
 packages=(g++ cmake ninja-build rapidjson-dev libboost-dev libboost-filesystem-dev
           libfmt-dev libcli11-dev doctest-dev python3 clang-format git)
+# node and npm run the faros-airbyte-cdk test connector (tests/connectors/faros-cdk). Checked by
+# command, not by package: a nodejs from elsewhere (e.g. NodeSource's, which bundles npm) will do,
+# and Debian's npm package cannot be installed beside it.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 if [[ "${1:-}" == "--with-containers" ]]; then
     packages+=(podman runc)
 fi
@@ -18,4 +23,16 @@ if ((${#missing[@]})); then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The faros-airbyte-cdk test connector's npm dependencies, exactly as its package-lock.json pins
+# them (Debian 12's npm 9.2 reads that lockfile; npm warns that faros-airbyte-cdk asks for a newer
+# node, but the connector runs on Debian's node 18). Without them its e2e tests are skipped.
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+faros="$root/tests/connectors/faros-cdk"
+if [[ ! -f "$faros/node_modules/faros-airbyte-cdk/package.json" ]]; then
+    echo "conform: installing the faros-airbyte-cdk test connector's npm packages (npm ci in $faros)"
+    if ! npm ci --prefix "$faros" --no-audit --no-fund --loglevel=error; then
+        echo "conform: npm ci failed in $faros; its e2e tests (e2e.real.faros_cdk*) will be skipped" >&2
+    fi
 fi

@@ -13,6 +13,7 @@
 #include "checks/registry.hpp"
 #include "config/test_config.hpp"
 #include "json/parse.hpp"
+#include "json/pointer.hpp"
 #include "meltano/extension_config.hpp"
 #include "meltano/suite.hpp"
 #include "process/process.hpp"
@@ -56,7 +57,35 @@ struct RunFlags {
     std::vector<std::string> runtime_args;
     bool network = false;
     std::string pull;
+    // What a test config says for the common cases, also as flags (they override the file).
+    std::vector<std::string> volatile_fields;  // STREAM:/pointer
+    double read_timeout = 0;
+    std::string inject;
+    bool states_are_patches = false;
 };
+
+// Applies the flags that stand for test-config keys. Throws a usage error naming a bad value.
+void apply_config_flags(const RunFlags& flags, config::TestConfig& config) {
+    for (const auto& field : flags.volatile_fields) {
+        auto colon = field.find(':');
+        if (colon == std::string::npos || colon == 0 ||
+            !json::pointer_syntax_error(field.substr(colon + 1)).empty()) {
+            throw Error(ErrorKind::usage,
+                        fmt::format("--volatile {}: expected STREAM:/json/pointer, e.g. "
+                                    "users:/updated_at",
+                                    field));
+        }
+        config.volatile_fields[field.substr(0, colon)].push_back(field.substr(colon + 1));
+    }
+    if (flags.read_timeout > 0) {
+        config.read_timeout =
+            std::chrono::milliseconds(static_cast<long long>(flags.read_timeout * 1000));
+    }
+    if (!flags.inject.empty()) {
+        config.inject_command = config::split_command_line(flags.inject);
+    }
+    config.states_are_patches = config.states_are_patches || flags.states_are_patches;
+}
 
 std::string now_iso8601() {
     std::time_t now = std::time(nullptr);
@@ -110,6 +139,7 @@ config::TestConfig test_config_from(const RunFlags& flags) {
                                               flags.runtime_args.begin(), flags.runtime_args.end());
             config.image->network = config.image->network || flags.network;
         }
+        apply_config_flags(flags, config);
         return config;
     }
     if (flags.connector.empty() == flags.image.empty()) {
@@ -145,6 +175,7 @@ config::TestConfig test_config_from(const RunFlags& flags) {
         config.catalog_text = config::read_text_file(flags.catalog);
     }
     config.extensions = flags.extensions;
+    apply_config_flags(flags, config);
     return config;
 }
 
@@ -367,6 +398,14 @@ int conform_main(int argc, char** argv) {
     run->add_flag("--network", flags.network, "give containers network access (off by default)");
     run->add_option("--pull", flags.pull, "image pull policy")
         ->check(CLI::IsMember({"never", "missing", "always"}));
+    run->add_option("--volatile", flags.volatile_fields,
+                    "STREAM:/pointer of a field that may differ between reads (repeatable)");
+    run->add_option("--read-timeout", flags.read_timeout, "seconds a read may take")
+        ->check(CLI::PositiveNumber);
+    run->add_option("--inject", flags.inject,
+                    "command that adds data while tailing (tail.inject_command)");
+    run->add_flag("--states-are-patches", flags.states_are_patches,
+                  "every STATE is an RFC 7396 merge patch (merge.states_are_patches)");
     add_report_flags(*run, flags);
 
     auto* list = app.add_subcommand("list", "list suites, scenarios and checks with their clauses");

@@ -182,6 +182,9 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
         if (merge.HasMember("config")) {
             config.merge_config_text = file_text(merge["config"]);
         }
+        if (merge.HasMember("states_are_patches")) {
+            config.states_are_patches = merge["states_are_patches"].GetBool();
+        }
         if (merge.HasMember("full_state_config")) {
             config.full_state_config_text = file_text(merge["full_state_config"]);
         }
@@ -189,10 +192,20 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
     if (document.HasMember("tail")) {
         const auto& tail = document["tail"];
         if (tail.HasMember("inject_command")) {
-            config.inject_command = string_list(tail["inject_command"]);
+            const auto& inject = tail["inject_command"];
+            config.inject_command =
+                inject.IsString() ? split_command_line(inject.GetString()) : string_list(inject);
+            // Resolved like connector.command: a path with a slash is relative to this file.
+            if (!config.inject_command.empty() &&
+                config.inject_command[0].find('/') != std::string::npos &&
+                config.inject_command[0].find("${") == std::string::npos) {
+                config.inject_command[0] =
+                    resolve(config.base_dir, config.inject_command[0]).string();
+            }
         }
         config.inject_after = seconds_member(tail, "inject_after_seconds", config.inject_after);
         config.observe = seconds_member(tail, "observe_seconds", config.observe);
+        config.tail_wait = seconds_member(tail, "wait_seconds", config.tail_wait);
     }
     if (document.HasMember("projections")) {
         for (const auto& stream : document["projections"].GetObject()) {

@@ -50,10 +50,12 @@ struct TestConfig {
     std::size_t resume_sample = 2;
     std::optional<std::string> merge_config_text;
     std::optional<std::string> full_state_config_text;
+    bool states_are_patches = false;
 
     std::vector<std::string> inject_command;
     std::chrono::milliseconds inject_after{500};
     std::chrono::milliseconds observe{2'000};
+    std::chrono::milliseconds tail_wait{60'000};  // longest wait for each tail event
 
     std::map<std::string, Projections> projections;
 

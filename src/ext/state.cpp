@@ -87,7 +87,10 @@ struct ParsedState {
     bool malformed = false;
 
     void problem(const char* clause, std::string message) {
-        problems.push_back(StateProblem{clause, std::move(message)});
+        problems.push_back(StateProblem{clause, std::move(message), false});
+    }
+    void advise(const char* clause, std::string message) {
+        problems.push_back(StateProblem{clause, std::move(message), true});
     }
     void reject(const char* clause, std::string message) {
         problem(clause, std::move(message));
@@ -152,7 +155,11 @@ void check_legacy(const rapidjson::Value& state, ParsedState& parsed) {
     parsed.data = member_of(state, "data");
     const char* clause = parsed.merge ? k_clause_merge : k_clause_shape;
     const char* kind = parsed.merge ? "merge" : "legacy";
-    if (parsed.data == nullptr) {
+    if (parsed.merge && parsed.data != nullptr && parsed.data->IsNull()) {
+        parsed.advise(k_clause_merge,
+                      "merge STATE with \"data\": null resets the whole state "
+                      "(RFC 7396); if no change was meant, emit no STATE");
+    } else if (parsed.data == nullptr) {
         parsed.reject(clause, fmt::format("{} STATE without \"data\"", kind));
     } else if (!parsed.data->IsObject()) {
         parsed.reject(clause, fmt::format("{} STATE \"data\" must be an object, not {}", kind,
@@ -189,7 +196,12 @@ void check_stream(const rapidjson::Value* stream, const std::string& where, Pars
                                                   where));
         return;
     }
-    if (stream_state != nullptr && !stream_state->IsObject()) {
+    if (stream_state != nullptr && stream_state->IsNull() && parsed.merge) {
+        parsed.advise(k_clause_merge,
+                      fmt::format("{}: a null stream_state patch resets the stream's state (RFC "
+                                  "7396); if no change was meant, emit no STATE",
+                                  where));
+    } else if (stream_state != nullptr && !stream_state->IsObject()) {
         parsed.reject(
             parsed.merge ? k_clause_merge : k_clause_shape,
             fmt::format("{}: stream_state must be an object, not {}", where, shown(*stream_state)));
@@ -224,8 +236,9 @@ void check_global(const rapidjson::Value& state, ParsedState& parsed) {
     }
 }
 
-ParsedState parse_state(const rapidjson::Value& state) {
+ParsedState parse_state(const rapidjson::Value& state, bool always_merge) {
     ParsedState parsed;
+    parsed.merge = always_merge;
     if (!state.IsObject()) {
         parsed.reject(k_clause_shape,
                       fmt::format("STATE \"state\" must be an object, not {}", shown(state)));
@@ -251,9 +264,18 @@ ParsedState parse_state(const rapidjson::Value& state) {
 
 }  // namespace
 
+bool has_merge_flag(const rapidjson::Value& state) {
+    return std::any_of(std::begin(k_merge_flags), std::end(k_merge_flags),
+                       [&state](const char* flag) {
+                           const rapidjson::Value* value = member_of(state, flag);
+                           return value != nullptr && value->IsTrue();
+                       });
+}
+
 // The reduced state lives in `root`: for legacy shape the data itself; otherwise
 // {"shared_state"?: {...}, "streams": [AirbyteStreamState, ...]} in first-seen order.
 struct StateReducer::Impl {
+    bool always_merge = false;
     json::Allocator allocator;
     rapidjson::Value root;
     Shape shape = Shape::none;
@@ -262,6 +284,7 @@ struct StateReducer::Impl {
 
     std::unique_ptr<Impl> clone() const {
         auto copy = std::make_unique<Impl>();
+        copy->always_merge = always_merge;
         copy->root = json::copy_value(root, copy->allocator);
         copy->shape = shape;
         copy->messages = messages;
@@ -291,7 +314,9 @@ struct StateReducer::Impl {
     }
 
     void apply_legacy(const ParsedState& parsed) {
-        if (parsed.merge) {
+        if (parsed.merge && parsed.data->IsNull()) {
+            root.SetObject();
+        } else if (parsed.merge) {
             json::apply_merge_patch(root, *parsed.data, allocator);
         } else {
             root = json::copy_value(*parsed.data, allocator);
@@ -333,7 +358,9 @@ struct StateReducer::Impl {
     void apply_stream(const rapidjson::Value& stream, bool merge) {
         rapidjson::Value& entry = stream_entry(stream);
         const rapidjson::Value* stream_state = member_of(stream, "stream_state");
-        if (merge) {
+        if (merge && stream_state->IsNull()) {
+            update_object(entry, "stream_state", rapidjson::Value(rapidjson::kObjectType), false);
+        } else if (merge) {
             update_object(entry, "stream_state", *stream_state, true);
         } else {
             entry = json::copy_value(stream, allocator);
@@ -353,7 +380,9 @@ struct StateReducer::Impl {
     }
 };
 
-StateReducer::StateReducer() : m_impl(std::make_unique<Impl>()) {}
+StateReducer::StateReducer(bool always_merge) : m_impl(std::make_unique<Impl>()) {
+    m_impl->always_merge = always_merge;
+}
 StateReducer::~StateReducer() = default;
 StateReducer::StateReducer(const StateReducer& other) : m_impl(other.m_impl->clone()) {}
 StateReducer& StateReducer::operator=(const StateReducer& other) {
@@ -368,7 +397,7 @@ StateReducer& StateReducer::operator=(StateReducer&&) noexcept = default;
 std::vector<StateProblem> StateReducer::apply(const rapidjson::Value& state) {
     Impl& impl = *m_impl;
     ++impl.messages;
-    ParsedState parsed = parse_state(state);
+    ParsedState parsed = parse_state(state, impl.always_merge);
     if (parsed.malformed) {
         return std::move(parsed.problems);
     }

@@ -13,18 +13,25 @@ namespace conform::ext {
 struct StateProblem {
     std::string clause;  // "X-MERGE-1" or "AP-STATE-1"
     std::string message;
+    bool advisory = false;  // legal but probably not meant (a SHOULD-level finding)
 };
+
+// True when the STATE message's `state` object carries a merge flag ("merge",
+// "estuary.dev/merge" or "patch") set to true.
+bool has_merge_flag(const rapidjson::Value& state);
 
 // Reduces the `state` objects of a run's STATE messages, in order, into the state to resume
 // from. Shapes: legacy {"data":{...}} (optionally "type":"LEGACY"), "type":"STREAM" and
 // "type":"GLOBAL". A message with any of "merge", "estuary.dev/merge" or "patch" true is an
 // RFC 7396 merge patch applied to the current state (or {}), one message at a time, never
 // composed; otherwise it replaces: the whole legacy data, one stream's state, or GLOBAL's shared
-// state and the stream states it lists. A malformed message is reported and not applied.
-// Copying takes an independent snapshot.
+// state and the stream states it lists. A null patch is RFC 7396's reset: the state (or the
+// stream's state) becomes {} and an advisory problem says so. A malformed message is reported and
+// not applied. Copying takes an independent snapshot.
 class StateReducer {
 public:
-    StateReducer();
+    // `always_merge`: every STATE is a patch, flagged or not (a connector that says so).
+    explicit StateReducer(bool always_merge = false);
     ~StateReducer();
     StateReducer(const StateReducer& other);
     StateReducer& operator=(const StateReducer& other);

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstdio>
+#include <memory>
 #include <set>
 
 #include "checks/registry.hpp"
@@ -72,32 +74,40 @@ std::optional<CursorValue> cursor_of(const rapidjson::Value& value) {
     return std::nullopt;
 }
 
-bool is_merge_state(const rapidjson::Value& message) {
-    auto state = message.FindMember("state");
-    if (state == message.MemberEnd() || !state->value.IsObject()) {
-        return false;
-    }
-    for (const char* flag : {"merge", "estuary.dev/merge", "patch"}) {
-        auto member = state->value.FindMember(flag);
-        if (member != state->value.MemberEnd() && member->value.IsTrue()) {
-            return true;
-        }
-    }
-    return false;
-}
-
 // Envelope violations are attributed to the check that owns the part of the message they are in.
-std::string_view check_for_violation(std::string_view instance_path, bool merge_state) {
+std::string_view check_for_violation(std::string_view instance_path) {
     if (instance_path.starts_with("/record/emitted_at")) {
         return ids::read_emitted_at;
-    }
-    if (merge_state && instance_path.starts_with("/state/data")) {
-        return ids::merge_reduction;
     }
     if (instance_path.starts_with("/state")) {
         return ids::state_well_formed;
     }
     return ids::io_messages;
+}
+
+const rapidjson::Value* member_of(const rapidjson::Value& object, const char* name) {
+    if (!object.IsObject()) {
+        return nullptr;
+    }
+    auto member = object.FindMember(name);
+    return member == object.MemberEnd() ? nullptr : &member->value;
+}
+
+// A RECORD whose stream and data can be read is analysed even when other parts of its envelope are
+// wrong; a STATE whose `state` is an object goes to the reducer, which judges it. One broken
+// clause is reported once and does not hide the message from the other checks.
+bool usable_payload(std::string_view type, const rapidjson::Value& message) {
+    if (type == "RECORD") {
+        const auto* record = member_of(message, "record");
+        const auto* stream = record ? member_of(*record, "stream") : nullptr;
+        const auto* data = record ? member_of(*record, "data") : nullptr;
+        return stream != nullptr && stream->IsString() && data != nullptr && data->IsObject();
+    }
+    if (type == "STATE") {
+        const auto* state = member_of(message, "state");
+        return state != nullptr && state->IsObject();
+    }
+    return false;
 }
 
 }  // namespace
@@ -114,7 +124,14 @@ struct Analyzer::Impl {
     std::vector<schema::Violation> violations;
     std::chrono::milliseconds now{0};
 
-    explicit Impl(AnalyzerSetup analyzer_setup) : setup(std::move(analyzer_setup)) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> transcript{nullptr, &std::fclose};
+
+    explicit Impl(AnalyzerSetup analyzer_setup)
+        : setup(std::move(analyzer_setup)), reducer(setup.states_are_patches) {
+        if (!setup.transcript_path.empty()) {
+            transcript.reset(std::fopen(setup.transcript_path.c_str(), "w"));
+            observation.transcript_path = transcript ? setup.transcript_path.string() : "";
+        }
         if (setup.catalog != nullptr) {
             for (const auto& stream : setup.catalog->streams) {
                 digesters.emplace_back(stream.volatile_pointers);
@@ -124,19 +141,30 @@ struct Analyzer::Impl {
     }
 
     void add_finding(std::string_view check, std::string message, std::uint64_t line,
-                     std::string_view text) {
+                     std::string_view text, bool advisory = false) {
         auto& count = observation.finding_counts[std::string(check)];
+        if (advisory) {
+            ++observation.advisory_counts[std::string(check)];
+        }
         if (++count > setup.examples_per_check) {
             return;
         }
         std::string shown =
             setup.secrets != nullptr ? setup.secrets->redact(text) : std::string(text);
         observation.findings.push_back(
-            Finding{std::string(check), std::move(message), line, excerpt(shown, 300)});
+            Finding{std::string(check), std::move(message), line, excerpt(shown, 300), advisory});
+    }
+
+    void keep_line(std::string_view line) {
+        if (transcript) {
+            std::fwrite(line.data(), 1, line.size(), transcript.get());
+            std::fputc('\n', transcript.get());
+        }
     }
 
     void analyze(std::string_view line, std::uint64_t line_number, bool truncated) {
         ++observation.lines;
+        keep_line(line);
         if (setup.secrets != nullptr && setup.secrets->found_in(line)) {
             add_finding(ids::secrets, "a secret config value appears in this stdout line",
                         line_number, line);
@@ -164,43 +192,56 @@ struct Analyzer::Impl {
                          std::uint64_t line_number) {
         violations.clear();
         bool envelope_valid = airbyte_message_schema().validate(message, &violations, 4);
-        bool merge_state = !envelope_valid && is_merge_state(message);
+        auto type_member = message.FindMember("type");
+        std::string type = type_member != message.MemberEnd() && type_member->value.IsString()
+                               ? std::string(string_of(type_member->value))
+                               : std::string();
+        bool usable = envelope_valid || usable_payload(type, message);
+        // The reducer judges a usable STATE itself, with messages more precise than the schema's.
+        bool reducer_judges = usable && type == "STATE";
+        std::vector<std::pair<std::string_view, std::string>> state_violations;
         for (const auto& violation : violations) {
-            add_finding(check_for_violation(violation.instance_path, merge_state),
-                        fmt::format("not a valid AirbyteMessage: at '{}': {}",
-                                    violation.instance_path, violation.message),
-                        line_number, line);
+            auto check = check_for_violation(violation.instance_path);
+            auto text = fmt::format("not a valid AirbyteMessage: at '{}': {}",
+                                    violation.instance_path, violation.message);
+            if (reducer_judges && check == ids::state_well_formed) {
+                state_violations.emplace_back(check, std::move(text));
+            } else {
+                add_finding(check, std::move(text), line_number, line);
+            }
         }
-        // A wrong emitted_at is AP-READ-3's finding; the record is still analysed.
+        // A wrong emitted_at is AP-READ-3's finding alone; the message stays valid for AP-IO-1.
         bool only_emitted_at = std::all_of(violations.begin(), violations.end(), [](const auto& v) {
-            return check_for_violation(v.instance_path, false) == ids::read_emitted_at;
+            return check_for_violation(v.instance_path) == ids::read_emitted_at;
         });
-        if (!envelope_valid && only_emitted_at) {
-            envelope_valid = true;
-        } else if (!envelope_valid) {
+        if (!envelope_valid && !only_emitted_at) {
             ++observation.invalid_lines;
         }
-        auto type_member = message.FindMember("type");
-        if (type_member == message.MemberEnd() || !type_member->value.IsString()) {
+        if (type.empty()) {
             return;
         }
-        std::string type(string_of(type_member->value));
         ++observation.type_counts[type];
         if (!contains(k_known_types, type)) {
             add_finding(ids::io_known_types, fmt::format("unknown message type '{}'", type),
                         line_number, line);
             return;
         }
-        if (!envelope_valid) {
+        if (!envelope_valid && !only_emitted_at && !usable) {
             return;
         }
-        if (contains(k_kept_types, type) && observation.kept.size() < k_kept_limit) {
+        if (contains(k_kept_types, type) && observation.kept.size() < k_kept_limit &&
+            (envelope_valid || only_emitted_at)) {
             observation.kept.push_back({type, line_number, std::string(line)});
         }
         if (type == "RECORD") {
             inspect_record(message["record"], line, line_number);
         } else if (type == "STATE") {
-            inspect_state(message["state"], line, line_number);
+            bool reducer_found = inspect_state(message["state"], line, line_number);
+            if (!reducer_found) {
+                for (auto& [check, text] : state_violations) {
+                    add_finding(check, std::move(text), line_number, line);
+                }
+            }
         }
     }
 
@@ -351,52 +392,64 @@ struct Analyzer::Impl {
         }
     }
 
-    void inspect_state(const rapidjson::Value& state, std::string_view line,
+    // Returns true when the reducer found something wrong with the STATE.
+    bool inspect_state(const rapidjson::Value& state, std::string_view line,
                        std::uint64_t line_number) {
         observation.last_state_line = line_number;
-        check_state_stream(state, line, line_number);
+        if (setup.states_are_patches || ext::has_merge_flag(state)) {
+            ++observation.merge_states;
+        }
         auto problems = reducer.apply(state);
         for (const auto& problem : problems) {
             add_finding(
                 problem.clause == "X-MERGE-1" ? ids::merge_reduction : ids::state_well_formed,
-                problem.message, line_number, line);
+                problem.message, line_number, line, problem.advisory);
         }
+        bool refused = std::any_of(problems.begin(), problems.end(),
+                                   [](const auto& problem) { return !problem.advisory; });
         // A malformed STATE the reducer refused is no checkpoint: nothing could resume from it.
         // The state it left unchanged is the one the last checkpoint recorded.
         auto materialized = reducer.materialized_json();
         const auto& checkpoints = observation.checkpoints;
-        if (!problems.empty() &&
+        if (refused &&
             materialized == (checkpoints.empty() ? "" : checkpoints.back().materialized)) {
-            return;
+            return true;
         }
-        observation.checkpoints.push_back(Checkpoint{line_number, observation.records.size(),
-                                                     reducer.state_file_json(),
-                                                     std::move(materialized)});
+        Checkpoint checkpoint;
+        checkpoint.line = line_number;
+        checkpoint.records_before = observation.records.size();
+        checkpoint.state_file = reducer.state_file_json();
+        checkpoint.materialized = std::move(materialized);
+        if (auto stream = committed_stream(state)) {
+            checkpoint.all_streams = false;
+            if (*stream) {
+                checkpoint.streams.push_back(static_cast<std::uint32_t>(**stream));
+            }
+        }
+        observation.checkpoints.push_back(std::move(checkpoint));
+        return !problems.empty();
     }
 
-    void check_state_stream(const rapidjson::Value& state, std::string_view line,
-                            std::uint64_t line_number) {
-        if (setup.catalog == nullptr || !state.HasMember("stream") || !state["stream"].IsObject()) {
-            return;
+    // For a STREAM state, the catalog stream it names (nullopt inside when none); nullopt for a
+    // state that commits every stream (legacy, GLOBAL).
+    std::optional<std::optional<std::size_t>> committed_stream(
+        const rapidjson::Value& state) const {
+        const auto* stream = member_of(state, "stream");
+        const auto* type = member_of(state, "type");
+        bool per_stream = (type != nullptr && type->IsString() && string_of(*type) == "STREAM") ||
+                          (type == nullptr && stream != nullptr);
+        if (!per_stream) {
+            return std::nullopt;
         }
-        const auto& stream = state["stream"];
-        if (!stream.HasMember("stream_descriptor") || !stream["stream_descriptor"].IsObject() ||
-            !stream["stream_descriptor"].HasMember("name") ||
-            !stream["stream_descriptor"]["name"].IsString()) {
-            return;  // the envelope schema reports the missing descriptor
+        const auto* descriptor = stream ? member_of(*stream, "stream_descriptor") : nullptr;
+        const auto* name = descriptor ? member_of(*descriptor, "name") : nullptr;
+        if (setup.catalog == nullptr || name == nullptr || !name->IsString()) {
+            return std::optional<std::size_t>{};
         }
-        const auto& descriptor = stream["stream_descriptor"];
-        std::optional<std::string_view> name_space;
-        if (descriptor.HasMember("namespace") && descriptor["namespace"].IsString()) {
-            name_space = string_of(descriptor["namespace"]);
-        }
-        auto name = string_of(descriptor["name"]);
-        if (!setup.catalog->find(name, name_space)) {
-            add_finding(
-                ids::state_well_formed,
-                fmt::format("STREAM state for '{}', which is not a configured stream", name),
-                line_number, line);
-        }
+        const auto* name_space = member_of(*descriptor, "namespace");
+        return setup.catalog->find(string_of(*name), name_space && name_space->IsString()
+                                                         ? std::optional(string_of(*name_space))
+                                                         : std::nullopt);
     }
 };
 
@@ -423,10 +476,12 @@ process::Decision Analyzer::on_tick(std::chrono::milliseconds elapsed) {
 
 void Analyzer::set_mark() {
     m_impl->observation.mark_set = true;
+    m_impl->observation.mark_line = m_impl->observation.lines;
 }
 
 Observation Analyzer::finish(process::RunResult result) {
     auto& impl = *m_impl;
+    impl.transcript.reset();
     if (impl.setup.secrets != nullptr && impl.setup.secrets->found_in(result.stderr_text)) {
         impl.add_finding(ids::secrets, "a secret config value appears on stderr", 0,
                          result.stderr_text);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -25,6 +26,12 @@ struct AnalyzerSetup {
     // Called with each line as it arrives, after analysis (progress display).
     std::function<void(const Observation&)> on_progress;
     std::size_t examples_per_check = 5;
+    // Every STATE is an RFC 7396 patch, with or without a merge flag (test config
+    // merge.states_are_patches).
+    bool states_are_patches = false;
+    // When set, every stdout line is also written here, so checks can show what changed in a
+    // record without conform keeping documents in memory.
+    std::filesystem::path transcript_path;
 };
 
 // Parses and checks each stdout line as it arrives and builds an Observation. The same analyzer

@@ -32,6 +32,48 @@ FieldPath read_field_path(const rapidjson::Value& value, std::string_view where)
     return path;
 }
 
+bool non_empty_array(const rapidjson::Value& object, const char* name) {
+    return object.HasMember(name) && object[name].IsArray() && !object[name].Empty();
+}
+
+// The cursor as the protocol resolves it: the source's own when `source_defined_cursor`, else the
+// configured `cursor_field`, else the stream's `default_cursor_field`.
+FieldPath cursor_of(const rapidjson::Value& configured, const rapidjson::Value& stream,
+                    std::string_view where) {
+    bool source_defined =
+        stream.HasMember("source_defined_cursor") && stream["source_defined_cursor"].IsTrue();
+    if (source_defined && non_empty_array(stream, "default_cursor_field")) {
+        return read_field_path(stream["default_cursor_field"], where);
+    }
+    if (configured.HasMember("cursor_field") &&
+        (!configured["cursor_field"].IsArray() || !configured["cursor_field"].Empty())) {
+        return read_field_path(configured["cursor_field"], where);
+    }
+    if (non_empty_array(stream, "default_cursor_field")) {
+        return read_field_path(stream["default_cursor_field"], where);
+    }
+    return {};
+}
+
+// The configured `primary_key`, or the stream's `source_defined_primary_key` when none is
+// configured ("unless it is already supplied by the source").
+std::vector<FieldPath> primary_key_of(const rapidjson::Value& configured,
+                                      const rapidjson::Value& stream, std::string_view where) {
+    const char* member = non_empty_array(configured, "primary_key") ? "primary_key" : nullptr;
+    const rapidjson::Value* owner = &configured;
+    if (member == nullptr && non_empty_array(stream, "source_defined_primary_key")) {
+        member = "source_defined_primary_key";
+        owner = &stream;
+    }
+    std::vector<FieldPath> key;
+    if (member != nullptr) {
+        for (const auto& path : (*owner)[member].GetArray()) {
+            key.push_back(read_field_path(path, where));
+        }
+    }
+    return key;
+}
+
 CatalogStream read_stream(const rapidjson::Value& configured, std::string_view where,
                           const std::map<std::string, std::vector<std::string>>& volatile_fields) {
     if (!configured.IsObject() || !configured.HasMember("stream") ||
@@ -50,14 +92,14 @@ CatalogStream read_stream(const rapidjson::Value& configured, std::string_view w
     result.sync_mode = configured.HasMember("sync_mode") && configured["sync_mode"].IsString()
                            ? std::string(string_of(configured["sync_mode"]))
                            : "full_refresh";
-    if (configured.HasMember("cursor_field")) {
-        result.cursor_field = read_field_path(configured["cursor_field"], where);
-    }
-    if (configured.HasMember("primary_key") && configured["primary_key"].IsArray()) {
-        for (const auto& key : configured["primary_key"].GetArray()) {
-            result.primary_key.push_back(read_field_path(key, where));
+    result.cursor_field = cursor_of(configured, stream, where);
+    if (stream.HasMember("supported_sync_modes") && stream["supported_sync_modes"].IsArray()) {
+        for (const auto& mode : stream["supported_sync_modes"].GetArray()) {
+            result.supports_full_refresh = result.supports_full_refresh ||
+                                           (mode.IsString() && string_of(mode) == "full_refresh");
         }
     }
+    result.primary_key = primary_key_of(configured, stream, where);
     if (!stream.HasMember("json_schema")) {
         throw_input_error(fmt::format("{}/stream/json_schema: missing", where));
     }
@@ -165,6 +207,25 @@ std::string configure_discovered(const rapidjson::Value& airbyte_catalog) {
     }
     configured.AddMember("streams", streams, allocator);
     return json::to_json(configured);
+}
+
+Catalog as_full_refresh(const Catalog& catalog) {
+    Catalog result = catalog;
+    auto document = json::parse_json_text(catalog.document, "catalog");
+    auto& allocator = document.GetAllocator();
+    auto& configured = document["streams"];
+    for (rapidjson::SizeType i = 0; i < configured.Size(); ++i) {
+        auto& stream = result.streams[i];
+        if (!stream.supports_full_refresh) {
+            continue;
+        }
+        stream.sync_mode = "full_refresh";
+        add_member(configured[i], "sync_mode", rapidjson::Value("full_refresh"), allocator);
+        add_member(configured[i], "destination_sync_mode", rapidjson::Value("overwrite"),
+                   allocator);
+    }
+    result.document = json::to_json(document);
+    return result;
 }
 
 std::string write_catalog(const Catalog& catalog, const CatalogExtensions& extensions,

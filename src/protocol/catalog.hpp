@@ -30,6 +30,8 @@ struct CatalogStream {
     std::string json_schema;  // the stream's json_schema as JSON text
     std::vector<std::string> volatile_pointers;
 
+    bool supports_full_refresh = false;  // its supported_sync_modes list full_refresh
+
     bool incremental() const { return sync_mode == "incremental"; }
     // "events" or "public.events".
     std::string display_name() const;
@@ -62,6 +64,9 @@ struct CatalogExtensions {
     std::optional<std::string> range_json;  // raw JSON, so malformed ranges can be probed
     std::map<std::string, std::vector<std::pair<std::string, std::string>>> projections;
 };
+
+// The catalog with every stream that supports it read in full refresh (destination overwrite).
+Catalog as_full_refresh(const Catalog& catalog);
 
 // The catalog document with `extensions` added in the chosen spelling.
 std::string write_catalog(const Catalog& catalog, const CatalogExtensions& extensions,

@@ -35,8 +35,4 @@ const Observation::Kept* Observation::first_kept(const std::string& type) const 
     return found == kept.end() ? nullptr : &*found;
 }
 
-bool Observation::has_finding(const std::string& check) const {
-    return finding_counts.count(check) > 0;
-}
-
 }  // namespace conform::protocol

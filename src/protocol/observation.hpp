@@ -17,6 +17,7 @@ struct Finding {
     std::string message;
     std::uint64_t line = 0;
     std::string excerpt;
+    bool advisory = false;  // a SHOULD-level finding inside a check: warns, never fails alone
 };
 
 // A record as conform remembers it: digests, never the document, so memory stays small.
@@ -36,6 +37,10 @@ struct Checkpoint {
     std::size_t records_before = 0;
     std::string state_file;    // what to pass as --state to resume from here
     std::string materialized;  // canonical JSON of the whole reduced state
+    // The catalog streams whose records this STATE commits: one for a STREAM state, all (empty
+    // list, all_streams) for a legacy or GLOBAL state.
+    bool all_streams = true;
+    std::vector<std::uint32_t> streams;
 };
 
 // A cursor value; numbers compare as numbers, strings as strings.
@@ -50,7 +55,8 @@ struct CursorValue {
 
 // Everything conform learned from one connector invocation.
 struct Observation {
-    std::string label;  // e.g. "read [range 00000000-7fffffff]"
+    std::string label;            // e.g. "read [range 00000000-7fffffff]"
+    std::string transcript_path;  // its stdout, one line per line, when it was kept
     std::string command_line;
     process::RunResult process;
     std::map<std::string, std::uint64_t> type_counts;  // known and unknown types by name
@@ -69,14 +75,18 @@ struct Observation {
     std::vector<Checkpoint> checkpoints;
     std::vector<std::optional<CursorValue>> max_cursor;  // per catalog stream
     std::vector<Finding> findings;
-    std::map<std::string, std::uint64_t> finding_counts;  // per check, beyond the kept examples
+    std::map<std::string, std::uint64_t> finding_counts;   // per check, beyond the kept examples
+    std::map<std::string, std::uint64_t> advisory_counts;  // the advisory part of finding_counts
+    std::uint64_t merge_states = 0;                        // STATEs reduced as merge patches
     std::optional<std::chrono::milliseconds> first_record_at;
     std::uint64_t records_after_mark = 0;  // records after the step's mark (e.g. an injection)
     bool mark_set = false;
+    std::uint64_t mark_line = 0;  // stdout lines read when the mark was set
+    // What a driven tailing run went through, with the milliseconds since start.
+    std::vector<std::pair<std::string, std::int64_t>> tail_events;
 
     std::uint64_t count(const std::string& type) const;
     const Kept* first_kept(const std::string& type) const;
-    bool has_finding(const std::string& check) const;
 };
 
 }  // namespace conform::protocol

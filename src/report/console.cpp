@@ -38,10 +38,16 @@ public:
         clear_progress();
         print("{} {:<34} {}  ({} ms)\n", badge(result.status), result.id, result.title,
               result.duration_ms);
+        bool whole_scenario_skipped = result.status == Status::skipped && !result.checks.empty();
+        if (whole_scenario_skipped && !m_verbose) {
+            print("    skipped: {}\n", result.checks.front().note);
+        }
         for (const auto& check : result.checks) {
             if (check.status == Status::failed || check.status == Status::warned ||
                 (m_verbose && check.status == Status::skipped)) {
                 print_check(check);
+            } else if (check.status == Status::skipped && !whole_scenario_skipped) {
+                print("  {} {}: {}\n", badge(check.status), check.id, check.note);
             }
         }
         if (result.status == Status::failed || result.status == Status::warned) {

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "checks/registry.hpp"
@@ -10,6 +11,7 @@
 #include "schema/schema.hpp"
 #include "suite/check_helpers.hpp"
 #include "suite/compare.hpp"
+#include "suite/field_diff.hpp"
 #include "util/error.hpp"
 
 namespace conform::suite {
@@ -25,13 +27,23 @@ void collect_findings(const std::string& id, const ScenarioContext& context,
                 continue;
             }
             std::uint64_t shown = 0;
+            std::uint64_t shown_advisories = 0;
             for (const auto& finding : run.findings) {
-                if (finding.check == id) {
+                if (finding.check != id) {
+                    continue;
+                }
+                ++shown;
+                if (finding.advisory) {
+                    ++shown_advisories;
+                    outcome.advise(finding.message, run.label, finding.line, finding.excerpt);
+                } else {
                     outcome.add(finding.message, run.label, finding.line, finding.excerpt);
-                    ++shown;
                 }
             }
+            auto advised = run.advisory_counts.find(id);
+            auto advisories = advised == run.advisory_counts.end() ? 0 : advised->second;
             outcome.occurrences += counted->second - shown;
+            outcome.advisories += advisories - shown_advisories;
         }
     }
 }
@@ -75,6 +87,9 @@ void check_discover_command(const ScenarioContext& context, CheckOutcome& outcom
 void check_check_command(const ScenarioContext& context, CheckOutcome& outcome) {
     expect_single("check", "CONNECTION_STATUS", context, outcome);
     for (const auto* step : context.steps_running("check")) {
+        if (step->step->config == "minimal") {
+            continue;
+        }
         std::string expected = step->step->config == "invalid" ? "FAILED" : "SUCCEEDED";
         for (const auto& run : step->runs) {
             const auto* kept = run.first_kept("CONNECTION_STATUS");
@@ -111,7 +126,8 @@ bool has_trace_error(const protocol::Observation& run) {
 
 void check_read_command(const ScenarioContext& context, CheckOutcome& outcome) {
     for (const auto* step : context.steps_running("read")) {
-        if (step->step->range == "malformed" || step->step->inject_while_running) {
+        if (step->step->range == "malformed" || step->step->inject_while_running ||
+            step->step->config == "invalid") {
             continue;
         }
         for (const auto& run : step->runs) {
@@ -123,6 +139,54 @@ void check_read_command(const ScenarioContext& context, CheckOutcome& outcome) {
                         run.process.stderr_text.size() > 300
                             ? run.process.stderr_text.substr(run.process.stderr_text.size() - 300)
                             : run.process.stderr_text);
+        }
+    }
+}
+
+// AP-CLI-4 read the other way round: a read that cannot work (invalid config) must say so.
+void check_read_invalid_config(const ScenarioContext& context, CheckOutcome& outcome) {
+    outcome.skip("no read with the invalid config in this scenario");
+    for (const auto* step : context.steps_running("read")) {
+        if (step->step->config != "invalid") {
+            continue;
+        }
+        for (const auto& run : step->runs) {
+            outcome.not_applicable.reset();
+            if (run.process.stop_reason == process::StopReason::timeout) {
+                outcome.add(fmt::format("with the invalid config the read {}", exit_text(run)),
+                            run.label);
+            } else if (exited_cleanly(run) && !has_trace_error(run)) {
+                outcome.add(fmt::format("with the invalid config the read succeeded (exit 0, {} "
+                                        "record(s)) and emitted no TRACE error",
+                                        run.count("RECORD")),
+                            run.label);
+            }
+        }
+    }
+}
+
+// A config with only the spec's required properties (and its defaults) is still a config: check
+// may call it FAILED, but must answer.
+void check_minimal_config(const ScenarioContext& context, CheckOutcome& outcome) {
+    outcome.skip("no check with the minimal config in this scenario");
+    for (const auto* step : context.steps_running("check")) {
+        if (step->step->config != "minimal") {
+            continue;
+        }
+        for (const auto& run : step->runs) {
+            outcome.not_applicable.reset();
+            if (run.count("CONNECTION_STATUS") != 1) {
+                outcome.add(fmt::format("with only the required properties and defaults, check "
+                                        "emitted {} CONNECTION_STATUS messages",
+                                        run.count("CONNECTION_STATUS")),
+                            run.label, 0, run.process.stderr_text.substr(0, 300));
+            }
+            if (!exited_cleanly(run)) {
+                outcome.add(fmt::format("with only the required properties and defaults, check "
+                                        "ended with {}",
+                                        exit_text(run)),
+                            run.label, 0, run.process.stderr_text.substr(0, 300));
+            }
         }
     }
 }
@@ -304,22 +368,48 @@ void check_deterministic(const ScenarioContext& context, CheckOutcome& outcome) 
     }
     const auto& first = reads[0]->runs.front();
     const auto& second = reads[1]->runs.front();
-    auto full_refresh = [&context](const protocol::RecordEntry& entry) {
-        return !context.catalog->streams[entry.stream].incremental();
+    bool as_full_refresh = reads[0]->step->as_full_refresh && reads[1]->step->as_full_refresh;
+    auto full_refresh = [&context, as_full_refresh](const protocol::RecordEntry& entry) {
+        const auto& stream = context.catalog->streams[entry.stream];
+        return !stream.incremental() || (as_full_refresh && stream.supports_full_refresh);
     };
-    auto diff = diff_records(records_of(first, full_refresh), records_of(second, full_refresh),
-                             CompareBy::content, CompareBy::content);
+    auto first_records = records_of(first, full_refresh);
+    auto second_records = records_of(second, full_refresh);
     auto names = stream_names(context);
+    auto changed = changed_records(first_records, second_records);
+    for (const auto& [before, after] : changed.examples) {
+        auto fields = describe_changes(
+            before, after, context.catalog->streams[before.entry->stream].volatile_pointers);
+        outcome.add(fmt::format("same key, other content in the second read: {} became {}{}",
+                                describe_record(before, names), describe_record(after, names),
+                                fields.empty() ? "" : " (" + fields + ")"));
+    }
+    outcome.occurrences += changed.count - changed.examples.size();
+    auto is_changed = [&changed](const RecordRef& record, bool first_read) {
+        return std::any_of(changed.examples.begin(), changed.examples.end(), [&](const auto& pair) {
+            return (first_read ? pair.first : pair.second).entry == record.entry;
+        });
+    };
+    auto diff = diff_records(first_records, second_records, CompareBy::content, CompareBy::content);
     for (const auto& record : diff.examples.missing) {
-        outcome.add("emitted by the first read but not the second: " +
-                    describe_record(record, names));
+        if (!is_changed(record, true)) {
+            outcome.add("emitted by the first read but not the second: " +
+                        describe_record(record, names));
+        }
     }
     for (const auto& record : diff.examples.extra) {
-        outcome.add("emitted by the second read but not the first: " +
-                    describe_record(record, names));
+        if (!is_changed(record, false)) {
+            outcome.add("emitted by the second read but not the first: " +
+                        describe_record(record, names));
+        }
     }
-    outcome.occurrences += diff.missing_count + diff.extra_count - diff.examples.missing.size() -
-                           diff.examples.extra.size();
+    auto shown = static_cast<std::uint64_t>(
+        std::count_if(diff.examples.missing.begin(), diff.examples.missing.end(),
+                      [&](const RecordRef& record) { return !is_changed(record, true); }) +
+        std::count_if(diff.examples.extra.begin(), diff.examples.extra.end(),
+                      [&](const RecordRef& record) { return !is_changed(record, false); }));
+    auto unexplained = diff.missing_count + diff.extra_count - 2 * changed.count;
+    outcome.occurrences += unexplained > shown ? unexplained - shown : 0;
     outcome.note = "full-refresh streams compared by content, volatile fields ignored";
 }
 
@@ -381,8 +471,12 @@ void check_expected_records(const ScenarioContext& context, CheckOutcome& outcom
 }
 
 void check_final_state(const ScenarioContext& context, CheckOutcome& outcome) {
+    outcome.skip("no read exited 0 after emitting records");
     for (const auto* step : context.steps_running("read")) {
         for (const auto& run : step->runs) {
+            if (exited_cleanly(run) && !run.records.empty()) {
+                outcome.not_applicable.reset();
+            }
             if (exited_cleanly(run) && run.last_record_line > run.last_state_line) {
                 outcome.add(fmt::format("the read exited 0 but its last record (line {}) comes "
                                         "after its last STATE ({}): those records are never "
@@ -405,6 +499,8 @@ const std::map<std::string_view, CheckFunction>& core_checks() {
         {ids::cli_check, check_check_command},
         {ids::cli_discover, check_discover_command},
         {ids::cli_read, check_read_command},
+        {ids::read_invalid_config, check_read_invalid_config},
+        {ids::check_minimal_config, check_minimal_config},
         {ids::spec_schema, check_spec_schema},
         {ids::spec_config, check_spec_config},
         {ids::discover_streams, check_discover_streams},

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace conform::suite {
@@ -32,6 +33,26 @@ struct StreamKeyHash {
         return std::hash<json::Digest>{}(key.digest) ^ (static_cast<std::size_t>(key.stream) << 48);
     }
 };
+
+// One version of a record: its identity and its content.
+struct VersionKey {
+    std::uint16_t stream;
+    json::Digest identity;
+    json::Digest content;
+    bool operator==(const VersionKey&) const = default;
+};
+
+struct VersionKeyHash {
+    std::size_t operator()(const VersionKey& key) const noexcept {
+        return std::hash<json::Digest>{}(key.identity) * 31 ^
+               std::hash<json::Digest>{}(key.content) ^
+               (static_cast<std::size_t>(key.stream) << 48);
+    }
+};
+
+VersionKey version_of(const RecordRef& record) {
+    return {record.entry->stream, record.entry->identity, record.entry->content};
+}
 
 }  // namespace
 
@@ -84,6 +105,45 @@ Overlap overlap_records(const std::vector<RecordRef>& records, const std::vector
         }
     }
     return overlap;
+}
+
+Changed changed_records(const std::vector<RecordRef>& expected,
+                        const std::vector<RecordRef>& actual, std::size_t keep) {
+    // First every exact (identity, content) match is taken out, then the expected records left
+    // over are paired with actual records left over under the same identity.
+    std::unordered_map<VersionKey, std::size_t, VersionKeyHash> exact;
+    for (const auto& record : actual) {
+        ++exact[version_of(record)];
+    }
+    std::vector<RecordRef> unmatched;
+    for (const auto& record : expected) {
+        auto found = exact.find(version_of(record));
+        if (found != exact.end() && found->second > 0) {
+            --found->second;
+        } else {
+            unmatched.push_back(record);
+        }
+    }
+    std::unordered_map<StreamKey, std::vector<RecordRef>, StreamKeyHash> left_over;
+    for (const auto& record : actual) {
+        auto found = exact.find(version_of(record));
+        if (found->second > 0) {
+            --found->second;
+            left_over[{record.entry->stream, record.entry->identity}].push_back(record);
+        }
+    }
+    Changed changed;
+    for (const auto& record : unmatched) {
+        auto found = left_over.find({record.entry->stream, record.entry->identity});
+        if (found == left_over.end() || found->second.empty()) {
+            continue;
+        }
+        if (++changed.count <= keep) {
+            changed.examples.emplace_back(record, found->second.back());
+        }
+        found->second.pop_back();
+    }
+    return changed;
 }
 
 std::vector<RecordRef> records_of(const protocol::Observation& run,

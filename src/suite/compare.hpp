@@ -43,6 +43,15 @@ struct Overlap {
 Overlap overlap_records(const std::vector<RecordRef>& records, const std::vector<RecordRef>& others,
                         CompareBy by, std::size_t keep = 5);
 
+// Records of `expected` whose identity `actual` also emitted, but only with other content (volatile
+// fields ignored): the same key, changed data. Each pairs the expected record with an actual one.
+struct Changed {
+    std::vector<std::pair<RecordRef, RecordRef>> examples;
+    std::uint64_t count = 0;
+};
+Changed changed_records(const std::vector<RecordRef>& expected,
+                        const std::vector<RecordRef>& actual, std::size_t keep = 5);
+
 // Every record of `run`, optionally filtered.
 std::vector<RecordRef> records_of(
     const protocol::Observation& run,

@@ -2,6 +2,10 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
 #include "checks/registry.hpp"
 #include "json/write.hpp"
 #include "suite/check_helpers.hpp"
@@ -35,6 +39,18 @@ void CheckOutcome::add(std::string message, std::string run, std::uint64_t line,
     }
 }
 
+void CheckOutcome::advise(std::string message, std::string run, std::uint64_t line,
+                          std::string excerpt) {
+    ++advisories;
+    add("(SHOULD) " + message, std::move(run), line, std::move(excerpt));
+}
+
+void CheckOutcome::skip(std::string reason) {
+    if (!not_applicable) {
+        not_applicable = std::move(reason);
+    }
+}
+
 bool exited_cleanly(const protocol::Observation& run) {
     return run.process.exit.succeeded() && run.process.stop_reason == process::StopReason::none;
 }
@@ -51,6 +67,80 @@ std::string json_text(const rapidjson::Value& value) {
     return json::to_json(value);
 }
 
+namespace {
+
+namespace ids = checks::ids;
+
+std::uint64_t total(const ScenarioContext& context, const std::string& type) {
+    std::uint64_t count = 0;
+    for (const auto& step : context.steps) {
+        for (const auto& run : step.runs) {
+            count += run.count(type);
+        }
+    }
+    return count;
+}
+
+bool any_stream(const ScenarioContext& context, bool (*wanted)(const protocol::CatalogStream&)) {
+    return context.catalog != nullptr &&
+           std::any_of(context.catalog->streams.begin(), context.catalog->streams.end(), wanted);
+}
+
+// Why a per-message check had nothing to look at in this scenario, in the user's terms; nullopt
+// when it saw what it judges. A check that saw nothing is skipped, never passed.
+std::optional<std::string> nothing_to_judge(std::string_view id, const ScenarioContext& context) {
+    bool reads = !context.steps_running("read").empty();
+    if (id == ids::read_schema || id == ids::read_emitted_at || id == ids::read_streams) {
+        return reads && total(context, "RECORD") == 0
+                   ? std::optional<std::string>("the read emitted no RECORD")
+                   : std::nullopt;
+    }
+    if (id == ids::read_primary_key) {
+        if (!any_stream(context, [](const auto& s) { return !s.primary_key.empty(); })) {
+            return "no stream of the configured catalog has a primary key";
+        }
+        return total(context, "RECORD") == 0 ? std::optional<std::string>(
+                                                   "the read emitted no "
+                                                   "RECORD")
+                                             : std::nullopt;
+    }
+    if (id == ids::read_cursor) {
+        if (!any_stream(context, [](const auto& s) { return s.incremental(); })) {
+            return "no incremental stream in the configured catalog";
+        }
+        return std::nullopt;
+    }
+    if (id == ids::state_well_formed) {
+        return reads && total(context, "STATE") == 0
+                   ? std::optional<std::string>("the read emitted no STATE")
+                   : std::nullopt;
+    }
+    if (id == ids::merge_reduction) {
+        std::uint64_t merges = 0;
+        for (const auto& step : context.steps) {
+            for (const auto& run : step.runs) {
+                merges += run.merge_states;
+            }
+        }
+        return merges == 0 ? std::optional<std::string>(
+                                 "no STATE was a merge patch (no merge "
+                                 "flag, and merge.states_are_patches is "
+                                 "not set)")
+                           : std::nullopt;
+    }
+    if (id == ids::state_no_older) {
+        for (const auto& step : context.steps) {
+            if (!step.step->cursor_floor_from.empty() && !step.runs.empty()) {
+                return std::nullopt;
+            }
+        }
+        return "no read resumed from a final state in this scenario";
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 CheckOutcome evaluate_check(const std::string& id, const ScenarioContext& context) {
     CheckOutcome outcome;
     for (const auto* table : {&core_checks(), &extension_checks()}) {
@@ -60,6 +150,9 @@ CheckOutcome evaluate_check(const std::string& id, const ScenarioContext& contex
         }
     }
     collect_findings(id, context, outcome);
+    if (auto reason = nothing_to_judge(id, context)) {
+        outcome.skip(*reason);
+    }
     return outcome;
 }
 
@@ -73,13 +166,13 @@ report::CheckResult to_check_result(const std::string& id, const CheckOutcome& o
     }
     result.level = info->level;
     result.title = std::string(info->title);
-    if (outcome.not_applicable) {
-        result.status = report::Status::skipped;
-    } else if (outcome.occurrences == 0) {
-        result.status = report::Status::passed;
+    bool breaks_level = outcome.occurrences > outcome.advisories;
+    if (outcome.occurrences == 0) {
+        result.status = outcome.not_applicable ? report::Status::skipped : report::Status::passed;
+    } else if (strict || (breaks_level && info->level == checks::Level::must)) {
+        result.status = report::Status::failed;
     } else {
-        result.status = info->level == checks::Level::must || strict ? report::Status::failed
-                                                                     : report::Status::warned;
+        result.status = report::Status::warned;
     }
     result.examples = outcome.examples;
     for (auto& example : result.examples) {
@@ -87,7 +180,10 @@ report::CheckResult to_check_result(const std::string& id, const CheckOutcome& o
         example.excerpt = secrets.redact(example.excerpt);
     }
     result.occurrences = outcome.occurrences;
-    result.note = secrets.redact(outcome.not_applicable.value_or(outcome.note));
+    result.note = secrets.redact(
+        outcome.not_applicable && outcome.occurrences > 0
+            ? fmt::format("{} (incomplete: {})", outcome.note, *outcome.not_applicable)
+            : outcome.not_applicable.value_or(outcome.note));
     return result;
 }
 

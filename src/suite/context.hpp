@@ -20,6 +20,7 @@ struct StepResult {
     std::vector<RunPlan> plans;
     std::vector<protocol::Observation> runs;
     std::string why_not;
+    std::string note;  // how the runs were chosen, when that took runs of its own
 };
 
 // Everything a check may look at once its scenario has run.
@@ -36,15 +37,21 @@ struct ScenarioContext {
     std::vector<const StepResult*> steps_running(const std::string& command) const;
 };
 
-// What one check concluded.
+// What one check concluded. Findings added with add() break the check's own level (a MUST check
+// fails); those added with advise() are SHOULD-level inside it and only warn.
 struct CheckOutcome {
     std::vector<report::Example> examples;
-    std::uint64_t occurrences = 0;
+    std::uint64_t occurrences = 0;  // every finding, advisories included
+    std::uint64_t advisories = 0;
     std::string note;
     std::optional<std::string> not_applicable;  // skipped, with the reason
 
     void add(std::string message, std::string run = {}, std::uint64_t line = 0,
              std::string excerpt = {});
+    void advise(std::string message, std::string run = {}, std::uint64_t line = 0,
+                std::string excerpt = {});
+    // Skipped with `reason` unless something was found (then the findings stand).
+    void skip(std::string reason);
 };
 
 // Evaluates the check `id` on a finished scenario.

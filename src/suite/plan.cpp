@@ -112,27 +112,21 @@ std::vector<std::size_t> pick_checkpoints(const std::string& which, std::size_t 
     return {number - 1};
 }
 
-std::vector<RunPlan> expand_step(const Step& step, const protocol::Observation* base,
-                                 std::size_t resume_sample, std::string& why_not) {
-    std::vector<std::optional<std::size_t>> checkpoints{std::nullopt};
-    if (!step.state_from.empty()) {
-        std::size_t count = base == nullptr ? 0 : base->checkpoints.size();
-        auto picked = pick_checkpoints(step.state_checkpoint, count, resume_sample);
-        if (picked.empty()) {
-            why_not = fmt::format(
-                "step '{}' resumes from step '{}', which emitted {} STATE "
-                "message(s): no checkpoint '{}' to resume from",
-                step.id, step.state_from, count, step.state_checkpoint);
-            return {};
-        }
-        checkpoints.assign(picked.begin(), picked.end());
-    }
-    std::vector<RunPlan> plans;
+namespace {
+
+bool has_own_range(const Step& step) {
+    return !step.split.empty() || step.range != "absent";
+}
+
+void add_plans(const Step& step, const protocol::Observation* base, std::size_t base_run,
+               const std::vector<std::optional<std::size_t>>& checkpoints,
+               const std::vector<std::optional<std::string>>& ranges, std::vector<RunPlan>& plans) {
     for (const auto& checkpoint : checkpoints) {
-        for (const auto& range : range_variants(step)) {
+        for (const auto& range : ranges) {
             RunPlan plan;
             plan.range_json = range;
             plan.checkpoint = checkpoint;
+            plan.base_run = base_run;
             plan.label = step.run;
             if (checkpoint) {
                 plan.state_text = base->checkpoints[*checkpoint].state_file;
@@ -145,7 +139,48 @@ std::vector<RunPlan> expand_step(const Step& step, const protocol::Observation* 
             plans.push_back(std::move(plan));
         }
     }
+}
+
+}  // namespace
+
+std::vector<RunPlan> expand_step(const Step& step, const BaseStep& base, std::size_t resume_sample,
+                                 std::string& why_not) {
+    std::vector<RunPlan> plans;
+    if (step.state_from.empty()) {
+        add_plans(step, nullptr, 0, {std::nullopt}, range_variants(step), plans);
+        return plans;
+    }
+    // A step without its own range resumes every base run in that run's range.
+    std::size_t bases =
+        has_own_range(step) ? std::min<std::size_t>(base.runs.size(), 1) : base.runs.size();
+    std::size_t total_checkpoints = 0;
+    for (std::size_t index = 0; index < bases; ++index) {
+        const auto& run = base.runs[index];
+        total_checkpoints += run.checkpoints.size();
+        auto picked =
+            pick_checkpoints(step.state_checkpoint, run.checkpoints.size(), resume_sample);
+        std::vector<std::optional<std::size_t>> checkpoints(picked.begin(), picked.end());
+        auto ranges = has_own_range(step) || index >= base.plans.size()
+                          ? range_variants(step)
+                          : std::vector<std::optional<std::string>>{base.plans[index].range_json};
+        add_plans(step, &run, index, checkpoints, ranges, plans);
+    }
+    if (plans.empty()) {
+        why_not = fmt::format(
+            "step '{}' resumes from step '{}', which emitted {} STATE "
+            "message(s): no checkpoint '{}' to resume from",
+            step.id, step.state_from, total_checkpoints, step.state_checkpoint);
+    }
     return plans;
+}
+
+std::vector<RunPlan> expand_step(const Step& step, const protocol::Observation* base,
+                                 std::size_t resume_sample, std::string& why_not) {
+    BaseStep one;
+    if (base != nullptr) {
+        one.runs = std::span<const protocol::Observation>(base, 1);
+    }
+    return expand_step(step, one, resume_sample, why_not);
 }
 
 }  // namespace conform::suite

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,11 +17,22 @@ struct RunPlan {
     std::optional<std::string> range_json;  // written into the catalog when set
     std::optional<std::size_t> checkpoint;  // 0-based index into the base run's checkpoints
     std::string state_text;                 // the --state file content, empty for none
+    std::size_t base_run = 0;               // which run of the base step it resumes
 };
 
-// Expands `step` into its runs. `base` is the first run of the step named by step.state_from (or
-// null). Returns no runs and sets `why_not` when the step cannot run (e.g. no checkpoint to resume
-// from).
+// The runs of the step a resuming step takes its checkpoints from.
+struct BaseStep {
+    std::span<const protocol::Observation> runs;
+    std::span<const RunPlan> plans;  // may be empty when every run had no range
+};
+
+// Expands `step` into its runs. `base` holds the runs of the step named by step.state_from. A
+// step with its own range or split resumes from the base's first run; one without resumes each
+// base run (e.g. each shard) from its own checkpoints, in that run's range. Returns no runs and
+// sets `why_not` when the step cannot run (e.g. no checkpoint to resume from).
+std::vector<RunPlan> expand_step(const Step& step, const BaseStep& base, std::size_t resume_sample,
+                                 std::string& why_not);
+// The same with one base run (or none).
 std::vector<RunPlan> expand_step(const Step& step, const protocol::Observation* base,
                                  std::size_t resume_sample, std::string& why_not);
 

@@ -6,13 +6,17 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 
 #include "checks/registry.hpp"
 #include "ext/projection.hpp"
 #include "json/parse.hpp"
+#include "json/write.hpp"
 #include "process/workdir.hpp"
 #include "protocol/analyzer.hpp"
+#include "suite/bisect.hpp"
 #include "suite/context.hpp"
+#include "suite/tail.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -68,6 +72,34 @@ void collect_secrets(const rapidjson::Value& schema, const rapidjson::Value& con
             collect_secrets(schema["items"], item, secrets);
         }
     }
+}
+
+// The config with only the properties `spec` requires (their values from `config`) and the
+// defaults the spec gives for the others.
+std::string minimal_config(const rapidjson::Value& spec, const rapidjson::Value& config) {
+    rapidjson::Document minimal(rapidjson::kObjectType);
+    auto& allocator = minimal.GetAllocator();
+    if (spec.IsObject() && spec.HasMember("properties") && spec["properties"].IsObject()) {
+        for (const auto& property : spec["properties"].GetObject()) {
+            if (property.value.IsObject() && property.value.HasMember("default")) {
+                minimal.AddMember(rapidjson::Value(property.name, allocator),
+                                  rapidjson::Value(property.value["default"], allocator),
+                                  allocator);
+            }
+        }
+    }
+    if (spec.IsObject() && spec.HasMember("required") && spec["required"].IsArray() &&
+        config.IsObject()) {
+        for (const auto& name : spec["required"].GetArray()) {
+            if (!name.IsString() || !config.HasMember(name)) {
+                continue;
+            }
+            minimal.RemoveMember(name);
+            minimal.AddMember(rapidjson::Value(name, allocator),
+                              rapidjson::Value(config[name], allocator), allocator);
+        }
+    }
+    return json::to_json(minimal);
 }
 
 class Discard : public process::Observer {
@@ -131,8 +163,11 @@ struct Runner::Impl {
     std::unique_ptr<container::Launcher> launcher;
     process::PrivateDir scratch_root;
     protocol::Catalog catalog;
+    protocol::Catalog full_refresh_catalog;  // the streams that support it in full refresh
     protocol::Secrets secrets;
+    std::optional<std::string> minimal_config_text;  // required properties and defaults only
     std::size_t scenario_counter = 0;
+    std::size_t run_counter = 0;
 
     Impl(const config::TestConfig& test_config, RunOptions run_options, report::Reporter& sink)
         : config(test_config), options(std::move(run_options)), reporter(sink) {}
@@ -168,6 +203,8 @@ struct Runner::Impl {
         const auto& specification = message["spec"];
         if (specification.HasMember("connectionSpecification")) {
             collect_secrets(specification["connectionSpecification"], config_document, values);
+            minimal_config_text =
+                minimal_config(specification["connectionSpecification"], config_document);
         }
         secrets = protocol::Secrets(std::move(values));
     }
@@ -197,6 +234,11 @@ struct Runner::Impl {
         }
         auto document = json::parse_json_text(text, origin);
         catalog = protocol::load_catalog(document, origin, config.volatile_fields);
+        full_refresh_catalog = protocol::as_full_refresh(catalog);
+    }
+
+    const protocol::Catalog& catalog_for(const Step& step) const {
+        return step.as_full_refresh ? full_refresh_catalog : catalog;
     }
 
     std::string config_text_for(const std::string& variant) const {
@@ -208,6 +250,9 @@ struct Runner::Impl {
         }
         if (variant == "full_state" && config.full_state_config_text) {
             return *config.full_state_config_text;
+        }
+        if (variant == "minimal" && minimal_config_text) {
+            return *minimal_config_text;
         }
         return config.config_text;
     }
@@ -267,8 +312,8 @@ struct Runner::Impl {
         if (step.run != "read") {
             return call;
         }
-        auto catalog_json =
-            protocol::write_catalog(catalog, extensions_for(step, plan), options.spelling);
+        auto catalog_json = protocol::write_catalog(catalog_for(step), extensions_for(step, plan),
+                                                    options.spelling);
         call.file_args.emplace_back("--catalog", inputs.write_file("catalog.json", catalog_json));
         if (!plan.state_text.empty()) {
             call.file_args.emplace_back("--state",
@@ -293,8 +338,16 @@ struct Runner::Impl {
             return "no tail.inject_command in the test config";
         }
         process::LaunchSpec spec;
+        auto rendered_config = scenario_dir / "config.json";
+        if (!std::filesystem::exists(rendered_config)) {
+            // Inside the 0700 scratch root: the secrets in it stay private.
+            std::ofstream(rendered_config)
+                << replace_all(config.config_text, "${CONFORM_SCRATCH}", scenario_dir.string());
+        }
         for (const auto& word : config.inject_command) {
-            spec.argv.push_back(replace_all(word, "${CONFORM_SCRATCH}", scenario_dir.string()));
+            spec.argv.push_back(
+                replace_all(replace_all(word, "${CONFORM_SCRATCH}", scenario_dir.string()),
+                            "${CONFORM_CONFIG}", rendered_config.string()));
         }
         spec.timeout = k_inject_timeout;
         spec.grace = milliseconds(1000);
@@ -305,6 +358,33 @@ struct Runner::Impl {
                    : fmt::format("the inject command failed: {}", result.exit.describe());
     }
 
+    // The records a tailing step must deliver before new data is injected: the first run of the
+    // step it names as its backlog.
+    static std::vector<protocol::RecordEntry> backlog_for(const Step& step,
+                                                          const ScenarioContext* context) {
+        if (context == nullptr || step.backlog_from.empty()) {
+            return {};
+        }
+        const auto* backlog = context->step(step.backlog_from);
+        return backlog == nullptr || backlog->runs.empty() ? std::vector<protocol::RecordEntry>{}
+                                                           : backlog->runs.front().records;
+    }
+
+    TailDriver::Settings tail_settings(const std::filesystem::path& scenario_dir,
+                                       std::function<void()> inject_and_mark) const {
+        TailDriver::Settings settings;
+        settings.inject_not_before = config.inject_after;
+        settings.observe = config.observe;
+        // Each wait ends well before the read timeout, so a connector that misses an event is
+        // judged on what it did rather than stopped as hung.
+        settings.wait_limit = std::min(config.tail_wait, config.read_timeout / 3);
+        if (!config.inject_command.empty()) {
+            settings.inject = std::move(inject_and_mark);
+        }
+        (void)scenario_dir;
+        return settings;
+    }
+
     protocol::Observation execute(const Step& step, const RunPlan& plan,
                                   const std::filesystem::path& scenario_dir,
                                   const ScenarioContext* context) {
@@ -313,8 +393,10 @@ struct Runner::Impl {
         auto launch = launcher->prepare(call);
 
         protocol::AnalyzerSetup setup;
-        setup.catalog = step.run == "read" ? &catalog : nullptr;
+        setup.catalog = step.run == "read" ? &catalog_for(step) : nullptr;
         setup.secrets = &secrets;
+        setup.states_are_patches = config.states_are_patches;
+        setup.transcript_path = scenario_dir / fmt::format("run-{}.jsonl", ++run_counter);
         if (context != nullptr && !step.cursor_floor_from.empty()) {
             if (const auto* floor_step = context->step(step.cursor_floor_from);
                 floor_step != nullptr && !floor_step->runs.empty()) {
@@ -325,17 +407,15 @@ struct Runner::Impl {
             setup.apply_projections = projections_to_apply();
         }
         protocol::Analyzer* analyzer_ptr = nullptr;
-        bool injected = false;
         std::string inject_problem;
+        std::optional<TailDriver> tail_driver;
         if (step.inject_while_running) {
+            tail_driver.emplace(backlog_for(step, context), tail_settings(scenario_dir, [&] {
+                                    inject_problem = inject(scenario_dir);
+                                    analyzer_ptr->set_mark();
+                                }));
             setup.on_tick = [&](milliseconds elapsed) {
-                if (!injected && elapsed >= config.inject_after) {
-                    injected = true;
-                    inject_problem = inject(scenario_dir);
-                    analyzer_ptr->set_mark();
-                }
-                return elapsed >= config.observe ? process::Decision::stop
-                                                 : process::Decision::keep_going;
+                return tail_driver->on_tick(analyzer_ptr->observation(), elapsed);
             };
         }
         auto last_progress = Clock::now();
@@ -357,10 +437,50 @@ struct Runner::Impl {
             launcher->describe() + " " + fmt::format("{}", fmt::join(call.args, " "));
         if (!inject_problem.empty()) {
             observation.findings.push_back(
-                {std::string(checks::ids::tail_on), inject_problem, 0, ""});
-            ++observation.finding_counts[std::string(checks::ids::tail_on)];
+                {std::string(checks::ids::tail_delivers), inject_problem, 0, "", false});
+            ++observation.finding_counts[std::string(checks::ids::tail_delivers)];
+        }
+        if (tail_driver) {
+            observation.tail_events = tail_driver->events();
         }
         return observation;
+    }
+
+    // Bisects the range space for the key of the middle record of step.key_from, then plans the
+    // ranges with boundaries on both sides of it (X-RANGE-1 at a real record's key).
+    void plan_around_key(const Step& step, const ScenarioContext& context,
+                         const std::filesystem::path& scenario_dir, StepResult& result) {
+        const auto* from = context.step(step.key_from);
+        if (from == nullptr || from->runs.empty() || from->runs.front().records.empty()) {
+            result.why_not =
+                fmt::format("step '{}' emitted no record whose key to isolate", step.key_from);
+            return;
+        }
+        const auto& records = from->runs.front().records;
+        const auto& target = records[records.size() / 2];
+        auto isolation = isolate_key(target, [&](const ext::KeyRange& range) {
+            RunPlan narrowing{fmt::format("read [bisect range {}]", range.to_string()),
+                              range.to_json(),
+                              std::nullopt,
+                              {},
+                              0};
+            return execute(step, narrowing, scenario_dir, &context);
+        });
+        if (!isolation.key) {
+            result.why_not = isolation.why_not;
+            return;
+        }
+        result.note = fmt::format(
+            "the record at line {} of '{}' has range key {:08x} (found in {} "
+            "narrowing reads)",
+            target.line, step.key_from, *isolation.key, isolation.reads);
+        for (const auto& range : ranges_around(*isolation.key)) {
+            result.plans.push_back(RunPlan{fmt::format("read [range {}]", range.to_string()),
+                                           range.to_json(),
+                                           std::nullopt,
+                                           {},
+                                           0});
+        }
     }
 
     ScenarioContext run_steps(const Scenario& scenario, const std::filesystem::path& scenario_dir) {
@@ -375,12 +495,16 @@ struct Runner::Impl {
         for (const auto& step : scenario.steps) {
             StepResult result;
             result.step = &step;
-            const protocol::Observation* base = nullptr;
-            if (!step.state_from.empty()) {
-                const auto* from = context.step(step.state_from);
-                base = from != nullptr && !from->runs.empty() ? &from->runs.front() : nullptr;
+            if (step.split == "around_key") {
+                plan_around_key(step, context, scenario_dir, result);
+            } else {
+                BaseStep base;
+                if (const auto* from = context.step(step.state_from)) {
+                    base.runs = from->runs;
+                    base.plans = from->plans;
+                }
+                result.plans = expand_step(step, base, config.resume_sample, result.why_not);
             }
-            result.plans = expand_step(step, base, config.resume_sample, result.why_not);
             for (const auto& plan : result.plans) {
                 result.runs.push_back(execute(step, plan, scenario_dir, &context));
             }
@@ -392,33 +516,108 @@ struct Runner::Impl {
         return context;
     }
 
+    bool has_stream(bool incremental) const {
+        return std::any_of(
+            catalog.streams.begin(), catalog.streams.end(),
+            [incremental](const auto& stream) { return stream.incremental() == incremental; });
+    }
+
+    // Why the scenario cannot run, in the test config's own terms; nullopt when it can.
     std::optional<std::string> unmet_requirement(const Scenario& scenario) const {
         for (const auto& requirement : scenario.requires_) {
             if (requirement.starts_with("claims:")) {
                 auto extension = requirement.substr(7);
                 if (!config.claims(extension)) {
-                    return fmt::format("the connector does not claim the '{}' extension",
-                                       extension);
+                    return fmt::format(
+                        "the test config does not claim the '{}' extension (its "
+                        "\"extensions\" list)",
+                        extension);
                 }
                 continue;
             }
-            bool met = requirement == "invalid_config"     ? config.invalid_config_text.has_value()
-                       : requirement == "expected_records" ? !config.expected_records.empty()
-                       : requirement == "merge_config"     ? config.merge_config_text.has_value()
-                       : requirement == "full_state_config"
-                           ? config.full_state_config_text.has_value()
-                       : requirement == "inject_command" ? !config.inject_command.empty()
-                       : requirement == "projections"    ? !config.projections.empty()
-                       : requirement == "incremental_stream"
-                           ? std::any_of(catalog.streams.begin(), catalog.streams.end(),
-                                         [](const auto& stream) { return stream.incremental(); })
-                           : std::any_of(catalog.streams.begin(), catalog.streams.end(),
-                                         [](const auto& stream) { return !stream.incremental(); });
-            if (!met) {
-                return fmt::format("the test config provides no {}", requirement);
+            struct Need {
+                std::string_view requirement;
+                bool met;
+                std::string_view missing;
+            };
+            const Need needs[] = {
+                {"invalid_config", config.invalid_config_text.has_value(),
+                 "the test config has no \"invalid_config\""},
+                {"expected_records", !config.expected_records.empty(),
+                 "the test config has no \"expected_records\""},
+                {"merge_config", config.merge_config_text.has_value(),
+                 "the test config has no \"merge\": {\"config\"}"},
+                {"full_state_config", config.full_state_config_text.has_value(),
+                 "the test config has no \"merge\": {\"full_state_config\"}"},
+                {"inject_command", !config.inject_command.empty(),
+                 "the test config has no \"tail\": {\"inject_command\"}"},
+                {"projections", !config.projections.empty(),
+                 "the test config has no \"projections\""},
+                {"minimal_config", minimal_config_text.has_value(),
+                 "spec emitted no connectionSpecification to take the required properties from"},
+                {"incremental_stream", has_stream(true),
+                 "no incremental stream in the configured catalog"},
+                {"full_refresh_stream", has_stream(false),
+                 "no full-refresh stream in the configured catalog"},
+                {"all_incremental",
+                 !has_stream(false) &&
+                     std::any_of(catalog.streams.begin(), catalog.streams.end(),
+                                 [](const auto& stream) { return stream.supports_full_refresh; }),
+                 "the configured catalog has a full-refresh stream (read-twice covers it), or no "
+                 "stream supports full refresh"},
+            };
+            for (const auto& need : needs) {
+                if (need.requirement == requirement && !need.met) {
+                    return std::string(need.missing);
+                }
             }
         }
         return std::nullopt;
+    }
+
+    // The extension the scenario tests, when the connector claims it.
+    std::optional<std::string> claimed_extension(const Scenario& scenario) const {
+        for (const auto& requirement : scenario.requires_) {
+            if (requirement.starts_with("claims:") && config.claims(requirement.substr(7))) {
+                return requirement.substr(7);
+            }
+        }
+        return std::nullopt;
+    }
+
+    // A pass needs every step of the scenario to have run.
+    static std::optional<std::string> step_not_run(const ScenarioContext& context) {
+        for (const auto& step : context.steps) {
+            if (step.runs.empty()) {
+                return fmt::format("step '{}' did not run: {}", step.step->id,
+                                   step.why_not.empty() ? "nothing to run" : step.why_not);
+            }
+        }
+        return std::nullopt;
+    }
+
+    CheckOutcome evaluate(const std::string& id, const Scenario& scenario,
+                          const ScenarioContext& context,
+                          const std::optional<std::string>& unmet) const {
+        CheckOutcome outcome;
+        if (unmet) {
+            outcome.not_applicable = *unmet;
+        } else {
+            outcome = evaluate_check(id, context);
+            if (auto missing = step_not_run(context)) {
+                outcome.skip(*missing);
+            }
+        }
+        if (options.strict && outcome.not_applicable && outcome.occurrences == 0) {
+            if (auto extension = claimed_extension(scenario)) {
+                outcome.add(
+                    fmt::format("the connector claims '{}' but this check did not run "
+                                "(--strict): {}",
+                                *extension, *outcome.not_applicable));
+                outcome.not_applicable.reset();
+            }
+        }
+        return outcome;
     }
 
     report::ScenarioResult run_scenario(const Scenario& scenario) {
@@ -430,9 +629,8 @@ struct Runner::Impl {
         auto started = Clock::now();
         auto unmet = unmet_requirement(scenario);
         ScenarioContext context;
+        auto scenario_dir = scratch_root.path() / fmt::format("scenario-{}", ++scenario_counter);
         if (!unmet) {
-            auto scenario_dir =
-                scratch_root.path() / fmt::format("scenario-{}", ++scenario_counter);
             std::filesystem::create_directories(scenario_dir);
             context = run_steps(scenario, scenario_dir);
         }
@@ -440,12 +638,7 @@ struct Runner::Impl {
             if (!is_check_selected(id, options)) {
                 continue;
             }
-            CheckOutcome outcome;
-            if (unmet) {
-                outcome.not_applicable = *unmet;
-            } else {
-                outcome = evaluate_check(id, context);
-            }
+            auto outcome = evaluate(id, scenario, context, unmet);
             result.checks.push_back(to_check_result(id, outcome, options.strict, secrets));
         }
         for (const auto& step : context.steps) {
@@ -455,6 +648,8 @@ struct Runner::Impl {
             }
         }
         result.status = scenario_status(result.checks);
+        std::error_code ignored;  // the scratch folder goes with the private root at worst
+        std::filesystem::remove_all(scenario_dir, ignored);
         result.duration_ms =
             std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
         return result;

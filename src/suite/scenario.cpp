@@ -82,6 +82,9 @@ Step read_step(const rapidjson::Value& value) {
     step.inject_while_running =
         value.HasMember("inject_while_running") && value["inject_while_running"].GetBool();
     step.inject_after = value.HasMember("inject_after") && value["inject_after"].GetBool();
+    step.backlog_from = string_or(value, "backlog_from", "");
+    step.key_from = string_or(value, "key_from", "");
+    step.as_full_refresh = string_or(value, "sync_mode", "") == "full_refresh";
     step.timeout_seconds =
         value.HasMember("timeout_seconds") ? value["timeout_seconds"].GetDouble() : 0;
     return step;
@@ -121,7 +124,8 @@ std::vector<std::pair<std::string, std::string>> find_problems(
         std::set<std::string> earlier;
         for (std::size_t t = 0; t < scenario.steps.size(); ++t) {
             const auto& step = scenario.steps[t];
-            for (const auto& reference : {step.state_from, step.cursor_floor_from}) {
+            for (const auto& reference :
+                 {step.state_from, step.cursor_floor_from, step.backlog_from, step.key_from}) {
                 if (!reference.empty() && earlier.count(reference) == 0) {
                     problems.emplace_back(
                         fmt::format("/scenarios/{}/steps/{}", s, t),

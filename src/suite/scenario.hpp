@@ -15,14 +15,19 @@ struct Step {
     std::string config = "main";   // main, invalid, merge, full_state
     std::string tail = "absent";   // "true", "false", "absent"
     std::string range = "absent";  // absent, full, malformed, or "BEGIN-END"
-    std::string split;  // "", halves, one_key_at_end, one_key_at_start, equal:N, cuts:A,B
+    // "", halves, one_key_at_end, one_key_at_start, equal:N, cuts:A,B, or around_key (boundaries
+    // on both sides of a real record's key, found by bisection; the record comes from key_from)
+    std::string split;
+    std::string key_from;
     std::string projections = "none";  // none, configured, identity
     bool neutral_extension_keys = false;
     bool apply_projections = false;
+    bool as_full_refresh = false;  // streams that support it are read in full refresh
     std::string state_from;        // step id, or ""
     std::string state_checkpoint;  // first, middle, last, sample, or a 1-based number
     std::string cursor_floor_from;
     bool inject_while_running = false;
+    std::string backlog_from;  // the step whose records a tailing run delivers before injection
     bool inject_after = false;
     double timeout_seconds = 0;
 };

@@ -56,6 +56,18 @@ with tempfile.TemporaryDirectory(prefix="conform-cli-") as folder:
         contains=["unknown scenario, suite or check 'reed'"])
     run("list", expect_code=0, contains=["AP-READ-2", "X-RANGE-1", "range-splits"])
 
+    # Flags-only runs say what a test config says for the common cases.
+    flags_only = ["run", "--connector", connector, "--config", config, "--catalog",
+                  os.path.join(fixtures, "configured_catalog.json")]
+    run(*flags_only, "--volatile", "users", expect_code=2,
+        contains=["--volatile users: expected STREAM:/json/pointer"])
+    os.environ["REFERENCE_CONNECTOR_FAULTS"] = "nondeterministic"
+    run(*flags_only, "--only", "read-twice", "--strict", "--volatile", "users:/fetched_at",
+        expect_code=1, contains=["read.full_refresh_deterministic", "/name: "])
+    run(*flags_only, "--only", "read-twice", "--strict", "--volatile", "users:/name",
+        "--volatile", "users:/fetched_at", expect_code=0, contains=["PASS read-twice"])
+    del os.environ["REFERENCE_CONNECTOR_FAULTS"]
+
     bad_text = json.dumps(good, indent=2).replace('"catalog"', '"catalogue"')
     bad_path = write(folder, "bad.json", bad_text)
     bad_line = next(i for i, line in enumerate(bad_text.splitlines(), 1) if "catalogue" in line)

@@ -81,6 +81,10 @@ def main():
                         help="extensions the test config claims, comma separated, or 'none'")
     parser.add_argument("--read-timeout", type=float, default=8)
     parser.add_argument("--expect", required=True)
+    parser.add_argument("--expect-skipped",
+                        help="scenario/check pairs (SCENARIO:CHECK, comma separated, or 'none') "
+                             "that must be exactly the skipped ones")
+    parser.add_argument("--keep", help="copy the test folder and report here (debugging)")
     args = parser.parse_args()
     expected = set() if args.expect == "none" else set(args.expect.split(","))
 
@@ -100,6 +104,8 @@ def main():
             sys.exit(f"FAIL: no report written (exit {completed.returncode})")
         with open(report_path) as source:
             report = json.load(source)
+        if args.keep:
+            shutil.copytree(folder, args.keep, dirs_exist_ok=True)
 
     seen = not_passing(report)
     failed = any(check["status"] == "failed" for items in seen.values() for _, check in items)
@@ -112,6 +118,12 @@ def main():
     secret = "ref-secret-value-1234"
     if secret in completed.stdout or secret in json.dumps(report):
         problems.append("the connector's secret appears in conform's report")
+    if args.expect_skipped is not None:
+        skipped = {f"{scenario['id']}:{check['id']}" for scenario in report["scenarios"]
+                   for check in scenario["checks"] if check["status"] == "skipped"}
+        wanted = set() if args.expect_skipped == "none" else set(args.expect_skipped.split(","))
+        if skipped != wanted:
+            problems.append(f"skipped: {sorted(skipped)}; expected exactly: {sorted(wanted)}")
     if problems:
         print(completed.stdout[-6000:])
         print(completed.stderr[-3000:])

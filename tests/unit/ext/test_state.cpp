@@ -136,7 +136,6 @@ TEST_CASE("state: malformed messages are reported and not applied") {
     apply_clean(reducer, R"({"data":{"keep":true}})");
     const std::string kept = R"({"keep":true})";
     CHECK(apply(reducer, R"({"merge":true})") == Strings{"X-MERGE-1"});
-    CHECK(apply(reducer, R"({"data":null,"merge":true})") == Strings{"X-MERGE-1"});
     CHECK(apply(reducer, R"({"data":[1],"estuary.dev/merge":true})") == Strings{"X-MERGE-1"});
     CHECK(apply(reducer, R"({"data":"x"})") == Strings{"AP-STATE-1"});
     CHECK(apply(reducer, R"({"Data":{"x":1}})") == Strings{"AP-STATE-1"});
@@ -144,7 +143,7 @@ TEST_CASE("state: malformed messages are reported and not applied") {
     CHECK(apply(reducer, R"({"type":"OTHER","data":{}})") == Strings{"AP-STATE-1"});
     CHECK(apply(reducer, R"([1])") == Strings{"AP-STATE-1"});
     CHECK(reducer.materialized_json() == kept);
-    CHECK(reducer.count() == 9);
+    CHECK(reducer.count() == 8);
     CHECK(problem_text(reducer, R"({"merge":true})").find("without \"data\"") != std::string::npos);
 }
 
@@ -311,4 +310,41 @@ TEST_CASE("state: many large states stay correct across memory compaction") {
     CHECK(reducer.count() == k_states);
     CHECK(reducer.materialized_json() ==
           R"({"filler":")" + filler + R"(","i":)" + std::to_string(k_states - 1) + "}");
+}
+
+TEST_CASE("state: a null merge patch is RFC 7396's reset, applied and advised against") {
+    StateReducer reducer;
+    apply_clean(reducer, R"({"data":{"cursor":5}})");
+    auto problems = reducer.apply(json::parse_json_text(R"({"data":null,"merge":true})", "state"));
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].clause == "X-MERGE-1");
+    CHECK(problems[0].advisory);
+    CHECK(reducer.materialized_json() == "{}");
+
+    StateReducer streams;
+    apply_clean(streams, R"({"type":"STREAM","stream":{"stream_descriptor":{"name":"s"},)"
+                         R"("stream_state":{"cursor":5}}})");
+    auto reset = streams.apply(json::parse_json_text(
+        R"({"type":"STREAM","merge":true,"stream":{"stream_descriptor":{"name":"s"},)"
+        R"("stream_state":null}})",
+        "state"));
+    REQUIRE(reset.size() == 1);
+    CHECK(reset[0].advisory);
+    CHECK(streams.materialized_json().find(R"("stream_state":{})") != std::string::npos);
+}
+
+TEST_CASE("state: a connector whose STATEs are always patches needs no flag") {
+    StateReducer reducer(true);
+    apply_clean(reducer, R"({"data":{"a":1,"b":2}})");
+    apply_clean(reducer, R"({"data":{"a":null,"c":3}})");
+    CHECK(reducer.materialized_json() == R"({"b":2,"c":3})");
+}
+
+TEST_CASE("state: merge flags are recognised in every spelling, only when true") {
+    for (const char* text :
+         {R"({"merge":true})", R"({"estuary.dev/merge":true})", R"({"patch":true})"}) {
+        CHECK(has_merge_flag(json::parse_json_text(text, "state")));
+    }
+    CHECK_FALSE(has_merge_flag(json::parse_json_text(R"({"merge":false})", "state")));
+    CHECK_FALSE(has_merge_flag(json::parse_json_text(R"({"data":{}})", "state")));
 }

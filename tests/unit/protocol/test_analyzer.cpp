@@ -361,12 +361,50 @@ TEST_CASE("analyzer: merge STATEs reduce into the checkpoint's state file") {
     CHECK(canonical(observation.checkpoints[1].state_file) == canonical(R"({"a":1,"b":{"d":3}})"));
 }
 
-TEST_CASE("analyzer: a STREAM state for an unconfigured stream is state.well_formed") {
+TEST_CASE("analyzer: a STREAM state for a stream outside the catalog is the source's own state") {
+    // The protocol does not limit STREAM states to configured streams; the faros CDK keeps its
+    // own pseudo-streams' state that way. It commits no configured stream's records.
     auto catalog = test_catalog();
     auto observation = analyze({state_line(stream_state("ghosts", "{}"))}, catalog);
-    auto found = findings_of(observation, "state.well_formed");
-    REQUIRE(found.size() == 1);
-    CHECK(found[0].message == "STREAM state for 'ghosts', which is not a configured stream");
+    CHECK(findings_of(observation, "state.well_formed").empty());
+    REQUIRE(observation.checkpoints.size() == 1);
+    CHECK_FALSE(observation.checkpoints[0].all_streams);
+    CHECK(observation.checkpoints[0].streams.empty());
+}
+
+TEST_CASE("analyzer: explicit nulls in optional protocol fields are valid (Python CDK)") {
+    auto catalog = test_catalog();
+    auto observation = analyze(
+        {R"({"type":"TRACE","trace":{"type":"STREAM_STATUS","emitted_at":1796057845619.605,)"
+         R"("stream_status":{"stream_descriptor":{"name":"users","namespace":null},)"
+         R"("status":"STARTED"}}})",
+         R"({"type":"RECORD","record":{"stream":"users","namespace":null,"data":{"id":1,)"
+         R"("updated":"2024-01-01T00:00:00Z"},"emitted_at":1700000000000}})",
+         R"({"type":"STATE","state":{"type":"STREAM","stream":{"stream_descriptor":{"name":)"
+         R"("users","namespace":null},"stream_state":{"__ab_full_refresh_state_message":true}},)"
+         R"("sourceStats":{"recordCount":1.0}}})"},
+        catalog);
+    CHECK(observation.findings.empty());
+    CHECK(observation.records.size() == 1);
+    REQUIRE(observation.checkpoints.size() == 1);
+    CHECK(observation.checkpoints[0].streams == std::vector<std::uint32_t>{0});
+}
+
+TEST_CASE("analyzer: a required field that is null still breaks the envelope, once") {
+    auto catalog = test_catalog();
+    auto observation = analyze(
+        {R"({"type":"RECORD","record":{"stream":null,"data":{},"emitted_at":1}})"}, catalog);
+    CHECK(count_of(observation, "io.messages_valid") >= 1);
+    CHECK(observation.records.empty());
+}
+
+TEST_CASE("analyzer: a STATE the envelope dislikes is still reduced: no cascade") {
+    auto catalog = test_catalog();
+    // "type" is not one of the enum's values, but the reducer still reads the legacy data.
+    auto observation =
+        analyze({state_line(R"({"type":"LEGACY","data":{"a":1},"sourceStats":"odd"})")}, catalog);
+    CHECK(observation.checkpoints.size() == 1);
+    CHECK(count_of(observation, "state.well_formed") == 1);  // reported once
 }
 
 TEST_CASE("analyzer: a secret on stdout or stderr is secrets.not_leaked and never shown") {

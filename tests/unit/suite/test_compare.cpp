@@ -142,3 +142,21 @@ TEST_CASE("describe_record: stream, key or digest, line and run") {
                                                  " (line 2 of read [range 0-1])");
     CHECK(describe_record(refs[2], names).starts_with("? digest "));
 }
+
+TEST_CASE("changed_records: the same identity with other content, paired") {
+    auto expected = run_of("a", {{0, 1}, {0, 2}, {0, 3}});
+    auto actual = run_of("b", {{0, 1}, {0, 2}, {1, 3}});
+    actual.records[1].content = json::Digest{9, 9};  // key 2 changed
+    auto changed = changed_records(records_of(expected), records_of(actual));
+    REQUIRE(changed.count == 1);
+    CHECK(changed.examples[0].first.entry->line == 2);
+    CHECK(changed.examples[0].second.entry->line == 2);
+}
+
+TEST_CASE("changed_records: exact matches are taken first, whatever the order") {
+    auto expected = run_of("a", {{0, 7}, {0, 7}});
+    expected.records[1].content = json::Digest{5, 5};
+    auto actual = run_of("b", {{0, 7}, {0, 7}});
+    actual.records[0].content = json::Digest{5, 5};  // the same two versions, swapped
+    CHECK(changed_records(records_of(expected), records_of(actual)).count == 0);
+}

@@ -56,12 +56,35 @@ TEST_CASE("to_check_result: a SHOULD check warns, and fails under strict") {
 
 TEST_CASE("to_check_result: not applicable is skipped with the reason as note") {
     protocol::Secrets none;
-    auto outcome = outcome_with(3);
+    auto outcome = outcome_with(0);
     outcome.not_applicable = "the connector does not claim range";
     outcome.note = "ignored";
     auto result = to_check_result("range.split_union", outcome, true, none);
     CHECK(result.status == Status::skipped);
     CHECK(result.note == "the connector does not claim range");
+}
+
+TEST_CASE("to_check_result: findings of a partly run check stand, the note says what is missing") {
+    protocol::Secrets none;
+    auto outcome = outcome_with(3);
+    outcome.not_applicable = "step 'again' did not run";
+    outcome.note = "compared by key";
+    auto result = to_check_result("range.split_union", outcome, false, none);
+    CHECK(result.status == Status::failed);
+    CHECK(result.note == "compared by key (incomplete: step 'again' did not run)");
+}
+
+TEST_CASE("to_check_result: advisory findings warn inside a MUST check, fail under --strict") {
+    protocol::Secrets none;
+    CheckOutcome outcome;
+    outcome.advise("re-emitted a committed record");
+    auto result = to_check_result("range.state_subdivision", outcome, false, none);
+    CHECK(result.status == Status::warned);
+    CHECK(result.examples.at(0).message == "(SHOULD) re-emitted a committed record");
+    CHECK(to_check_result("range.state_subdivision", outcome, true, none).status == Status::failed);
+    outcome.add("lost a record");
+    CHECK(to_check_result("range.state_subdivision", outcome, false, none).status ==
+          Status::failed);
 }
 
 TEST_CASE("to_check_result: notes, messages and excerpts are redacted") {
@@ -75,8 +98,9 @@ TEST_CASE("to_check_result: notes, messages and excerpts are redacted") {
     CHECK(result.examples[0].excerpt == "{\"k\":\"**********\"}");
     CHECK(result.note == "compared with **********");
 
-    outcome.not_applicable = "topsecret missing";
-    CHECK(to_check_result("secrets.not_leaked", outcome, false, secrets).note ==
+    CheckOutcome skipped;
+    skipped.not_applicable = "topsecret missing";
+    CHECK(to_check_result("secrets.not_leaked", skipped, false, secrets).note ==
           "********** missing");
 }
 

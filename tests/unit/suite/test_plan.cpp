@@ -34,7 +34,7 @@ std::string range(std::string_view begin, std::string_view end) {
 protocol::Observation run_with_checkpoints(std::size_t count) {
     protocol::Observation run;
     for (std::size_t i = 0; i < count; ++i) {
-        run.checkpoints.push_back({i + 1, i, "{\"n\":" + std::to_string(i) + "}", ""});
+        run.checkpoints.push_back({i + 1, i, "{\"n\":" + std::to_string(i) + "}", "", true, {}});
     }
     return run;
 }

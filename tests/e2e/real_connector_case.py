@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Runs the built conform on a connector written the way a real CDK writes, and checks the verdict.
+
+    real_connector_case.py --conform BIN --source-root DIR --test-config REL [--copy REL ...]
+                           [--needs-node-modules REL] [--strict] [--only ...]
+                           [--must-pass CHECK[,CHECK...]] [--secret TEXT]
+                           --expect CHECK[,CHECK...]|none
+    real_connector_case.py --conform BIN --source-root DIR --validate REL --catalog REL
+                           [--must-pass ...] --expect CHECK[,CHECK...]|none
+
+The connectors live in tests/connectors/ (tests/connectors/README.md says what each is and which
+verdict each of its behaviours deserves). The test config's folder and every --copy folder (paths
+relative to the source root) are copied, at the same relative paths, into a fresh temporary folder
+(node_modules is linked, not copied), so a run never touches the source tree. Then
+`conform run --test-config ... --report-json ...` runs there, or with --validate,
+`conform validate --catalog ... TRANSCRIPT --report-json ...`.
+
+Asserts: exactly the expected checks did not pass (failed or warned; "none": all passed), the exit
+code is 1 when a check failed and 0 otherwise, every --must-pass check passed in at least one
+scenario (so a run that skipped everything cannot pass), and the --secret value appears nowhere in
+conform's output or report. Exits 77 (skipped, with the reason) when --needs-node-modules names a
+folder whose node_modules lacks a package of its package.json, or node is not installed.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+
+
+def copy_tree(source_root, relative, destination_root):
+    source = os.path.join(source_root, relative)
+    destination = os.path.join(destination_root, relative)
+    shutil.copytree(source, destination, symlinks=True,
+                    ignore=shutil.ignore_patterns("node_modules", "__pycache__"))
+    modules = os.path.join(source, "node_modules")
+    if os.path.isdir(modules):
+        os.symlink(os.path.abspath(modules), os.path.join(destination, "node_modules"))
+
+
+def node_modules_problem(source_root, relative):
+    folder = os.path.join(source_root, relative)
+    if shutil.which("node") is None:
+        return "node is not installed (scripts/install-deps.sh installs nodejs and npm)"
+    with open(os.path.join(folder, "package.json")) as source:
+        dependencies = json.load(source).get("dependencies", {})
+    missing = [name for name in dependencies
+               if not os.path.isfile(os.path.join(folder, "node_modules", name, "package.json"))]
+    if missing:
+        return (f"{relative}/node_modules lacks {', '.join(missing)}: run "
+                f"`npm ci --prefix {relative}` (scripts/install-deps.sh does)")
+    return None
+
+
+def not_passing(report):
+    found = {}
+    for scenario in report["scenarios"]:
+        for check in scenario["checks"]:
+            if check["status"] in ("failed", "warned"):
+                found.setdefault(check["id"], []).append((scenario["id"], check))
+    return found
+
+
+def statuses(report):
+    seen = {}
+    for scenario in report["scenarios"]:
+        for check in scenario["checks"]:
+            seen.setdefault(check["id"], set()).add(check["status"])
+    return seen
+
+
+def describe(check):
+    if check.get("examples"):
+        return check["examples"][0]["message"]
+    return check.get("note", "")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--conform", required=True)
+    parser.add_argument("--source-root", required=True)
+    parser.add_argument("--test-config", help="test config, relative to the source root")
+    parser.add_argument("--validate", help="a recorded read transcript (relative to the root)")
+    parser.add_argument("--catalog", help="with --validate: its configured catalog")
+    parser.add_argument("--copy", action="append", default=[],
+                        help="another folder the test config needs, relative to the source root")
+    parser.add_argument("--needs-node-modules", help="folder whose npm packages must be installed")
+    parser.add_argument("--strict", action="store_true")
+    parser.add_argument("--only", nargs="+", help="passed to conform run --only")
+    parser.add_argument("--must-pass", action="append", default=[],
+                        help="checks that must run and pass, comma separated (repeatable)")
+    parser.add_argument("--secret", action="append", default=[],
+                        help="a config secret that must appear nowhere in conform's output")
+    parser.add_argument("--expect", required=True)
+    args = parser.parse_args()
+    if bool(args.test_config) == bool(args.validate) or bool(args.validate) != bool(args.catalog):
+        parser.error("give --test-config, or --validate with --catalog")
+    expected = set() if args.expect == "none" else set(args.expect.split(","))
+    must_pass = {name for group in args.must_pass for name in group.split(",") if name}
+    root = os.path.abspath(args.source_root)
+
+    if args.needs_node_modules:
+        problem = node_modules_problem(root, args.needs_node_modules)
+        if problem:
+            print(f"SKIP: {problem}")
+            sys.exit(SKIP)
+
+    with tempfile.TemporaryDirectory(prefix="conform-real-") as folder:
+        report_path = os.path.join(folder, "report.json")
+        if args.test_config:
+            for relative in [os.path.dirname(args.test_config)] + args.copy:
+                copy_tree(root, relative, folder)
+            command = [args.conform, "run", "--test-config", os.path.join(folder, args.test_config),
+                       "--report-json", report_path]
+            if args.only:
+                command += ["--only"] + args.only
+        else:
+            command = [args.conform, "validate", "--catalog", os.path.join(root, args.catalog),
+                       os.path.join(root, args.validate), "--report-json", report_path]
+        if args.strict:
+            command.append("--strict")
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=900,
+                                   cwd=folder)
+        if not os.path.exists(report_path):
+            print(completed.stdout[-6000:], completed.stderr[-3000:])
+            sys.exit(f"FAIL: no report written (exit {completed.returncode})")
+        with open(report_path) as source:
+            report_text = source.read()
+        report = json.loads(report_text)
+
+    seen = not_passing(report)
+    failed = any(check["status"] == "failed" for items in seen.values() for _, check in items)
+    problems = []
+    if set(seen) != expected:
+        problems.append(f"checks not passing: {sorted(seen)}; expected exactly: {sorted(expected)}")
+    expected_exit = 1 if failed else 0
+    if completed.returncode != expected_exit:
+        problems.append(f"exit code {completed.returncode}, expected {expected_exit}")
+    ran = statuses(report)
+    for name in sorted(must_pass):
+        if "passed" not in ran.get(name, set()):
+            problems.append(f"{name} must run and pass; its statuses: {sorted(ran.get(name, []))}")
+    for secret in args.secret:
+        if secret in completed.stdout or secret in completed.stderr or secret in report_text:
+            problems.append(f"the connector's secret {secret[:4]}... appears in conform's output")
+    for check_id, items in sorted(seen.items()):
+        scenario, check = items[0]
+        print(f"seen: {check_id} [{', '.join(check['clauses'])}] {check['status']} in {scenario}: "
+              f"{describe(check)}")
+    if problems:
+        print(completed.stdout[-8000:])
+        print(completed.stderr[-3000:])
+        sys.exit("FAIL: " + "; ".join(problems))
+    print(f"ok: {args.test_config or args.validate} -> "
+          f"{sorted(expected) or 'all checks pass'} (exit {completed.returncode})")
+
+
+main()
