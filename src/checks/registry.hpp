@@ -65,6 +65,23 @@ inline constexpr std::string_view merge_resume = "merge.resume_no_loss";
 inline constexpr std::string_view merge_equals_full = "merge.patches_equal_full";
 inline constexpr std::string_view projections = "projections.differential";
 inline constexpr std::string_view compat = "compat.neutral_keys";
+// Meltano extensions (MX-*), `"protocol": "meltano-extension"` test configs (docs/meltano.md).
+inline constexpr std::string_view mx_help = "mx.help";
+inline constexpr std::string_view mx_describe_json = "mx.describe_json";
+inline constexpr std::string_view mx_describe_shape = "mx.describe_shape";
+inline constexpr std::string_view mx_described_executables = "mx.described_executables";
+inline constexpr std::string_view mx_invoke_commands = "mx.invoke_commands";
+inline constexpr std::string_view mx_test_commands = "mx.test_commands";
+inline constexpr std::string_view mx_unknown_command = "mx.unknown_command";
+inline constexpr std::string_view mx_passthrough = "mx.passthrough";
+inline constexpr std::string_view mx_initialize = "mx.initialize";
+inline constexpr std::string_view mx_stdout_quiet = "mx.stdout_quiet";
+inline constexpr std::string_view mx_stdin_unused = "mx.stdin_unused";
+inline constexpr std::string_view mx_log_structured = "mx.log_structured";
+inline constexpr std::string_view mx_log_uncoloured = "mx.log_uncoloured";
+inline constexpr std::string_view mx_log_json = "mx.log_json";
+inline constexpr std::string_view mx_log_errors = "mx.log_errors";
+inline constexpr std::string_view mx_invoke_dashdash = "mx.invoke_keeps_dashdash";
 }  // namespace ids
 
 }  // namespace conform::checks

@@ -18,6 +18,8 @@
 #include "config/test_config.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
+#include "meltano/extension_config.hpp"
+#include "meltano/suite.hpp"
 #include "process/process.hpp"
 #include "report/console.hpp"
 #include "report/files.hpp"
@@ -164,9 +166,8 @@ config::TestConfig test_config_from(const RunFlags& flags) {
         image.runtime = flags.runtime;
         image.runtime_args = flags.runtime_args;
         image.network = flags.network;
-        image.pull = flags.pull == "never"    ? container::PullPolicy::never
-                     : flags.pull == "always" ? container::PullPolicy::always
-                                              : container::PullPolicy::missing;
+        image.pull =
+            container::parse_pull_policy(flags.pull).value_or(container::PullPolicy::missing);
         config.image = image;
     }
     config.config_text = config::read_text_file(flags.config);
@@ -263,7 +264,42 @@ private:
     std::vector<report::ScenarioResult> m_finished;
 };
 
+// A test config with "protocol": "meltano-extension" runs the extension suite (docs/meltano.md).
+int run_extension_command(const RunFlags& flags, int argc, char** argv) {
+    if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty() ||
+        !flags.config.empty() || !flags.invalid_config.empty() || !flags.catalog.empty() ||
+        !flags.extensions.empty()) {
+        throw Error(ErrorKind::usage,
+                    "an extension test config takes no --connector, --image, --suite, --config, "
+                    "--invalid-config, --catalog or --extensions (docs/meltano.md)");
+    }
+    auto config = meltano::load_extension_config(flags.test_config);
+    if (config.image) {
+        if (!flags.runtime.empty()) {
+            config.image->runtime = flags.runtime;
+        }
+        config.image->runtime_args.insert(config.image->runtime_args.end(),
+                                          flags.runtime_args.begin(), flags.runtime_args.end());
+        config.image->network = config.image->network || flags.network;
+        if (auto pull = container::parse_pull_policy(flags.pull)) {
+            config.image->pull = *pull;
+        }
+    }
+    auto console = report::make_console_reporter(stdout, flags.verbose);
+    auto started_at = now_iso8601();
+    auto report = meltano::run_extension_suite(
+        config, {flags.strict, flags.only, flags.skip, rerun_prefix(argc, argv)}, *console);
+    report.started_at = started_at;
+    report.conform_version = CONFORM_VERSION;
+    console->run_finished(report);
+    write_reports(report, flags);
+    return exit_code_for(report);
+}
+
 int run_command(const RunFlags& flags, int argc, char** argv) {
+    if (meltano::is_extension_test_config(flags.test_config)) {
+        return run_extension_command(flags, argc, argv);
+    }
     auto scenarios = load_scenarios(flags.suites);
     check_selection_names(flags.only, scenarios);
     check_selection_names(flags.skip, scenarios);
@@ -329,6 +365,12 @@ int list_command(const std::vector<std::string>& suite_files) {
             suite = scenario.suite;
             fmt::print("\nSuite '{}':\n", suite);
         }
+        fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
+        fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
+    }
+    fmt::print("\nSuite '{}' (test configs with \"protocol\": \"meltano-extension\"):\n",
+               meltano::k_suite);
+    for (const auto& scenario : meltano::extension_scenarios()) {
         fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
         fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
     }

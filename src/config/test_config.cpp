@@ -128,9 +128,7 @@ void read_connector(const rapidjson::Value& connector, TestConfig& config) {
         }
         image.network = connector.HasMember("network") && connector["network"].GetBool();
         std::string pull = connector.HasMember("pull") ? connector["pull"].GetString() : "missing";
-        image.pull = pull == "never"    ? container::PullPolicy::never
-                     : pull == "always" ? container::PullPolicy::always
-                                        : container::PullPolicy::missing;
+        image.pull = container::parse_pull_policy(pull).value_or(container::PullPolicy::missing);
         config.image = image;
     }
     if (connector.HasMember("env")) {

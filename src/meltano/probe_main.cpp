@@ -1,0 +1,27 @@
+// conform-probe: stands in for the program a Meltano extension wraps (MX-INV-2). It writes each
+// argument it received, followed by a NUL byte, to $CONFORM_PROBE_RECORD and exits with
+// $CONFORM_PROBE_EXIT (0 when unset). It never reads stdin and writes nothing else. Linked
+// statically, so that it runs inside any container image.
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+int main(int argc, char** argv) {
+    const char* record = std::getenv("CONFORM_PROBE_RECORD");
+    if (record != nullptr && *record != '\0') {
+        std::FILE* out = std::fopen(record, "wb");
+        if (out == nullptr) {
+            std::perror("conform-probe: cannot write its record");
+            return 125;
+        }
+        for (int i = 1; i < argc; ++i) {
+            std::fwrite(argv[i], 1, std::strlen(argv[i]) + 1, out);
+        }
+        if (std::fclose(out) != 0) {
+            return 125;
+        }
+    }
+    const char* code = std::getenv("CONFORM_PROBE_EXIT");
+    return code != nullptr ? std::atoi(code) : 0;
+}

@@ -1,0 +1,268 @@
+#include "meltano/session.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include "container/launcher.hpp"
+#include "container/runtime.hpp"
+#include "util/error.hpp"
+
+namespace conform::meltano {
+
+namespace {
+
+// Collects stdout; the extension's stdout is small (describe, help, or noise to report).
+class Collector : public process::Observer {
+public:
+    process::Decision on_stdout_line(std::string_view line, std::uint64_t /*line_number*/,
+                                     bool /*truncated*/) override {
+        if (text.size() < k_limit) {
+            text.append(line);
+            text += '\n';
+        }
+        return process::Decision::keep_going;
+    }
+
+    static constexpr std::size_t k_limit = 1024 * 1024;
+    std::string text;
+};
+
+constexpr std::string_view k_image_path =
+    "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+std::optional<std::vector<std::string>> read_probe_record(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        return std::nullopt;
+    }
+    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::string> args;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < content.size(); ++i) {
+        if (content[i] == '\0') {
+            args.push_back(content.substr(start, i - start));
+            start = i + 1;
+        }
+    }
+    return args;
+}
+
+}  // namespace
+
+std::string shell_join(const std::vector<std::string>& argv) {
+    std::string line;
+    for (const auto& word : argv) {
+        bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+                   std::string_view("_./:=@%+,-").find(c) != std::string_view::npos;
+        });
+        std::string quoted = "'";
+        for (char c : word) {
+            quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        }
+        line += (line.empty() ? "" : " ") + (plain ? word : quoted + "'");
+    }
+    return line;
+}
+
+std::string StepResult::outcome() const {
+    if (!started) {
+        return "could not start: " + start_error;
+    }
+    if (timed_out) {
+        return fmt::format("timed out after {:.1f} s", static_cast<double>(elapsed.count()) / 1000);
+    }
+    return exit.describe();
+}
+
+std::filesystem::path probe_executable() {
+    if (const char* path = std::getenv("CONFORM_PROBE"); path != nullptr && *path != '\0') {
+        return path;
+    }
+    std::error_code error;
+    auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (error) {
+        return {};
+    }
+    return self.parent_path() / "conform-probe";
+}
+
+Session::Session(const ExtensionConfig& config) : m_config(config) {
+    m_probe_dir = m_dir.path() / "probe-bin";
+    m_probe_record = m_dir.path() / "probe-record";
+    m_stdin_fifo = m_dir.path() / "stdin-open-empty";
+    if (::mkfifo(m_stdin_fifo.c_str(), 0600) != 0) {
+        throw_internal_error(fmt::format("cannot create the FIFO {}: {}", m_stdin_fifo.string(),
+                                         std::strerror(errno)));
+    }
+    if (!config.wrapped.empty()) {
+        auto probe = probe_executable();
+        std::error_code error;
+        std::filesystem::create_directories(m_probe_dir, error);
+        if (probe.empty() || !std::filesystem::is_regular_file(probe)) {
+            m_probe_error = fmt::format(
+                "conform's probe executable was not found ({}); set CONFORM_PROBE to its path",
+                probe.empty() ? std::string("no path") : probe.string());
+        } else {
+            auto copy = m_probe_dir / config.wrapped;
+            std::filesystem::copy_file(probe, copy,
+                                       std::filesystem::copy_options::overwrite_existing, error);
+            if (error) {
+                m_probe_error =
+                    fmt::format("cannot copy the probe to {}: {}", copy.string(), error.message());
+            } else {
+                std::filesystem::permissions(
+                    copy,
+                    std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                        std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                        std::filesystem::perms::others_exec,
+                    error);
+            }
+        }
+    } else {
+        m_probe_error = "the test config names no wrapped program (extension.wrapped)";
+    }
+    if (config.image) {
+        m_image = *config.image;
+        if (!container::on_path("setsid")) {
+            throw Error(ErrorKind::usage,
+                        "running container images needs the setsid command (util-linux) on PATH");
+        }
+        if (m_image->runtime.empty()) {
+            m_image->runtime = container::detect_runtime();
+        }
+        container::ensure_image({m_image->runtime, m_image->global_args}, m_image->image,
+                                m_image->pull);
+        // The container may run as another user: the scratch folder must be reachable.
+        std::error_code error;
+        std::filesystem::permissions(
+            m_dir.path(), std::filesystem::perms::others_read | std::filesystem::perms::others_exec,
+            std::filesystem::perm_options::add, error);
+    }
+}
+
+std::filesystem::path Session::new_project_dir() {
+    auto dir = m_dir.path() / fmt::format("project-{}", ++m_projects);
+    std::filesystem::create_directories(dir);
+    if (m_image) {
+        std::filesystem::permissions(dir, std::filesystem::perms::all,
+                                     std::filesystem::perm_options::add);
+    }
+    return dir;
+}
+
+std::string Session::describe_target() const {
+    if (m_image) {
+        return fmt::format("{} image {}", m_image->runtime, m_image->image);
+    }
+    return fmt::format("native {}", m_config.extension_executable);
+}
+
+process::LaunchSpec Session::launch_spec(const Step& step,
+                                         const std::map<std::string, std::string>& env,
+                                         const std::filesystem::path& cwd) {
+    auto timeout = step.timeout.count() > 0 ? step.timeout : m_config.command_timeout;
+    process::LaunchSpec spec;
+    if (m_image) {
+        container::ImageSettings settings = *m_image;
+        settings.env = env;
+        settings.shared_dirs.push_back(m_dir.path());
+        settings.runtime_args.insert(settings.runtime_args.end(),
+                                     {"--entrypoint", step.executable, "-w", cwd.string()});
+        container::Call call;
+        call.args = step.args;
+        call.timeout = timeout;
+        call.grace = m_config.grace;
+        spec = container::image_launch_spec(settings, call, container::unique_container_name());
+    } else {
+        spec.argv = {step.executable};
+        spec.argv.insert(spec.argv.end(), step.args.begin(), step.args.end());
+        spec.env = env;
+        spec.working_dir = cwd;
+        spec.timeout = timeout;
+        spec.grace = m_config.grace;
+    }
+    if (step.stdin_mode == StdinMode::open_empty) {
+        // Opened read-write, the FIFO never reports end of input: a read waits forever.
+        std::vector<std::string> argv = {"/bin/sh", "-c", "exec 0<>\"$0\" && exec \"$@\"",
+                                         m_stdin_fifo.string()};
+        argv.insert(argv.end(), spec.argv.begin(), spec.argv.end());
+        spec.argv = std::move(argv);
+    }
+    return spec;
+}
+
+StepResult Session::run(const Step& step) {
+    StepResult result;
+    result.label = step.label;
+    std::vector<std::string> shown = {step.executable};
+    shown.insert(shown.end(), step.args.begin(), step.args.end());
+    result.command = shell_join(shown);
+
+    std::map<std::string, std::string> env = m_config.env;
+    if (m_config.log_levels) {
+        env["LOG_LEVELS"] = "true";
+    }
+    if (m_config.log_timestamps) {
+        env["LOG_TIMESTAMPS"] = "true";
+    }
+    for (const auto& [key, value] : step.env) {
+        env[key] = value;
+    }
+    std::string path;
+    if (step.probe_exit) {
+        std::error_code ignored;
+        std::filesystem::remove(m_probe_record, ignored);
+        env["CONFORM_PROBE_RECORD"] = m_probe_record.string();
+        env["CONFORM_PROBE_EXIT"] = std::to_string(*step.probe_exit);
+        path = m_probe_dir.string();
+    }
+    if (m_image) {
+        if (!path.empty()) {
+            env["PATH"] = fmt::format("{}:{}", path, k_image_path);
+        }
+    } else {
+        for (const auto& dir : m_config.path) {
+            path += (path.empty() ? "" : ":") + dir.string();
+        }
+        const char* inherited = std::getenv("PATH");
+        if (inherited != nullptr && *inherited != '\0') {
+            path += (path.empty() ? "" : ":") + std::string(inherited);
+        }
+        env["PATH"] = path;
+    }
+    auto cwd = step.cwd.empty() ? m_dir.path() : step.cwd;
+
+    Collector collector;
+    try {
+        auto spec = launch_spec(step, env, cwd);
+        auto run = process::run(spec, collector);
+        result.started = true;
+        result.exit = run.exit;
+        result.timed_out = run.stop_reason == process::StopReason::timeout;
+        result.stderr_text = std::move(run.stderr_text);
+        result.stdout_lines = run.stdout_lines;
+        result.elapsed = run.elapsed;
+    } catch (const Error& error) {
+        if (error.kind() == ErrorKind::interrupted || error.kind() == ErrorKind::usage) {
+            throw;
+        }
+        result.started = false;
+        result.start_error = error.what();
+    }
+    result.stdout_text = std::move(collector.text);
+    if (step.probe_exit) {
+        result.probe_args = read_probe_record(m_probe_record);
+    }
+    return result;
+}
+
+}  // namespace conform::meltano

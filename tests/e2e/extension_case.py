@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Runs the built conform against the reference Meltano extension and checks the verdict.
+
+    extension_case.py --conform BIN --bin DIR [--fault NAME] [--image IMAGE --runtime RUNTIME
+                      [--global-arg ARG]...] [--set KEY=JSON]... [--only NAMES] [--strict]
+                      --expect CHECK[,CHECK...]|none
+
+Writes an extension test config ("protocol": "meltano-extension") in a fresh temporary folder
+(faults reach the fixture through REFEXT_FAULTS), runs `conform run --test-config` with a JSON
+report and a JUnit report, and asserts that exactly the expected checks did not pass (failed or
+warned) and that the exit code matches: 1 when a check failed, 0 otherwise. With --image, also
+asserts that no container this conform run started is left behind.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ElementTree
+
+
+def write_test_config(folder, args):
+    extension = {"name": "refext", "invoker": True, "wrapped": "reftool",
+                 "env": {"REFEXT_FAULTS": args.fault or ""}}
+    if args.image:
+        extension.update({"image": args.image, "runtime": args.runtime, "pull": "never",
+                          "global_args": args.global_arg or []})
+    else:
+        extension["path"] = [os.path.abspath(args.bin)]
+    config = {
+        "protocol": "meltano-extension",
+        "extension": extension,
+        "commands": [
+            {"name": "status", "args": ["invoke", "status"]},
+            {"name": "status-direct", "executable": "invoker", "args": ["status"]},
+            {"name": "fail", "args": ["invoke", "fail"], "exit": 2},
+            {"name": "test", "args": ["invoke", "test"]},
+        ],
+        "logging": {"levels": True, "timestamps": True, "json": True},
+        "timeouts": {"command": 60, "stdin": args.stdin_timeout},
+        "grace_seconds": 1,
+    }
+    for setting in args.set or []:
+        key, value = setting.split("=", 1)
+        section, name = key.split(".", 1)
+        config[section][name] = json.loads(value)
+    path = os.path.join(folder, "extension.json")
+    with open(path, "w") as out:
+        json.dump(config, out, indent=2)
+    return path
+
+
+def leftover_containers(args, conform_pid):
+    """Containers this conform process started that still exist (other runs on the machine are
+    not ours to judge)."""
+    listed = subprocess.run([args.runtime, *(args.global_arg or []), "ps", "-a", "--format",
+                             "{{.Names}}"], capture_output=True, text=True, timeout=120)
+    prefix = f"conform-{conform_pid}-"
+    return [name for name in listed.stdout.split() if name.startswith(prefix)]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--conform", required=True)
+    parser.add_argument("--bin", help="folder with refext_extension, refext_invoker, reftool")
+    parser.add_argument("--fault")
+    parser.add_argument("--image")
+    parser.add_argument("--runtime", default="podman")
+    parser.add_argument("--global-arg", action="append")
+    parser.add_argument("--set", action="append", help="SECTION.KEY=JSON in the test config")
+    parser.add_argument("--only")
+    parser.add_argument("--strict", action="store_true")
+    parser.add_argument("--stdin-timeout", type=float, default=10)
+    parser.add_argument("--expect", required=True)
+    args = parser.parse_args()
+    expected = set() if args.expect == "none" else set(args.expect.split(","))
+
+    with tempfile.TemporaryDirectory(prefix="conform-mx-e2e-") as folder:
+        test_config = write_test_config(folder, args)
+        report_path = os.path.join(folder, "report.json")
+        junit_path = os.path.join(folder, "report.xml")
+        command = [args.conform, "run", "--test-config", test_config, "--report-json",
+                   report_path, "--junit", junit_path]
+        if args.strict:
+            command.append("--strict")
+        if args.only:
+            command += ["--only", args.only]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        stdout, stderr = process.communicate(timeout=600)
+        completed = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+        left = leftover_containers(args, process.pid) if args.image else []
+        if not os.path.exists(report_path):
+            print(completed.stdout, completed.stderr)
+            sys.exit(f"FAIL: no report written (exit {completed.returncode})")
+        with open(report_path) as source:
+            report = json.load(source)
+        junit = ElementTree.parse(junit_path).getroot()
+
+    seen = {}
+    for scenario in report["scenarios"]:
+        for check in scenario["checks"]:
+            if check["status"] in ("failed", "warned"):
+                seen.setdefault(check["id"], []).append((scenario["id"], check))
+    failed = any(check["status"] == "failed" for items in seen.values() for _, check in items)
+    problems = []
+    if set(seen) != expected:
+        problems.append(f"checks not passing: {sorted(seen)}; expected exactly: {sorted(expected)}")
+    expected_exit = 1 if failed else 0
+    if completed.returncode != expected_exit:
+        problems.append(f"exit code {completed.returncode}, expected {expected_exit}")
+    if not any(check["status"] == "passed" for scenario in report["scenarios"]
+               for check in scenario["checks"]) and not expected:
+        problems.append("no check passed")
+    if left:
+        problems.append(f"containers left behind: {left}")
+    cases = junit.findall(".//testcase")
+    if not cases:
+        problems.append("the JUnit report has no test case")
+    if problems:
+        print(completed.stdout[-6000:])
+        print(completed.stderr[-3000:])
+        sys.exit("FAIL: " + "; ".join(problems))
+    for check_id, items in sorted(seen.items()):
+        scenario, check = items[0]
+        message = check["examples"][0]["message"] if check["examples"] else check["note"]
+        print(f"caught: {check_id} [{', '.join(check['clauses'])}] {check['status']} in "
+              f"{scenario}: {message}")
+    print(f"ok: {args.fault or 'no fault'} -> {sorted(expected) or 'all checks pass'}")
+
+
+main()

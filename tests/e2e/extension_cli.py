@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The command line around extension test configs: exit codes, messages and selection.
+
+    extension_cli.py CONFORM EXTENSION_BIN_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+conform, bin_dir = sys.argv[1], os.path.abspath(sys.argv[2])
+failures = []
+
+
+def config(**changes):
+    base = {"protocol": "meltano-extension",
+            "extension": {"name": "refext", "invoker": True, "wrapped": "reftool",
+                          "path": [bin_dir]},
+            "commands": [{"name": "status", "args": ["invoke", "status"]}]}
+    base.update(changes)
+    return base
+
+
+def run(folder, test_config, *flags):
+    path = os.path.join(folder, "extension.json")
+    with open(path, "w") as out:
+        json.dump(test_config, out)
+    report = os.path.join(folder, "report.json")
+    if os.path.exists(report):
+        os.remove(report)
+    completed = subprocess.run([conform, "run", "--test-config", path, "--report-json", report,
+                                *flags], capture_output=True, text=True, timeout=300)
+    data = None
+    if os.path.exists(report):
+        with open(report) as source:
+            data = json.load(source)
+    return completed, data
+
+
+def expect(name, condition, completed):
+    if not condition:
+        failures.append(f"{name}: exit {completed.returncode}\n{completed.stdout[-2000:]}\n"
+                        f"{completed.stderr[-2000:]}")
+    else:
+        print(f"ok: {name}")
+
+
+with tempfile.TemporaryDirectory(prefix="conform-mx-cli-") as folder:
+    completed, report = run(folder, config(), "--only", "mx-help")
+    expect("--only mx-help runs one scenario",
+           completed.returncode == 0 and [s["id"] for s in report["scenarios"]] == ["mx-help"],
+           completed)
+
+    completed, report = run(folder, config(), "--only", "mx.passthrough")
+    expect("--only a check reports only that check",
+           completed.returncode == 0 and
+           [c["id"] for s in report["scenarios"] for c in s["checks"]] == ["mx.passthrough"],
+           completed)
+
+    completed, report = run(folder, config(), "--skip", "mx-stdin,mx.log_json")
+    ids = {c["id"] for s in report["scenarios"] for c in s["checks"]}
+    expect("--skip drops scenarios and checks",
+           completed.returncode == 0 and "mx.stdin_unused" not in ids and "mx.log_json" not in ids
+           and "mx.help" in ids, completed)
+
+    completed, _ = run(folder, config(), "--only", "mx.helpp")
+    expect("an unknown --only name is a usage error (2) with a suggestion",
+           completed.returncode == 2 and "mx.help" in completed.stderr, completed)
+
+    completed, _ = run(folder, config(), "--skip", "meltano")
+    expect("nothing selected exits 5", completed.returncode == 5, completed)
+
+    bad = config()
+    bad["extension"]["nmae"] = "typo"
+    completed, _ = run(folder, bad)
+    expect("an unknown key in the test config exits 3 naming it",
+           completed.returncode == 3 and "extension.nmae" in completed.stderr, completed)
+
+    completed, _ = run(folder, config(), "--connector", "true")
+    expect("--connector with an extension test config is a usage error (2)",
+           completed.returncode == 2, completed)
+
+    missing = config()
+    missing["extension"]["name"] = "nosuch"
+    missing["extension"]["wrapped"] = "nosuchtool"
+    missing["commands"] = []
+    completed, report = run(folder, missing)
+    failed = {c["id"] for s in report["scenarios"] for c in s["checks"]
+              if c["status"] == "failed"} if report else set()
+    expect("an extension that is not on PATH fails its checks (exit 1), conform does not crash",
+           completed.returncode == 1 and "mx.help" in failed, completed)
+
+    secret = "tok-secret-9876"
+    leaky = config()
+    leaky["extension"]["env"] = {"REFTOOL_TOKEN": secret}
+    leaky["extension"]["secret_env"] = ["REFTOOL_TOKEN"]
+    leaky["commands"] = [{"name": "leak", "executable": "sh",
+                          "args": ["-c", 'echo "token is $REFTOOL_TOKEN" >&2; exit 1']}]
+    completed, report = run(folder, leaky, "--only", "mx-commands", "-v")
+    failed = {c["id"] for s in report["scenarios"] for c in s["checks"]
+              if c["status"] == "failed"} if report else set()
+    expect("secret_env values are masked in the console and JSON reports",
+           completed.returncode == 1 and failed == {"mx.invoke_commands"} and
+           secret not in completed.stdout and secret not in json.dumps(report) and
+           "**********" in json.dumps(report), completed)
+
+if failures:
+    sys.exit("FAIL:\n" + "\n".join(failures))
