@@ -332,10 +332,18 @@ void check_discover_keys(const ScenarioContext& context, CheckOutcome& outcome) 
     if (!message) {
         return;
     }
+    bool any_declared = false;
     for (const auto& stream : (*message)["catalog"]["streams"].GetArray()) {
         if (!stream.HasMember("json_schema")) {
             continue;
         }
+        any_declared =
+            any_declared ||
+            (stream.HasMember("source_defined_primary_key") &&
+             stream["source_defined_primary_key"].IsArray() &&
+             !stream["source_defined_primary_key"].Empty()) ||
+            (stream.HasMember("default_cursor_field") && stream["default_cursor_field"].IsArray() &&
+             !stream["default_cursor_field"].Empty());
         const auto& schema = stream["json_schema"];
         auto name = stream_name(stream);
         if (stream.HasMember("source_defined_primary_key") &&
@@ -357,6 +365,9 @@ void check_discover_keys(const ScenarioContext& context, CheckOutcome& outcome) 
                                     name, json_text(stream["default_cursor_field"])),
                         "discover", line);
         }
+    }
+    if (!any_declared) {
+        outcome.skip("no discovered stream declares a primary key or a default cursor");
     }
 }
 

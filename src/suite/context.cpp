@@ -128,6 +128,13 @@ std::optional<std::string> nothing_to_judge(std::string_view id, const ScenarioC
                                  "not set)")
                            : std::nullopt;
     }
+    if (id == ids::secrets) {
+        return context.secrets != nullptr && context.secrets->empty()
+                   ? std::optional<std::string>(
+                         "the spec marks no config property "
+                         "airbyte_secret: no secret to look for")
+                   : std::nullopt;
+    }
     if (id == ids::state_no_older) {
         for (const auto& step : context.steps) {
             if (!step.step->cursor_floor_from.empty() && !step.runs.empty()) {

@@ -420,7 +420,8 @@ struct Runner::Impl {
         analyzer_ptr = &analyzer;
         auto result = start(launch, analyzer);
         auto observation = analyzer.finish(std::move(result));
-        observation.label = plan.label;
+        // Two steps of one scenario may run the same command: the step's id tells them apart.
+        observation.label = step.id == step.run ? plan.label : step.id + ": " + plan.label;
         observation.command_line =
             launcher->describe() + " " + fmt::format("{}", fmt::join(call.args, " "));
         if (!inject_problem.empty()) {
