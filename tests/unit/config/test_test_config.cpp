@@ -137,6 +137,24 @@ TEST_CASE("test config: comments are allowed and optional sections are read") {
     CHECK(config.projections.at("users") == Projections{{"uid", "/id"}});
 }
 
+TEST_CASE("test config: the inject command resolves like connector.command; merge and tail keys") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    auto path = dir.write("conform.json", R"({
+  "connector": {"command": ["./source"]},
+  "config": "config.json",
+  "merge": {"states_are_patches": true},
+  "tail": {"inject_command": "./add-row.sh '${CONFORM_CONFIG}' 2", "wait_seconds": 7}
+})");
+    auto config = load_test_config(path);
+    REQUIRE(config.inject_command.size() == 3);
+    CHECK(config.inject_command[0] == (fs::absolute(dir.path()) / "./add-row.sh").string());
+    CHECK(config.inject_command[1] == "${CONFORM_CONFIG}");
+    CHECK(config.inject_command[2] == "2");
+    CHECK(config.states_are_patches);
+    CHECK(config.tail_wait == std::chrono::milliseconds(7000));
+}
+
 TEST_CASE("test config: an image connector keeps its settings") {
     TempDir dir;
     dir.write("config.json", "{}");
