@@ -69,6 +69,14 @@ std::string minimal_config(const rapidjson::Value& spec, const rapidjson::Value&
     return json::to_json(minimal);
 }
 
+// A plain read of `range`, labelled with `label_format` around the range's text.
+RunPlan range_plan(fmt::format_string<std::string> label_format, const ext::KeyRange& range) {
+    RunPlan plan;
+    plan.label = fmt::format(label_format, range.to_string());
+    plan.range_json = range.to_json();
+    return plan;
+}
+
 class Discard : public process::Observer {
 public:
     process::Decision on_stdout_line(std::string_view, std::uint64_t, bool) override {
@@ -358,8 +366,7 @@ struct Runner::Impl {
                                                            : backlog->runs.front().records;
     }
 
-    TailDriver::Settings tail_settings(const std::filesystem::path& scenario_dir,
-                                       std::function<void()> inject_and_mark) const {
+    TailDriver::Settings tail_settings(std::function<void()> inject_and_mark) const {
         TailDriver::Settings settings;
         settings.inject_not_before = config.inject_after;
         settings.observe = config.observe;
@@ -369,7 +376,6 @@ struct Runner::Impl {
         if (!config.inject_command.empty()) {
             settings.inject = std::move(inject_and_mark);
         }
-        (void)scenario_dir;
         return settings;
     }
 
@@ -398,7 +404,7 @@ struct Runner::Impl {
         std::string inject_problem;
         std::optional<TailDriver> tail_driver;
         if (step.inject_while_running) {
-            tail_driver.emplace(backlog_for(step, context), tail_settings(scenario_dir, [&] {
+            tail_driver.emplace(backlog_for(step, context), tail_settings([&] {
                                     inject_problem = inject(scenario_dir);
                                     analyzer_ptr->set_mark();
                                 }));
@@ -448,12 +454,8 @@ struct Runner::Impl {
         const auto& records = from->runs.front().records;
         const auto& target = records[records.size() / 2];
         auto isolation = isolate_key(target, [&](const ext::KeyRange& range) {
-            RunPlan narrowing{fmt::format("read [bisect range {}]", range.to_string()),
-                              range.to_json(),
-                              std::nullopt,
-                              {},
-                              0};
-            return execute(step, narrowing, scenario_dir, &context);
+            return execute(step, range_plan("read [bisect range {}]", range), scenario_dir,
+                           &context);
         });
         if (!isolation.key) {
             result.why_not = isolation.why_not;
@@ -464,11 +466,7 @@ struct Runner::Impl {
             "narrowing reads)",
             target.line, step.key_from, *isolation.key, isolation.reads);
         for (const auto& range : ranges_around(*isolation.key)) {
-            result.plans.push_back(RunPlan{fmt::format("read [range {}]", range.to_string()),
-                                           range.to_json(),
-                                           std::nullopt,
-                                           {},
-                                           0});
+            result.plans.push_back(range_plan("read [range {}]", range));
         }
     }
 
