@@ -233,6 +233,14 @@ void scenario_describe(Scenario& s) {
     s.note(ids::mx_describe_shape,
            "members beyond the seed's (the EDK's richer shape) and extra commands such as "
            "pre_invoke/post_invoke are accepted");
+    for (const auto& cli : reading.clis) {
+        if (cli.pass_through && cli.name != config.invoker.value_or("")) {
+            s.note(ids::mx_describe_shape,
+                   fmt::format("describe lists the pass-through CLI '{}' the test config does not "
+                               "declare: set extension.invoker (and extension.wrapped) to test it",
+                               cli.name));
+        }
+    }
     if (reading.clis.empty()) {
         s.skip(ids::mx_described_executables, "describe names no executable");
         return;

@@ -5,9 +5,11 @@
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 conform, bin_dir = sys.argv[1], os.path.abspath(sys.argv[2])
 failures = []
@@ -104,6 +106,40 @@ with tempfile.TemporaryDirectory(prefix="conform-mx-cli-") as folder:
            completed.returncode == 1 and failed == {"mx.invoke_commands"} and
            secret not in completed.stdout and secret not in json.dumps(report) and
            "**********" in json.dumps(report), completed)
+
+    # Ctrl-C while a command waits on stdin: conform stops it and exits 130, leaving no process.
+    waiting = config()
+    waiting["extension"]["env"] = {"REFEXT_FAULTS": "reads_stdin"}
+    waiting["timeouts"] = {"stdin": 120}
+    waiting_path = os.path.join(folder, "waiting.json")
+    with open(waiting_path, "w") as out:
+        json.dump(waiting, out)
+    process = subprocess.Popen([conform, "run", "--test-config", waiting_path, "--only",
+                                "mx-stdin"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    blocked = None
+    deadline = time.monotonic() + 60
+    while blocked is None and time.monotonic() < deadline and process.poll() is None:
+        listed = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True,
+                                text=True).stdout.split()
+        for pid in listed:
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as source:
+                    if b"initialize" in source.read():
+                        blocked = pid
+            except OSError:
+                pass
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    try:
+        stdout, stderr = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        stdout, stderr = process.communicate()
+    stopped = subprocess.CompletedProcess([], process.returncode, stdout, stderr)
+    expect("SIGINT stops conform (130) and the command waiting on stdin",
+           blocked is not None and process.returncode == 130 and
+           not os.path.exists(f"/proc/{blocked}"), stopped)
 
 if failures:
     sys.exit("FAIL:\n" + "\n".join(failures))
