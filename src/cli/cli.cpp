@@ -128,6 +128,22 @@ std::string rerun_prefix(int argc, char** argv) {
     return command;
 }
 
+// The command line's container settings over a test config's image (when it names one).
+void apply_image_flags(const RunFlags& flags, std::optional<container::ImageSettings>& image) {
+    if (!image) {
+        return;
+    }
+    if (!flags.runtime.empty()) {
+        image->runtime = flags.runtime;
+    }
+    image->runtime_args.insert(image->runtime_args.end(), flags.runtime_args.begin(),
+                               flags.runtime_args.end());
+    image->network = image->network || flags.network;
+    if (auto pull = container::parse_pull_policy(flags.pull)) {
+        image->pull = *pull;
+    }
+}
+
 config::TestConfig test_config_from(const RunFlags& flags) {
     if (!flags.test_config.empty()) {
         if (!flags.connector.empty() || !flags.image.empty()) {
@@ -135,14 +151,7 @@ config::TestConfig test_config_from(const RunFlags& flags) {
                         "give either --test-config or --connector/--image, not both");
         }
         auto config = config::load_test_config(flags.test_config);
-        if (config.image) {
-            if (!flags.runtime.empty()) {
-                config.image->runtime = flags.runtime;
-            }
-            config.image->runtime_args.insert(config.image->runtime_args.end(),
-                                              flags.runtime_args.begin(), flags.runtime_args.end());
-            config.image->network = config.image->network || flags.network;
-        }
+        apply_image_flags(flags, config.image);
         apply_config_flags(flags, config);
         return config;
     }
@@ -274,17 +283,7 @@ int run_extension_command(const RunFlags& flags, int argc, char** argv) {
                     "--invalid-config, --catalog or --extensions (docs/meltano.md)");
     }
     auto config = meltano::load_extension_config(flags.test_config);
-    if (config.image) {
-        if (!flags.runtime.empty()) {
-            config.image->runtime = flags.runtime;
-        }
-        config.image->runtime_args.insert(config.image->runtime_args.end(),
-                                          flags.runtime_args.begin(), flags.runtime_args.end());
-        config.image->network = config.image->network || flags.network;
-        if (auto pull = container::parse_pull_policy(flags.pull)) {
-            config.image->pull = *pull;
-        }
-    }
+    apply_image_flags(flags, config.image);
     auto console = report::make_console_reporter(stdout, flags.verbose);
     auto started_at = now_iso8601();
     auto report = meltano::run_extension_suite(
