@@ -56,6 +56,15 @@ def write_test_config(folder, args):
     return path
 
 
+def leftover_containers(args, conform_pid):
+    """Containers this conform process started that still exist (other runs on the machine are
+    not ours to judge)."""
+    listed = subprocess.run([args.runtime, *(args.global_arg or []), "ps", "-a", "--format",
+                             "{{.Names}}"], capture_output=True, text=True, timeout=120)
+    prefix = f"conform-{conform_pid}-"
+    return [name for name in listed.stdout.split() if name.startswith(prefix)]
+
+
 def not_passing(report):
     found = {}
     for scenario in report["scenarios"]:
@@ -98,7 +107,11 @@ def main():
             command += ["--only", args.only]
         if args.extension_keys:
             command += ["--extension-keys", args.extension_keys]
-        completed = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        stdout, stderr = process.communicate(timeout=600)
+        completed = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+        left = leftover_containers(args, process.pid) if args.image else []
         if not os.path.exists(report_path):
             print(completed.stdout, completed.stderr)
             sys.exit(f"FAIL: no report written (exit {completed.returncode})")
@@ -118,6 +131,8 @@ def main():
     secret = "ref-secret-value-1234"
     if secret in completed.stdout or secret in json.dumps(report):
         problems.append("the connector's secret appears in conform's report")
+    if left:
+        problems.append(f"containers left behind: {left}")
     if args.expect_skipped is not None:
         skipped = {f"{scenario['id']}:{check['id']}" for scenario in report["scenarios"]
                    for check in scenario["checks"] if check["status"] == "skipped"}

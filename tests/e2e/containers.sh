@@ -43,11 +43,8 @@ run_case() {
     fi
 }
 
-leftovers() {
-    podman --storage-driver=vfs ps -a --format '{{.Names}}' | grep '^conform-' || true
-}
-
-before=$(leftovers)
+# Each case checks that no container its own conform run started is left behind (by the run's
+# pid in the container names; other runs on the machine are not this test's to judge).
 run_case --expect none
 # Each faulty variant, limited to the checks it must trip (and so to the scenarios listing them).
 while read -r fault expected extra; do
@@ -56,10 +53,5 @@ while read -r fault expected extra; do
     run_case --fault "$fault" --expect "$expected" --only "$expected" $extra
 done <"$cases"
 
-after=$(leftovers)
-if [[ $after != "$before" ]]; then
-    echo "FAIL: containers left behind: $after"
-    failed=$((failed + 1))
-fi
 echo "$runtime: $failed case(s) failed"
 [[ $failed == 0 ]]
