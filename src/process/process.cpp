@@ -216,6 +216,10 @@ std::size_t signal_marked(const std::string& marker, int signal_number) {
 // SIGKILLs whatever still carries the run's marker until nothing does, and reaps the orphans
 // among them. Bounded, so a fork bomb cannot keep conform here forever.
 void kill_escaped(const std::string& marker) {
+    if (marker.empty()) {
+        KnownChildren::instance().reap_orphans();
+        return;
+    }
     constexpr int k_max_rounds = 200;
     for (int round = 0; round < k_max_rounds; ++round) {
         std::vector<pid_t> pids = detail::find_processes_with_environment(marker);
@@ -509,9 +513,13 @@ ChildRun::ChildRun(const LaunchSpec& spec, Observer& observer)
       m_splitter(spec.max_line_bytes),
       m_stderr_tail(spec.stderr_limit) {
     prepare_process_once();
-    std::string run_id = detail::new_run_id();
     std::map<std::string, std::string> env = spec.env;
-    env[std::string(detail::k_run_id_variable)] = run_id;
+    std::string marker;
+    if (spec.mark_descendants) {
+        std::string run_id = detail::new_run_id();
+        env[std::string(detail::k_run_id_variable)] = run_id;
+        marker = std::string(detail::k_run_id_variable) + "=" + run_id;
+    }
     detail::Spawned spawned = KnownChildren::instance().spawn([&] {
         return detail::spawn(spec.argv, env, spec.working_dir,
                              detail::SpawnOptions{.pipe_stdin = spec.stdin_data.has_value(),
@@ -520,7 +528,7 @@ ChildRun::ChildRun(const LaunchSpec& spec, Observer& observer)
     m_start = Clock::now();
     m_next_tick = m_start + k_tick;
     m_entry.pid = spawned.pid;
-    m_entry.marker = std::string(detail::k_run_id_variable) + "=" + run_id;
+    m_entry.marker = std::move(marker);
     try {
         GroupRegistry::instance().add(m_entry);
     } catch (...) {

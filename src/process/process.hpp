@@ -47,6 +47,11 @@ struct LaunchSpec {
     // most 30 s. Both commands get `env` and `working_dir`; their output is discarded and their
     // failures are ignored.
     std::vector<std::string> cleanup_command;
+    // Sets CONFORM_RUN_ID in the environment, so that descendants that leave the process group
+    // are found and killed (docs/process-runner.md). Off for container runtimes: their daemons
+    // (conmon) inherit the client's environment but belong to the engine, and stop_command and
+    // cleanup_command stop the container.
+    bool mark_descendants = true;
 };
 
 enum class Decision { keep_going, stop };

@@ -2,6 +2,8 @@
 
 #include <pthread.h>
 
+#include <exception>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -64,7 +66,7 @@ bool matches_types(std::uint8_t types, const rapidjson::Value& instance) {
 // (sanitizers make them several times larger), so the depth count alone cannot protect the stack.
 const char* stack_floor() {
     thread_local const char* floor = [] {
-        constexpr std::size_t k_reserve = 512 * 1024;
+        constexpr std::size_t k_max_reserve = 512 * 1024;
         pthread_attr_t attributes;
         void* address = nullptr;
         std::size_t size = 0;
@@ -73,20 +75,26 @@ const char* stack_floor() {
         }
         ::pthread_attr_getstack(&attributes, &address, &size);
         ::pthread_attr_destroy(&attributes);
-        if (address == nullptr || size <= 2 * k_reserve) {
+        if (address == nullptr || size == 0) {
             return static_cast<const char*>(nullptr);
         }
-        return static_cast<const char*>(address) + k_reserve;
+        return static_cast<const char*>(address) + std::min(k_max_reserve, size / 4);
     }();
     return floor;
 }
+
+// Set when an evaluation on this thread stopped at the stack floor rather than at the depth
+// count: evaluate() then runs it again on a thread with a large stack.
+thread_local bool t_stack_floor_hit = false;
 
 bool stack_nearly_exhausted() {
     char marker = 0;
     const char* floor = stack_floor();
     const char* here = &marker;
     // Stacks grow down on every platform conform builds for.
-    return floor != nullptr && here < floor;
+    bool exhausted = floor != nullptr && here < floor;
+    t_stack_floor_hit = t_stack_floor_hit || exhausted;
+    return exhausted;
 }
 
 // Validates one instance. With k_collect it records violations with their paths; without, it
@@ -758,8 +766,90 @@ private:
 
 }  // namespace
 
+namespace {
+
+bool evaluate_here(const SchemaData& data, const rapidjson::Value& instance,
+                   std::vector<Violation>* out, std::size_t max_violations);
+
+// Room for k_max_evaluation_depth nested evaluations in any build (sanitizers and -O0 make frames
+// several times larger). Reserved, not committed: only the pages used cost memory.
+constexpr std::size_t k_large_stack_bytes = 512 * 1024 * 1024;
+
+struct LargeStackCall {
+    const SchemaData* data = nullptr;
+    const rapidjson::Value* instance = nullptr;
+    std::vector<Violation>* out = nullptr;
+    std::size_t max_violations = 0;
+    bool valid = false;
+    std::exception_ptr error;
+};
+
+void* evaluate_on_large_stack(void* argument) {
+    auto* call = static_cast<LargeStackCall*>(argument);
+    try {
+        call->valid = evaluate_here(*call->data, *call->instance, call->out, call->max_violations);
+    } catch (...) {
+        call->error = std::current_exception();
+    }
+    return nullptr;
+}
+
+// Evaluates on a new thread with a large stack; false from `started` when none could be made.
+bool evaluate_with_large_stack(LargeStackCall& call, bool& started) {
+    pthread_attr_t attributes;
+    started = false;
+    if (::pthread_attr_init(&attributes) != 0) {
+        return false;
+    }
+    pthread_t thread;
+    if (::pthread_attr_setstacksize(&attributes, k_large_stack_bytes) == 0 &&
+        ::pthread_create(&thread, &attributes, evaluate_on_large_stack, &call) == 0) {
+        started = true;
+        ::pthread_join(thread, nullptr);
+    }
+    ::pthread_attr_destroy(&attributes);
+    if (call.error) {
+        std::rethrow_exception(call.error);
+    }
+    return call.valid;
+}
+
+}  // namespace
+
+// Deep instances are validated in full whatever the caller's stack: when the caller's stack runs
+// low before the depth limit, the evaluation is done again on a thread with a large stack, so the
+// verdict depends only on k_max_evaluation_depth, never on the build or the thread.
 bool evaluate(const SchemaData& data, const rapidjson::Value& instance, std::vector<Violation>* out,
               std::size_t max_violations) {
+    std::size_t first = out != nullptr ? out->size() : 0;
+    t_stack_floor_hit = false;
+    bool valid = evaluate_here(data, instance, out, max_violations);
+    if (!t_stack_floor_hit) {
+        return valid;
+    }
+    t_stack_floor_hit = false;
+    std::vector<Violation> violations;
+    LargeStackCall call;
+    call.data = &data;
+    call.instance = &instance;
+    call.out = out != nullptr ? &violations : nullptr;
+    call.max_violations = max_violations;
+    bool started = false;
+    bool retried = evaluate_with_large_stack(call, started);
+    if (!started) {
+        return valid;  // no thread to be had: the "nested too deeply" verdict stands
+    }
+    if (out != nullptr) {
+        out->resize(first);
+        out->insert(out->end(), violations.begin(), violations.end());
+    }
+    return retried;
+}
+
+namespace {
+
+bool evaluate_here(const SchemaData& data, const rapidjson::Value& instance,
+                   std::vector<Violation>* out, std::size_t max_violations) {
     // The fast pass decides validity; the collecting pass only runs for invalid instances.
     if (Evaluator<false>(data, nullptr, 0, 0).descend(data.root, instance)) {
         return true;
@@ -772,5 +862,7 @@ bool evaluate(const SchemaData& data, const rapidjson::Value& instance, std::vec
     evaluator.descend(data.root, instance);
     return false;
 }
+
+}  // namespace
 
 }  // namespace conform::schema

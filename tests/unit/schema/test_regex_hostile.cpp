@@ -1,5 +1,6 @@
 // Hostile patterns and inputs: the regex engine must neither crash nor hang (issue 9).
 #include <doctest/doctest.h>
+#include <pthread.h>
 
 #include <string>
 
@@ -104,4 +105,36 @@ TEST_CASE("schema::a valid instance nested 3,000 levels deep through a recursive
     auto violations = violations_of(nested, hostile);
     REQUIRE(violations.size() == 1);
     CHECK(violations[0].message.find("nested too deeply") != std::string::npos);
+}
+
+namespace {
+
+struct SmallStackCall {
+    const Schema* schema;
+    const rapidjson::Document* instance;
+    bool valid = false;
+};
+
+void* validate_on_small_stack(void* argument) {
+    auto* call = static_cast<SmallStackCall*>(argument);
+    call->valid = call->schema->validate(*call->instance);
+    return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("schema::the verdict on a deep instance does not depend on the caller's stack") {
+    // 3,000 levels need more than a 256 KiB stack: the validator notices its stack running low
+    // and finishes on a thread with a large one, instead of crashing or calling it too deep.
+    Schema nested = Schema::compile_text(R"({"type": "array", "items": {"$ref": "#"}})");
+    auto instance = parse_json(std::string(3000, '[') + std::string(3000, ']'));
+    SmallStackCall call{&nested, &instance};
+    pthread_attr_t attributes;
+    REQUIRE(pthread_attr_init(&attributes) == 0);
+    REQUIRE(pthread_attr_setstacksize(&attributes, 256 * 1024) == 0);
+    pthread_t thread;
+    REQUIRE(pthread_create(&thread, &attributes, validate_on_small_stack, &call) == 0);
+    pthread_join(thread, nullptr);
+    pthread_attr_destroy(&attributes);
+    CHECK(call.valid);
 }
