@@ -27,6 +27,7 @@
 #include "suite/scenario.hpp"
 #include "suite/transcript.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 #ifndef CONFORM_VERSION
 #define CONFORM_VERSION "0.0.0"
@@ -98,17 +99,6 @@ std::string now_iso8601() {
     char text[32];
     std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
     return text;
-}
-
-std::string shell_quote(const std::string& word) {
-    if (!word.empty() && word.find_first_of(" \t\n'\"\\$`*?&;|<>(){}[]!#~") == std::string::npos) {
-        return word;
-    }
-    std::string quoted = "'";
-    for (char c : word) {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
 }
 
 // The command line that reruns this invocation, without its --only/--skip selection.

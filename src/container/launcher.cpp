@@ -13,28 +13,13 @@
 
 #include "container/runtime.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace conform::container {
 
 namespace {
 
 constexpr std::string_view k_data_dir = "/data";
-
-bool is_shell_safe(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
-           std::string_view("_./:=@%+,-").find(c) != std::string_view::npos;
-}
-
-std::string shell_quote(const std::string& word) {
-    if (!word.empty() && std::all_of(word.begin(), word.end(), is_shell_safe)) {
-        return word;
-    }
-    std::string quoted = "'";
-    for (char c : word) {
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    }
-    return quoted + "'";
-}
 
 std::string join_command_line(const std::vector<std::string>& argv) {
     std::string line;

@@ -1,6 +1,7 @@
 #include "util/text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <numeric>
 
 namespace conform {
@@ -103,6 +104,21 @@ TextPosition position_of(std::string_view text, std::size_t offset) {
         }
     }
     return position;
+}
+
+std::string shell_quote(std::string_view word) {
+    auto safe = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+               std::string_view("_./:=@%+,-").find(c) != std::string_view::npos;
+    };
+    if (!word.empty() && std::all_of(word.begin(), word.end(), safe)) {
+        return std::string(word);
+    }
+    std::string quoted = "'";
+    for (char c : word) {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return quoted + "'";
 }
 
 }  // namespace conform

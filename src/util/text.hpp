@@ -17,6 +17,10 @@ std::string valid_utf8(std::string_view text);
 // Shortens `text` to at most `limit` bytes for a report, marking the cut with "…".
 std::string excerpt(std::string_view text, std::size_t limit = 200);
 
+// `word` as a POSIX shell reads it back: unchanged when it is made of safe characters only,
+// else in single quotes (a quote inside as '\'').
+std::string shell_quote(std::string_view word);
+
 // Returns the 1-based line and column of byte `offset` in `text`.
 struct TextPosition {
     std::size_t line = 1;

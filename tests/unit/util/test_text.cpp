@@ -38,3 +38,12 @@ TEST_CASE("text::valid_utf8") {
     }
     CHECK(excerpt("\xFFxyz", 10) == "\xEF\xBF\xBDxyz");
 }
+
+TEST_CASE("shell_quote: safe words stay, others are single-quoted so a shell reads them back") {
+    CHECK(conform::shell_quote("--only") == "--only");
+    CHECK(conform::shell_quote("/tmp/a_b.json") == "/tmp/a_b.json");
+    CHECK(conform::shell_quote("") == "''");
+    CHECK(conform::shell_quote("two words") == "'two words'");
+    CHECK(conform::shell_quote("it's") == "'it'\\''s'");
+    CHECK(conform::shell_quote("$HOME") == "'$HOME'");
+}
