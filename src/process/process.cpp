@@ -139,18 +139,6 @@ detail::UniqueFd open_exit_fd(pid_t pid) {
     return detail::UniqueFd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
 }
 
-// Ignores SIGPIPE and makes conform a child subreaper: a process that a connector orphans (a
-// double fork, a daemon) becomes conform's child instead of init's, so conform can reap it.
-void prepare_process_once() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        struct sigaction ignore {};
-        ignore.sa_handler = SIG_IGN;
-        ::sigaction(SIGPIPE, &ignore, nullptr);
-        ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-    });
-}
-
 // The children conform started and reaps itself (connector leaders, helpers). Any other child is
 // an orphan reparented to conform (the subreaper) and is reaped by reap_orphans(). Spawning and
 // registering happen under one lock, so an orphan sweep never reaps a child being started.
@@ -199,6 +187,31 @@ private:
     std::mutex m_mutex;
     std::set<pid_t> m_pids;
 };
+
+// Ignores SIGPIPE and makes conform a child subreaper: a process that a connector orphans (a
+// double fork, a daemon, a container runtime's conmon) becomes conform's child instead of
+// init's. A reaper thread reaps such orphans within about 50 ms of their exit: a zombie would
+// otherwise look alive to whoever waits for it (`podman rm` waits for conmon).
+void prepare_process_once() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction ignore {};
+        ignore.sa_handler = SIG_IGN;
+        ::sigaction(SIGPIPE, &ignore, nullptr);
+        ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+        std::thread([] {
+            while (true) {
+                std::this_thread::sleep_for(k_tick);
+                // Only when some child is a zombie (peeked at, not reaped) is /proc scanned.
+                siginfo_t info{};
+                if (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+                    info.si_pid != 0) {
+                    KnownChildren::instance().reap_orphans();
+                }
+            }
+        }).detach();
+    });
+}
 
 // Signals every process that carries the run's marker in its environment: those that left the
 // process group (setsid, setpgid) or were orphaned. Returns how many were found.
