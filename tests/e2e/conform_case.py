@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+from leftovers import leftover_containers
+
 FIXTURE_FILES = ["config.json", "invalid_config.json", "configured_catalog.json",
                  "expected_records.jsonl", "merge_config.json", "legacy_config.json"]
 
@@ -54,15 +56,6 @@ def write_test_config(folder, args):
     with open(path, "w") as out:
         json.dump(config, out, indent=2)
     return path
-
-
-def leftover_containers(args, conform_pid):
-    """Containers this conform process started that still exist (other runs on the machine are
-    not ours to judge)."""
-    listed = subprocess.run([args.runtime, *(args.global_arg or []), "ps", "-a", "--format",
-                             "{{.Names}}"], capture_output=True, text=True, timeout=120)
-    prefix = f"conform-{conform_pid}-"
-    return [name for name in listed.stdout.split() if name.startswith(prefix)]
 
 
 def not_passing(report):

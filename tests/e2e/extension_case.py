@@ -19,6 +19,8 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ElementTree
 
+from leftovers import leftover_containers
+
 
 def write_test_config(folder, args):
     extension = {"name": "refext", "invoker": True, "wrapped": "reftool",
@@ -49,15 +51,6 @@ def write_test_config(folder, args):
     with open(path, "w") as out:
         json.dump(config, out, indent=2)
     return path
-
-
-def leftover_containers(args, conform_pid):
-    """Containers this conform process started that still exist (other runs on the machine are
-    not ours to judge)."""
-    listed = subprocess.run([args.runtime, *(args.global_arg or []), "ps", "-a", "--format",
-                             "{{.Names}}"], capture_output=True, text=True, timeout=120)
-    prefix = f"conform-{conform_pid}-"
-    return [name for name in listed.stdout.split() if name.startswith(prefix)]
 
 
 def main():
