@@ -9,19 +9,15 @@ namespace conform::checks {
 enum class Level { must, should };
 
 // A check: a stable id, the contract clauses it enforces and what it verifies. Ids are part of
-// conform's interface (--only/--skip, reports); never rename one.
+// conform's interface (--only/--skip, reports); never rename one. Each check is defined beside
+// its code: suite::airbyte_checks() (src/suite/check_registry.hpp) and
+// meltano::extension_checks().
 struct CheckInfo {
     std::string_view id;
     std::vector<std::string_view> clauses;
     Level level;
     std::string_view title;
 };
-
-// Every check conform implements, in report order.
-const std::vector<CheckInfo>& all_checks();
-
-// The check called `id`, or nullptr.
-const CheckInfo* find_check(std::string_view id);
 
 namespace ids {
 inline constexpr std::string_view io_json_lines = "io.json_lines";

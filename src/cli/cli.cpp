@@ -18,11 +18,13 @@
 #include "config/test_config.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
+#include "meltano/checks.hpp"
 #include "meltano/extension_config.hpp"
 #include "meltano/suite.hpp"
 #include "process/process.hpp"
 #include "report/console.hpp"
 #include "report/files.hpp"
+#include "suite/check_registry.hpp"
 #include "suite/runner.hpp"
 #include "suite/scenario.hpp"
 #include "suite/transcript.hpp"
@@ -36,6 +38,17 @@
 namespace conform::cli {
 
 namespace {
+
+// Every check conform has, in report order: the Airbyte checks, then the Meltano ones.
+std::vector<checks::CheckInfo> every_check() {
+    std::vector<checks::CheckInfo> all;
+    for (const auto& check : suite::airbyte_checks()) {
+        all.push_back(check.info);
+    }
+    const auto& extension = meltano::extension_checks();
+    all.insert(all.end(), extension.begin(), extension.end());
+    return all;
+}
 
 constexpr const char* k_exit_codes_help =
     "Exit codes: 0 all checks passed (SHOULD warnings allowed unless --strict); 1 a check failed; "
@@ -200,7 +213,7 @@ void check_selection_names(const std::vector<std::string>& names,
         known.push_back(scenario.id);
         known.push_back(scenario.suite);
     }
-    for (const auto& check : checks::all_checks()) {
+    for (const auto& check : every_check()) {
         known.emplace_back(check.id);
     }
     for (const auto& name : names) {
@@ -343,7 +356,7 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
 int list_command(const std::vector<std::string>& suite_files) {
     auto scenarios = load_scenarios(suite_files);
     fmt::print("Checks (id, level, clauses):\n");
-    for (const auto& check : checks::all_checks()) {
+    for (const auto& check : every_check()) {
         fmt::print("  {:<36} {:<6} {:<12} {}\n", check.id,
                    check.level == checks::Level::must ? "MUST" : "SHOULD",
                    fmt::join(check.clauses, ","), check.title);

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "checks/registry.hpp"
+#include "meltano/checks.hpp"
 #include "meltano/describe.hpp"
 #include "meltano/logs.hpp"
 #include "meltano/session.hpp"
@@ -115,7 +116,7 @@ public:
             if (!selected.contains(id)) {
                 continue;
             }
-            const auto* info = checks::find_check(id);
+            const auto* info = find_extension_check(id);
             report::CheckResult check;
             check.id = std::string(id);
             check.clauses.assign(info->clauses.begin(), info->clauses.end());
@@ -816,24 +817,6 @@ protocol::Secrets secrets_of(const ExtensionConfig& config) {
     return protocol::Secrets(std::move(values));
 }
 
-void redact(report::ScenarioResult& result, const protocol::Secrets& secrets) {
-    if (secrets.empty()) {
-        return;
-    }
-    for (auto& check : result.checks) {
-        check.note = secrets.redact(check.note);
-        for (auto& example : check.examples) {
-            example.message = secrets.redact(example.message);
-            example.excerpt = secrets.redact(example.excerpt);
-        }
-    }
-    for (auto& run : result.runs) {
-        run.command = secrets.redact(run.command);
-        run.stderr_tail = secrets.redact(run.stderr_tail);
-    }
-    result.rerun = secrets.redact(result.rerun);
-}
-
 bool named(const std::vector<std::string>& names, std::string_view name) {
     return std::find(names.begin(), names.end(), name) != names.end();
 }
@@ -883,7 +866,7 @@ report::RunReport run_extension_suite(const ExtensionConfig& config, const Suite
                                       std::chrono::duration_cast<std::chrono::milliseconds>(
                                           std::chrono::steady_clock::now() - scenario_started));
         result.rerun = fmt::format("{} --only {}", options.rerun_prefix, info.id);
-        redact(result, secrets);
+        report::redact(result, [&secrets](std::string_view text) { return secrets.redact(text); });
         reporter.scenario_finished(result);
         report.scenarios.push_back(std::move(result));
     }

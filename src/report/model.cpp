@@ -16,6 +16,22 @@ std::string_view status_name(Status status) {
     return "?";
 }
 
+void redact(ScenarioResult& result, const Mask& mask) {
+    for (auto& check : result.checks) {
+        check.note = mask(check.note);
+        for (auto& example : check.examples) {
+            example.message = mask(example.message);
+            example.excerpt = mask(example.excerpt);
+        }
+    }
+    for (auto& run : result.runs) {
+        run.label = mask(run.label);
+        run.command = mask(run.command);
+        run.stderr_tail = mask(run.stderr_tail);
+    }
+    result.rerun = mask(result.rerun);
+}
+
 Totals RunReport::check_totals() const {
     Totals totals;
     for (const auto& scenario : scenarios) {

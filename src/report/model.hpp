@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,12 @@ struct ScenarioResult {
     std::string rerun;
     std::int64_t duration_ms = 0;
 };
+
+// Masks every text of `result` that can carry connector output or config values (messages,
+// excerpts, notes, commands, stderr, the rerun command) with `mask`. The one place that knows
+// them: every scenario result goes through it before any reporter sees it.
+using Mask = std::function<std::string(std::string_view)>;
+void redact(ScenarioResult& result, const Mask& mask);
 
 struct Totals {
     std::size_t passed = 0;

@@ -8,15 +8,10 @@
 
 #include <rapidjson/fwd.h>
 
+#include "suite/check_registry.hpp"
 #include "suite/context.hpp"
 
 namespace conform::suite {
-
-using CheckFunction = std::function<void(const ScenarioContext&, CheckOutcome&)>;
-
-// Checks whose verdict is computed after the runs; the rest report the analyzer's findings.
-const std::map<std::string_view, CheckFunction>& core_checks();
-const std::map<std::string_view, CheckFunction>& extension_checks();
 
 // Adds every analyzer finding tagged `id` from every run of the scenario.
 void collect_findings(const std::string& id, const ScenarioContext& context, CheckOutcome& outcome);

@@ -59,8 +59,8 @@ std::string exit_text(const protocol::Observation& run) {
 }
 
 // Exactly one `type` message and exit 0, for spec, check and discover.
-void expect_single(const std::string& command, const std::string& type,
-                   const ScenarioContext& context, CheckOutcome& outcome) {
+void expect_single(Command command, const std::string& type, const ScenarioContext& context,
+                   CheckOutcome& outcome) {
     for (const auto* step : context.steps_running(command)) {
         for (const auto& run : step->runs) {
             auto count = run.count(type);
@@ -77,20 +77,20 @@ void expect_single(const std::string& command, const std::string& type,
 }
 
 void check_spec_command(const ScenarioContext& context, CheckOutcome& outcome) {
-    expect_single("spec", "SPEC", context, outcome);
+    expect_single(Command::spec, "SPEC", context, outcome);
 }
 
 void check_discover_command(const ScenarioContext& context, CheckOutcome& outcome) {
-    expect_single("discover", "CATALOG", context, outcome);
+    expect_single(Command::discover, "CATALOG", context, outcome);
 }
 
 void check_check_command(const ScenarioContext& context, CheckOutcome& outcome) {
-    expect_single("check", "CONNECTION_STATUS", context, outcome);
-    for (const auto* step : context.steps_running("check")) {
-        if (step->step->config == "minimal") {
+    expect_single(Command::check, "CONNECTION_STATUS", context, outcome);
+    for (const auto* step : context.steps_running(Command::check)) {
+        if (step->step->config == ConfigChoice::minimal) {
             continue;
         }
-        std::string expected = step->step->config == "invalid" ? "FAILED" : "SUCCEEDED";
+        std::string expected = step->step->config == ConfigChoice::invalid ? "FAILED" : "SUCCEEDED";
         for (const auto& run : step->runs) {
             const auto* kept = run.first_kept("CONNECTION_STATUS");
             if (kept == nullptr) {
@@ -103,7 +103,7 @@ void check_check_command(const ScenarioContext& context, CheckOutcome& outcome) 
                                    : "?";
             if (seen != expected) {
                 outcome.add(fmt::format("with the {} config expected status {}, got {}",
-                                        step->step->config, expected, seen),
+                                        to_string(step->step->config), expected, seen),
                             run.label, kept->line, kept->json);
             } else if (seen == "FAILED" &&
                        (!status.HasMember("message") || !status["message"].IsString() ||
@@ -125,9 +125,9 @@ bool has_trace_error(const protocol::Observation& run) {
 }
 
 void check_read_command(const ScenarioContext& context, CheckOutcome& outcome) {
-    for (const auto* step : context.steps_running("read")) {
-        if (step->step->range == "malformed" || step->step->inject_while_running ||
-            step->step->config == "invalid") {
+    for (const auto* step : context.steps_running(Command::read)) {
+        if (step->step->range.kind == RangeChoice::Kind::malformed ||
+            step->step->inject_while_running || step->step->config == ConfigChoice::invalid) {
             continue;
         }
         for (const auto& run : step->runs) {
@@ -146,8 +146,8 @@ void check_read_command(const ScenarioContext& context, CheckOutcome& outcome) {
 // AP-CLI-4 read the other way round: a read that cannot work (invalid config) must say so.
 void check_read_invalid_config(const ScenarioContext& context, CheckOutcome& outcome) {
     outcome.skip("no read with the invalid config in this scenario");
-    for (const auto* step : context.steps_running("read")) {
-        if (step->step->config != "invalid") {
+    for (const auto* step : context.steps_running(Command::read)) {
+        if (step->step->config != ConfigChoice::invalid) {
             continue;
         }
         for (const auto& run : step->runs) {
@@ -169,8 +169,8 @@ void check_read_invalid_config(const ScenarioContext& context, CheckOutcome& out
 // may call it FAILED, but must answer.
 void check_minimal_config(const ScenarioContext& context, CheckOutcome& outcome) {
     outcome.skip("no check with the minimal config in this scenario");
-    for (const auto* step : context.steps_running("check")) {
-        if (step->step->config != "minimal") {
+    for (const auto* step : context.steps_running(Command::check)) {
+        if (step->step->config != ConfigChoice::minimal) {
             continue;
         }
         for (const auto& run : step->runs) {
@@ -194,7 +194,7 @@ void check_minimal_config(const ScenarioContext& context, CheckOutcome& outcome)
 // The connectionSpecification of the scenario's SPEC message, or null (with a finding).
 const protocol::Observation::Kept* spec_message(const ScenarioContext& context,
                                                 CheckOutcome& outcome) {
-    for (const auto* step : context.steps_running("spec")) {
+    for (const auto* step : context.steps_running(Command::spec)) {
         for (const auto& run : step->runs) {
             if (const auto* kept = run.first_kept("SPEC")) {
                 return kept;
@@ -263,7 +263,7 @@ void check_spec_config(const ScenarioContext& context, CheckOutcome& outcome) {
 // The streams of the scenario's CATALOG message, or null.
 std::optional<rapidjson::Document> discovered(const ScenarioContext& context, CheckOutcome& outcome,
                                               std::uint64_t& line) {
-    for (const auto* step : context.steps_running("discover")) {
+    for (const auto* step : context.steps_running(Command::discover)) {
         for (const auto& run : step->runs) {
             if (const auto* kept = run.first_kept("CATALOG")) {
                 line = kept->line;
@@ -372,7 +372,7 @@ void check_discover_keys(const ScenarioContext& context, CheckOutcome& outcome) 
 }
 
 void check_deterministic(const ScenarioContext& context, CheckOutcome& outcome) {
-    auto reads = context.steps_running("read");
+    auto reads = context.steps_running(Command::read);
     if (reads.size() < 2 || reads[0]->runs.empty() || reads[1]->runs.empty()) {
         outcome.not_applicable = "needs two completed reads";
         return;
@@ -426,7 +426,7 @@ void check_deterministic(const ScenarioContext& context, CheckOutcome& outcome) 
 
 void check_expected_records(const ScenarioContext& context, CheckOutcome& outcome) {
     const auto& config = *context.test_config;
-    auto reads = context.steps_running("read");
+    auto reads = context.steps_running(Command::read);
     if (reads.empty() || reads[0]->runs.empty()) {
         outcome.not_applicable = "no read ran";
         return;
@@ -483,7 +483,7 @@ void check_expected_records(const ScenarioContext& context, CheckOutcome& outcom
 
 void check_final_state(const ScenarioContext& context, CheckOutcome& outcome) {
     outcome.skip("no read exited 0 after emitting records");
-    for (const auto* step : context.steps_running("read")) {
+    for (const auto* step : context.steps_running(Command::read)) {
         for (const auto& run : step->runs) {
             if (exited_cleanly(run) && !run.records.empty()) {
                 outcome.not_applicable.reset();
@@ -504,23 +504,88 @@ void check_final_state(const ScenarioContext& context, CheckOutcome& outcome) {
 
 }  // namespace
 
-const std::map<std::string_view, CheckFunction>& core_checks() {
-    static const std::map<std::string_view, CheckFunction> k_checks{
-        {ids::cli_spec, check_spec_command},
-        {ids::cli_check, check_check_command},
-        {ids::cli_discover, check_discover_command},
-        {ids::cli_read, check_read_command},
-        {ids::read_invalid_config, check_read_invalid_config},
-        {ids::check_minimal_config, check_minimal_config},
-        {ids::spec_schema, check_spec_schema},
-        {ids::spec_config, check_spec_config},
-        {ids::discover_streams, check_discover_streams},
-        {ids::discover_keys, check_discover_keys},
-        {ids::read_deterministic, check_deterministic},
-        {ids::read_expected, check_expected_records},
-        {ids::state_final, check_final_state},
+std::vector<CheckDefinition> core_checks() {
+    using enum checks::Level;
+    using enum Role;
+    constexpr auto across = CheckKind::across_runs;
+    return {
+        {{ids::cli_spec, {"AP-CLI-1"}, must, "spec emits exactly one SPEC and exits 0"},
+         across,
+         {spec},
+         check_spec_command},
+        {{ids::cli_check,
+          {"AP-CLI-2"},
+          must,
+          "check reports SUCCEEDED for a valid config and FAILED for an invalid one, exit 0"},
+         across,
+         {check},
+         check_check_command},
+        {{ids::cli_discover, {"AP-CLI-3"}, must, "discover emits exactly one CATALOG and exits 0"},
+         across,
+         {discover},
+         check_discover_command},
+        {{ids::cli_read,
+          {"AP-CLI-4"},
+          must,
+          "read exits 0; a failing read exits non-zero after a TRACE error"},
+         across,
+         {read},
+         check_read_command},
+        {{ids::read_invalid_config,
+          {"AP-CLI-4"},
+          must,
+          "read with the invalid config fails: non-zero exit or a TRACE error, no records"},
+         across,
+         {invalid_read},
+         check_read_invalid_config},
+        {{ids::check_minimal_config,
+          {"AP-CLI-2"},
+          must,
+          "check with only the spec's required properties and defaults reports a status, exit 0"},
+         across,
+         {check_minimal},
+         check_minimal_config},
+        {{ids::spec_schema,
+          {"AP-SPEC-1"},
+          must,
+          "connectionSpecification is a valid draft-07 schema of an object"},
+         across,
+         {spec},
+         check_spec_schema},
+        {{ids::spec_config, {"AP-SPEC-2"}, must, "the test config validates against the spec"},
+         across,
+         {spec},
+         check_spec_config},
+        {{ids::discover_streams,
+          {"AP-DISC-1"},
+          must,
+          "streams are unique, schemas valid, sync modes listed"},
+         across,
+         {discover},
+         check_discover_streams},
+        {{ids::discover_keys,
+          {"AP-DISC-2"},
+          must,
+          "primary-key and cursor paths exist in the stream schema"},
+         across,
+         {discover},
+         check_discover_keys},
+        {{ids::read_deterministic,
+          {"AP-READ-6"},
+          should,
+          "two full-refresh reads emit the same records"},
+         across,
+         {read},
+         check_deterministic},
+        {{ids::read_expected, {"AP-READ-7"}, must, "the expected records are emitted"},
+         across,
+         {read},
+         check_expected_records},
+        {{ids::state_final, {"X-STATE-4"}, should, "a successful read ends with a STATE"},
+         across,
+         {read},
+         check_final_state},
     };
-    return k_checks;
 }
 
 }  // namespace conform::suite

@@ -122,11 +122,11 @@ struct ResumeComparison {
 std::vector<const StepResult*> resume_steps(const ScenarioContext& context, bool shards) {
     std::vector<const StepResult*> steps;
     for (const auto& step : context.steps) {
-        if (step.step->state_from.empty() || !step.step->split.empty()) {
+        if (step.step->state_from.empty() || step.step->splits()) {
             continue;
         }
         const auto* base = context.step(step.step->state_from);
-        bool from_shards = base != nullptr && !base->step->split.empty();
+        bool from_shards = base != nullptr && base->step->splits();
         if (from_shards == shards) {
             steps.push_back(&step);
         }
@@ -276,19 +276,20 @@ void check_commit_boundaries(const ScenarioContext& context, CheckOutcome& outco
 void check_tail_off(const ScenarioContext& context, CheckOutcome& outcome) {
     for (const auto& step : context.steps) {
         // An absent tail means false (X-TAIL-1); malformed-range runs are meant to fail.
-        if (step.step->run != "read" || step.step->tail == "true" ||
-            step.step->range == "malformed" || step.step->config == "invalid") {
+        if (step.step->run != Command::read || step.step->tail == TailFlag::on ||
+            step.step->range.kind == RangeChoice::Kind::malformed ||
+            step.step->config == ConfigChoice::invalid) {
             continue;
         }
         for (const auto& run : step.runs) {
             if (run.process.stop_reason == process::StopReason::timeout) {
                 outcome.add(fmt::format("with tail {} the connector was still running after "
                                         "its timeout ({} ms)",
-                                        step.step->tail, run.process.elapsed.count()),
+                                        to_string(step.step->tail), run.process.elapsed.count()),
                             run.label);
             } else if (!exited_cleanly(run)) {
                 outcome.add(fmt::format("with tail {} expected exit code 0, got {}",
-                                        step.step->tail, run.process.exit.describe()),
+                                        to_string(step.step->tail), run.process.exit.describe()),
                             run.label);
             }
         }
@@ -353,7 +354,7 @@ const StepResult* read_after(const ScenarioContext& context, const StepResult& t
     for (const auto& step : context.steps) {
         if (&step == &tail) {
             past = true;
-        } else if (past && step.step->run == "read" && step.step->state_from.empty() &&
+        } else if (past && step.step->run == Command::read && step.step->state_from.empty() &&
                    !step.runs.empty()) {
             return &step;
         }
@@ -424,7 +425,8 @@ void check_next_read_delivers(const ScenarioContext& context, CheckOutcome& outc
     auto steps = resume_steps(context, false);
     const StepResult* truth = nullptr;
     for (const auto& step : context.steps) {
-        if (step.step->run == "read" && step.step->state_from.empty() && !step.runs.empty()) {
+        if (step.step->run == Command::read && step.step->state_from.empty() &&
+            !step.runs.empty()) {
             truth = &step;  // the last plain read: it sees all the added data
         }
     }
@@ -466,7 +468,7 @@ void check_tail_resume(const ScenarioContext& context, CheckOutcome& outcome) {
     for (const auto& step : context.steps) {
         if (tail != nullptr && step.step->state_from == tail->step->id) {
             resume = &step;
-        } else if (step.step->run == "read" && step.step->state_from.empty() &&
+        } else if (step.step->run == Command::read && step.step->state_from.empty() &&
                    !step.step->inject_while_running) {
             truth = &step;
         }
@@ -506,8 +508,9 @@ void check_tail_resume(const ScenarioContext& context, CheckOutcome& outcome) {
 const StepResult* plain_read(const ScenarioContext& context) {
     for (const auto& step : context.steps) {
         const auto& s = *step.step;
-        if (s.run == "read" && s.split.empty() && s.state_from.empty() && s.range == "absent" &&
-            !s.neutral_extension_keys && s.projections == "none" && !step.runs.empty()) {
+        if (s.run == Command::read && !s.splits() && s.state_from.empty() &&
+            s.range.kind == RangeChoice::Kind::absent && !s.neutral_extension_keys &&
+            s.projections == ProjectionChoice::none && !step.runs.empty()) {
             return &step;
         }
     }
@@ -516,8 +519,8 @@ const StepResult* plain_read(const ScenarioContext& context) {
 
 const StepResult* full_range_read(const ScenarioContext& context) {
     for (const auto& step : context.steps) {
-        if (step.step->run == "read" && step.step->range == "full" && step.step->split.empty() &&
-            step.step->state_from.empty() && !step.runs.empty()) {
+        if (step.step->run == Command::read && step.step->range.kind == RangeChoice::Kind::full &&
+            !step.step->splits() && step.step->state_from.empty() && !step.runs.empty()) {
             return &step;
         }
     }
@@ -544,7 +547,7 @@ void check_range_split(const ScenarioContext& context, CheckOutcome& outcome) {
         return;
     }
     for (const auto& step : context.steps) {
-        if (step.step->split.empty() || !step.step->state_from.empty()) {
+        if (!step.step->splits() || !step.step->state_from.empty()) {
             continue;
         }
         if (step.runs.empty()) {
@@ -558,22 +561,23 @@ void check_range_split(const ScenarioContext& context, CheckOutcome& outcome) {
             outcome.note += (outcome.note.empty() ? "" : "; ") + step.note;
         }
         report_changed(changed_records(expected, union_of(step)), context, outcome,
-                       fmt::format("split '{}'", step.step->split));
+                       fmt::format("split '{}'", to_string(step.step->split)));
         auto diff =
             diff_records(expected, union_of(step), CompareBy::identity, CompareBy::identity);
         report_diff(
             diff, context, outcome,
-            fmt::format("split '{}': emitted by the full range, by no shard", step.step->split),
+            fmt::format("split '{}': emitted by the full range, by no shard",
+                        to_string(step.step->split)),
             fmt::format("split '{}': duplicated (emitted by more shards than the full range "
                         "emitted it)",
-                        step.step->split));
+                        to_string(step.step->split)));
     }
 }
 
 void check_range_subdivision(const ScenarioContext& context, CheckOutcome& outcome) {
     bool any = false;
     for (const auto& step : context.steps) {
-        if (step.step->split.empty() || step.step->state_from.empty()) {
+        if (!step.step->splits() || step.step->state_from.empty()) {
             continue;
         }
         any = true;
@@ -652,7 +656,8 @@ void check_range_absent(const ScenarioContext& context, CheckOutcome& outcome) {
     const StepResult* absent = plain_read(context);
     const StepResult* full = nullptr;
     for (const auto& step : context.steps) {
-        if (step.step->range == "full" && step.step->split.empty() && !step.runs.empty()) {
+        if (step.step->range.kind == RangeChoice::Kind::full && !step.step->splits() &&
+            !step.runs.empty()) {
             full = &step;
         }
     }
@@ -667,7 +672,7 @@ void check_range_absent(const ScenarioContext& context, CheckOutcome& outcome) {
 
 void check_range_malformed(const ScenarioContext& context, CheckOutcome& outcome) {
     for (const auto& step : context.steps) {
-        if (step.step->range != "malformed") {
+        if (step.step->range.kind != RangeChoice::Kind::malformed) {
             continue;
         }
         for (const auto& run : step.runs) {
@@ -713,9 +718,9 @@ void check_merge_equals_full(const ScenarioContext& context, CheckOutcome& outco
     const StepResult* full = nullptr;
     for (const auto& step : context.steps) {
         if (step.step->state_from.empty() && !step.runs.empty()) {
-            if (step.step->config == "merge") {
+            if (step.step->config == ConfigChoice::merge) {
                 patches = &step;
-            } else if (step.step->config == "full_state") {
+            } else if (step.step->config == ConfigChoice::full_state) {
                 full = &step;
             }
         }
@@ -749,7 +754,7 @@ void check_projections(const ScenarioContext& context, CheckOutcome& outcome) {
     for (const auto& step : context.steps) {
         if (step.step->apply_projections && !step.runs.empty()) {
             plain = &step;
-        } else if (step.step->projections == "configured" && !step.runs.empty()) {
+        } else if (step.step->projections == ProjectionChoice::configured && !step.runs.empty()) {
             projected = &step;
         }
     }
@@ -793,26 +798,106 @@ void check_compat(const ScenarioContext& context, CheckOutcome& outcome) {
 
 }  // namespace
 
-const std::map<std::string_view, CheckFunction>& extension_checks() {
-    static const std::map<std::string_view, CheckFunction> k_checks{
-        {ids::state_commits, check_commit_boundaries},
-        {ids::state_resume, check_resume_loss},
-        {ids::state_exactly_once, check_resume_exactly_once},
-        {ids::merge_resume, check_resume_loss},
-        {ids::tail_off, check_tail_off},
-        {ids::tail_on, check_tail_on},
-        {ids::tail_delivers, check_tail_delivers},
-        {ids::state_new_data, check_next_read_delivers},
-        {ids::tail_resume, check_tail_resume},
-        {ids::range_split, check_range_split},
-        {ids::range_subdivide, check_range_subdivision},
-        {ids::range_absent, check_range_absent},
-        {ids::range_malformed, check_range_malformed},
-        {ids::merge_equals_full, check_merge_equals_full},
-        {ids::projections, check_projections},
-        {ids::compat, check_compat},
+std::vector<CheckDefinition> extension_checks() {
+    using enum checks::Level;
+    using enum Role;
+    constexpr auto across = CheckKind::across_runs;
+    return {
+        {{ids::state_commits,
+          {"X-STATE-1"},
+          must,
+          "each STATE commits exactly the records before it"},
+         across,
+         {resumed_read},
+         check_commit_boundaries},
+        {{ids::state_resume, {"X-STATE-2"}, must, "resuming from a checkpoint loses nothing"},
+         across,
+         {resumed_read},
+         check_resume_loss},
+        {{ids::state_new_data,
+          {"X-STATE-2"},
+          must,
+          "data added after the final STATE is delivered by the next incremental read"},
+         across,
+         {inject_after, resumed_read},
+         check_next_read_delivers},
+        {{ids::state_exactly_once,
+          {"X-STATE-3"},
+          should,
+          "resuming from a checkpoint re-emits nothing already committed"},
+         across,
+         {resumed_read},
+         check_resume_exactly_once},
+        {{ids::tail_off, {"X-TAIL-1"}, must, "with tail false the connector exits 0 in time"},
+         across,
+         {read},
+         check_tail_off},
+        {{ids::tail_on,
+          {"X-TAIL-2"},
+          must,
+          "with tail true the connector delivers the backlog, keeps running and stops on SIGTERM"},
+         across,
+         {tailing_read},
+         check_tail_on},
+        {{ids::tail_delivers,
+          {"X-TAIL-2"},
+          must,
+          "with tail true the connector delivers data added while it runs, then a STATE"},
+         across,
+         {tailing_read},
+         check_tail_delivers},
+        {{ids::tail_resume, {"X-TAIL-3"}, must, "resuming a stopped tail run loses nothing"},
+         across,
+         {tailing_read, resumed_read},
+         check_tail_resume},
+        {{ids::range_split,
+          {"X-RANGE-1"},
+          must,
+          "split ranges together emit the full range's records exactly once"},
+         across,
+         {shard_reads},
+         check_range_split},
+        {{ids::range_subdivide,
+          {"X-RANGE-2"},
+          must,
+          "child ranges resumed from the parent's state emit exactly what the parent would"},
+         across,
+         {shard_reads, resumed_read},
+         check_range_subdivision},
+        {{ids::range_absent, {"X-RANGE-3"}, must, "an absent range behaves as the full range"},
+         across,
+         {plain_read, full_range_read},
+         check_range_absent},
+        {{ids::range_malformed, {"X-RANGE-4"}, should, "a malformed range fails without data"},
+         across,
+         {malformed_range},
+         check_range_malformed},
+        {{ids::merge_resume,
+          {"X-MERGE-2"},
+          must,
+          "resuming from merge-reduced states loses nothing"},
+         across,
+         {merge_read, resumed_read},
+         check_resume_loss},
+        {{ids::merge_equals_full,
+          {"X-MERGE-3"},
+          should,
+          "reduced patch states equal the full states at every checkpoint"},
+         across,
+         {merge_read, full_state_read},
+         check_merge_equals_full},
+        {{ids::projections,
+          {"X-PROJ-1"},
+          must,
+          "records with projections equal the plain records with the projections applied"},
+         across,
+         {projected_read},
+         check_projections},
+        {{ids::compat, {"X-COMPAT-1"}, must, "extension keys at neutral values change nothing"},
+         across,
+         {plain_read, neutral_keys},
+         check_compat},
     };
-    return k_checks;
 }
 
 }  // namespace conform::suite

@@ -34,7 +34,7 @@ struct ScenarioContext {
 
     const StepResult* step(const std::string& id) const;
     // Steps whose `run` is `command`.
-    std::vector<const StepResult*> steps_running(const std::string& command) const;
+    std::vector<const StepResult*> steps_running(Command command) const;
 };
 
 // What one check concluded. Findings added with add() break the check's own level (a MUST check
@@ -57,10 +57,10 @@ struct CheckOutcome {
 // Evaluates the check `id` on a finished scenario.
 CheckOutcome evaluate_check(const std::string& id, const ScenarioContext& context);
 
-// The reported result of check `id`: MUST findings fail, SHOULD findings warn (fail if `strict`);
-// every text is redacted.
-report::CheckResult to_check_result(const std::string& id, const CheckOutcome& outcome, bool strict,
-                                    const protocol::Secrets& secrets);
+// The reported result of check `id`: MUST findings fail, SHOULD findings warn (fail if `strict`).
+// Not yet redacted: report::redact masks the whole scenario result.
+report::CheckResult to_check_result(const std::string& id, const CheckOutcome& outcome,
+                                    bool strict);
 
 // failed if any check failed, else warned if any warned, skipped if all were skipped.
 report::Status scenario_status(const std::vector<report::CheckResult>& checks);

@@ -11,55 +11,49 @@ namespace conform::suite {
 
 namespace {
 
-std::vector<ext::KeyRange> split_ranges(const std::string& split) {
+std::vector<ext::KeyRange> split_ranges(const SplitChoice& split) {
     auto full = ext::KeyRange::full();
-    if (split == "halves") {
-        auto [low, high] = full.split_halves();
-        return {low, high};
+    switch (split.kind) {
+        case SplitChoice::Kind::halves: {
+            auto [low, high] = full.split_halves();
+            return {low, high};
+        }
+        case SplitChoice::Kind::one_key_at_end:
+            return {ext::KeyRange{0, 0xfffffffe}, ext::KeyRange{0xffffffff, 0xffffffff}};
+        case SplitChoice::Kind::one_key_at_start:
+            return {ext::KeyRange{0, 0}, ext::KeyRange{1, 0xffffffff}};
+        case SplitChoice::Kind::equal:
+            return full.split_equal(split.parts);
+        case SplitChoice::Kind::cuts:
+            return full.split_at(split.cuts);
+        case SplitChoice::Kind::none:
+        case SplitChoice::Kind::around_key:
+            break;
     }
-    if (split == "one_key_at_end") {
-        return {ext::KeyRange{0, 0xfffffffe}, ext::KeyRange{0xffffffff, 0xffffffff}};
-    }
-    if (split == "one_key_at_start") {
-        return {ext::KeyRange{0, 0}, ext::KeyRange{1, 0xffffffff}};
-    }
-    if (split.starts_with("equal:")) {
-        return full.split_equal(std::stoul(split.substr(6)));
-    }
-    std::vector<std::uint32_t> cuts;
-    std::string list = split.substr(5);
-    for (std::size_t start = 0; start < list.size();) {
-        auto comma = list.find(',', start);
-        auto token =
-            list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        cuts.push_back(static_cast<std::uint32_t>(std::stoul(token, nullptr, 16)));
-        start = comma == std::string::npos ? list.size() : comma + 1;
-    }
-    return full.split_at(cuts);
+    return {full};
 }
 
 std::vector<std::optional<std::string>> range_variants(const Step& step) {
-    if (!step.split.empty()) {
+    if (step.splits()) {
         std::vector<std::optional<std::string>> ranges;
         for (const auto& range : split_ranges(step.split)) {
             ranges.push_back(range.to_json());
         }
         return ranges;
     }
-    if (step.range == "absent") {
-        return {std::nullopt};
+    switch (step.range.kind) {
+        case RangeChoice::Kind::absent:
+            return {std::nullopt};
+        case RangeChoice::Kind::full:
+            return {ext::KeyRange::full().to_json()};
+        case RangeChoice::Kind::malformed:
+            return {R"({"begin":"0000000","end":"ffffffff"})",
+                    R"({"begin":"zzzzzzzz","end":"ffffffff"})",
+                    R"({"begin":"80000000","end":"7fffffff"})"};
+        case RangeChoice::Kind::given:
+            break;
     }
-    if (step.range == "full") {
-        return {ext::KeyRange::full().to_json()};
-    }
-    if (step.range == "malformed") {
-        return {R"({"begin":"0000000","end":"ffffffff"})",
-                R"({"begin":"zzzzzzzz","end":"ffffffff"})",
-                R"({"begin":"80000000","end":"7fffffff"})"};
-    }
-    auto dash = step.range.find('-');
-    return {fmt::format(R"({{"begin":"{}","end":"{}"}})", step.range.substr(0, dash),
-                        step.range.substr(dash + 1))};
+    return {fmt::format(R"({{"begin":"{}","end":"{}"}})", step.range.begin, step.range.end)};
 }
 
 std::string describe_range(const std::optional<std::string>& range_json) {
@@ -84,38 +78,38 @@ std::string describe_range(const std::optional<std::string>& range_json) {
 
 }  // namespace
 
-std::vector<std::size_t> pick_checkpoints(const std::string& which, std::size_t count,
+std::vector<std::size_t> pick_checkpoints(const CheckpointChoice& which, std::size_t count,
                                           std::size_t sample) {
     if (count == 0) {
         return {};
     }
-    if (which == "first") {
-        return {0};
-    }
-    if (which == "middle") {
-        return {count / 2};
-    }
-    if (which == "last") {
-        return {count - 1};
-    }
-    if (which == "sample") {
-        std::set<std::size_t> picked{0, count / 2, count - 1};
-        for (std::size_t i = 1; i <= sample; ++i) {
-            picked.insert(i * count / (sample + 1));
+    switch (which.kind) {
+        case CheckpointChoice::Kind::first:
+            return {0};
+        case CheckpointChoice::Kind::middle:
+            return {count / 2};
+        case CheckpointChoice::Kind::last:
+            return {count - 1};
+        case CheckpointChoice::Kind::sample: {
+            std::set<std::size_t> picked{0, count / 2, count - 1};
+            for (std::size_t i = 1; i <= sample; ++i) {
+                picked.insert(i * count / (sample + 1));
+            }
+            return {picked.begin(), picked.end()};
         }
-        return {picked.begin(), picked.end()};
+        case CheckpointChoice::Kind::number:
+            break;
     }
-    std::size_t number = std::stoul(which);
-    if (number == 0 || number > count) {
+    if (which.number == 0 || which.number > count) {
         return {};
     }
-    return {number - 1};
+    return {which.number - 1};
 }
 
 namespace {
 
 bool has_own_range(const Step& step) {
-    return !step.split.empty() || step.range != "absent";
+    return step.splits() || step.range.kind != RangeChoice::Kind::absent;
 }
 
 void add_plans(const Step& step, const protocol::Observation* base, std::size_t base_run,
@@ -127,7 +121,7 @@ void add_plans(const Step& step, const protocol::Observation* base, std::size_t 
             plan.range_json = range;
             plan.checkpoint = checkpoint;
             plan.base_run = base_run;
-            plan.label = step.run;
+            plan.label = std::string(to_string(step.run));
             if (checkpoint) {
                 plan.state_text = base->checkpoints[*checkpoint].state_file;
                 plan.label += fmt::format(" [from checkpoint {}/{}]", *checkpoint + 1,
@@ -169,7 +163,7 @@ std::vector<RunPlan> expand_step(const Step& step, const BaseStep& base, std::si
         why_not = fmt::format(
             "step '{}' resumes from step '{}', which emitted {} STATE "
             "message(s): no checkpoint '{}' to resume from",
-            step.id, step.state_from, total_checkpoints, step.state_checkpoint);
+            step.id, step.state_from, total_checkpoints, to_string(step.state_checkpoint));
     }
     return plans;
 }

@@ -37,7 +37,7 @@ std::vector<RunPlan> expand_step(const Step& step, const protocol::Observation* 
                                  std::size_t resume_sample, std::string& why_not);
 
 // The checkpoint indexes resumed from for "first", "middle", "last", "sample" or a 1-based number.
-std::vector<std::size_t> pick_checkpoints(const std::string& which, std::size_t count,
+std::vector<std::size_t> pick_checkpoints(const CheckpointChoice& which, std::size_t count,
                                           std::size_t sample);
 
 }  // namespace conform::suite

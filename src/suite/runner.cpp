@@ -8,13 +8,13 @@
 #include <chrono>
 #include <fstream>
 
-#include "checks/registry.hpp"
 #include "ext/projection.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "process/workdir.hpp"
 #include "protocol/analyzer.hpp"
 #include "suite/bisect.hpp"
+#include "suite/check_registry.hpp"
 #include "suite/context.hpp"
 #include "suite/tail.hpp"
 #include "util/error.hpp"
@@ -114,7 +114,7 @@ bool is_check_selected(const std::string& check, const RunOptions& options) {
     }
     bool only_names_checks =
         std::any_of(options.only.begin(), options.only.end(),
-                    [](const std::string& name) { return checks::find_check(name) != nullptr; });
+                    [](const std::string& name) { return find_airbyte_check(name) != nullptr; });
     return !only_names_checks || listed(options.only, check);
 }
 
@@ -165,7 +165,7 @@ struct Runner::Impl {
     void learn_secrets() {
         Step spec_step;
         spec_step.id = "spec";
-        spec_step.run = "spec";
+        spec_step.run = Command::spec;
         auto observation =
             execute(spec_step, RunPlan{"spec (setup)", {}, {}, {}}, scratch_root.path(), nullptr);
         const auto* spec = observation.first_kept("SPEC");
@@ -210,7 +210,7 @@ struct Runner::Impl {
         } else {
             Step discover;
             discover.id = "discover";
-            discover.run = "discover";
+            discover.run = Command::discover;
             auto observation = execute(discover, RunPlan{"discover (setup)", {}, {}, {}},
                                        scratch_root.path(), nullptr);
             const auto* found = observation.first_kept("CATALOG");
@@ -233,17 +233,17 @@ struct Runner::Impl {
         return step.as_full_refresh ? full_refresh_catalog : catalog;
     }
 
-    std::string config_text_for(const std::string& variant) const {
-        if (variant == "invalid" && config.invalid_config_text) {
+    std::string config_text_for(ConfigChoice variant) const {
+        if (variant == ConfigChoice::invalid && config.invalid_config_text) {
             return *config.invalid_config_text;
         }
-        if (variant == "merge" && config.merge_config_text) {
+        if (variant == ConfigChoice::merge && config.merge_config_text) {
             return *config.merge_config_text;
         }
-        if (variant == "full_state" && config.full_state_config_text) {
+        if (variant == ConfigChoice::full_state && config.full_state_config_text) {
             return *config.full_state_config_text;
         }
-        if (variant == "minimal" && minimal_config_text) {
+        if (variant == ConfigChoice::minimal && minimal_config_text) {
             return *minimal_config_text;
         }
         return config.config_text;
@@ -251,23 +251,23 @@ struct Runner::Impl {
 
     protocol::CatalogExtensions extensions_for(const Step& step, const RunPlan& plan) const {
         protocol::CatalogExtensions extensions;
-        if (step.tail != "absent") {
-            extensions.tail = step.tail == "true";
+        if (step.tail != TailFlag::absent) {
+            extensions.tail = step.tail == TailFlag::on;
         }
         extensions.range_json = plan.range_json;
-        std::string projections = step.projections;
+        auto projections = step.projections;
         if (step.neutral_extension_keys) {
             extensions.tail = false;
             extensions.range_json = R"({"begin":"00000000","end":"ffffffff"})";
-            projections = "identity";
+            projections = ProjectionChoice::identity;
         }
         for (const auto& stream : catalog.streams) {
-            if (projections == "configured") {
+            if (projections == ProjectionChoice::configured) {
                 if (auto found = config.projections.find(stream.name);
                     found != config.projections.end()) {
                     extensions.projections[stream.name] = found->second;
                 }
-            } else if (projections == "identity") {
+            } else if (projections == ProjectionChoice::identity) {
                 auto schema = json::parse_json_text(stream.json_schema, stream.name);
                 extensions.projections[stream.name] = ext::identity_projections(schema);
             }
@@ -279,29 +279,29 @@ struct Runner::Impl {
         if (step.timeout_seconds > 0) {
             return milliseconds(static_cast<long long>(step.timeout_seconds * 1000));
         }
-        if (step.run == "spec") {
+        if (step.run == Command::spec) {
             return config.spec_timeout;
         }
-        if (step.run == "check") {
+        if (step.run == Command::check) {
             return config.check_timeout;
         }
-        return step.run == "discover" ? config.discover_timeout : config.read_timeout;
+        return step.run == Command::discover ? config.discover_timeout : config.read_timeout;
     }
 
     container::Call make_call(const Step& step, const RunPlan& plan,
                               const std::filesystem::path& scenario_dir,
                               const process::PrivateDir& inputs) const {
         container::Call call;
-        call.args = {step.run};
+        call.args = {std::string(to_string(step.run))};
         call.timeout = timeout_for(step);
         call.grace = config.grace;
-        if (step.run == "spec") {
+        if (step.run == Command::spec) {
             return call;
         }
         std::string rendered =
             replace_all(config_text_for(step.config), "${CONFORM_SCRATCH}", scenario_dir.string());
         call.file_args.emplace_back("--config", inputs.write_file("config.json", rendered));
-        if (step.run != "read") {
+        if (step.run != Command::read) {
             return call;
         }
         auto catalog_json = protocol::write_catalog(catalog_for(step), extensions_for(step, plan),
@@ -387,7 +387,7 @@ struct Runner::Impl {
         auto launch = launcher->prepare(call);
 
         protocol::AnalyzerSetup setup;
-        setup.catalog = step.run == "read" ? &catalog_for(step) : nullptr;
+        setup.catalog = step.run == Command::read ? &catalog_for(step) : nullptr;
         setup.secrets = &secrets;
         setup.states_are_patches = config.states_are_patches;
         setup.transcript_path = scenario_dir / fmt::format("run-{}.jsonl", ++run_counter);
@@ -427,7 +427,8 @@ struct Runner::Impl {
         auto result = start(launch, analyzer);
         auto observation = analyzer.finish(std::move(result));
         // Two steps of one scenario may run the same command: the step's id tells them apart.
-        observation.label = step.id == step.run ? plan.label : step.id + ": " + plan.label;
+        observation.label =
+            step.id == to_string(step.run) ? plan.label : step.id + ": " + plan.label;
         observation.command_line =
             launcher->describe() + " " + fmt::format("{}", fmt::join(call.args, " "));
         if (!inject_problem.empty()) {
@@ -482,7 +483,7 @@ struct Runner::Impl {
         for (const auto& step : scenario.steps) {
             StepResult result;
             result.step = &step;
-            if (step.split == "around_key") {
+            if (step.split.kind == SplitChoice::Kind::around_key) {
                 plan_around_key(step, context, scenario_dir, result);
             } else {
                 BaseStep base;
@@ -626,12 +627,11 @@ struct Runner::Impl {
                 continue;
             }
             auto outcome = evaluate(id, scenario, context, unmet);
-            result.checks.push_back(to_check_result(id, outcome, options.strict, secrets));
+            result.checks.push_back(to_check_result(id, outcome, options.strict));
         }
         for (const auto& step : context.steps) {
             for (const auto& run : step.runs) {
                 result.runs.push_back(summarize(run));
-                result.runs.back().stderr_tail = secrets.redact(result.runs.back().stderr_tail);
             }
         }
         result.status = scenario_status(result.checks);
@@ -639,6 +639,7 @@ struct Runner::Impl {
         std::filesystem::remove_all(scenario_dir, ignored);
         result.duration_ms =
             std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
+        report::redact(result, [this](std::string_view text) { return secrets.redact(text); });
         return result;
     }
 };

@@ -7,12 +7,12 @@
 #include <algorithm>
 #include <set>
 
-#include "checks/registry.hpp"
 #include "config/positions.hpp"
 #include "config/test_config.hpp"
 #include "json/parse.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
+#include "suite/check_registry.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -30,58 +30,122 @@ std::string string_or(const rapidjson::Value& object, const char* name, std::str
     return object.HasMember(name) ? std::string(object[name].GetString()) : fallback;
 }
 
-std::string range_text(const rapidjson::Value& range) {
-    if (range.IsString()) {
-        return range.GetString();
-    }
-    return fmt::format("{}-{}", range["begin"].GetString(), range["end"].GetString());
+bool flag(const rapidjson::Value& object, const char* name) {
+    return object.HasMember(name) && object[name].GetBool();
 }
 
-std::string split_text(const rapidjson::Value& split) {
+// The schema has already checked every value read below.
+template <typename Enum, std::size_t N>
+Enum enum_of(std::string_view text, const std::pair<std::string_view, Enum> (&names)[N]) {
+    for (const auto& [name, value] : names) {
+        if (name == text) {
+            return value;
+        }
+    }
+    throw_internal_error(fmt::format("suite value '{}' passed the schema but is not known", text));
+}
+
+constexpr std::pair<std::string_view, Command> k_commands[] = {{"spec", Command::spec},
+                                                               {"check", Command::check},
+                                                               {"discover", Command::discover},
+                                                               {"read", Command::read}};
+constexpr std::pair<std::string_view, ConfigChoice> k_configs[] = {
+    {"main", ConfigChoice::main},
+    {"invalid", ConfigChoice::invalid},
+    {"merge", ConfigChoice::merge},
+    {"full_state", ConfigChoice::full_state},
+    {"minimal", ConfigChoice::minimal}};
+constexpr std::pair<std::string_view, ProjectionChoice> k_projections[] = {
+    {"none", ProjectionChoice::none},
+    {"configured", ProjectionChoice::configured},
+    {"identity", ProjectionChoice::identity}};
+constexpr std::pair<std::string_view, SplitChoice::Kind> k_splits[] = {
+    {"halves", SplitChoice::Kind::halves},
+    {"one_key_at_end", SplitChoice::Kind::one_key_at_end},
+    {"one_key_at_start", SplitChoice::Kind::one_key_at_start},
+    {"around_key", SplitChoice::Kind::around_key}};
+constexpr std::pair<std::string_view, CheckpointChoice::Kind> k_checkpoints[] = {
+    {"first", CheckpointChoice::Kind::first},
+    {"middle", CheckpointChoice::Kind::middle},
+    {"last", CheckpointChoice::Kind::last},
+    {"sample", CheckpointChoice::Kind::sample}};
+constexpr std::pair<std::string_view, RangeChoice::Kind> k_ranges[] = {
+    {"absent", RangeChoice::Kind::absent},
+    {"full", RangeChoice::Kind::full},
+    {"malformed", RangeChoice::Kind::malformed}};
+
+template <typename Enum, std::size_t N>
+std::string_view name_of(Enum value, const std::pair<std::string_view, Enum> (&names)[N]) {
+    for (const auto& [name, known] : names) {
+        if (known == value) {
+            return name;
+        }
+    }
+    return "?";
+}
+
+TailFlag read_tail(const rapidjson::Value& tail) {
+    if (tail.IsBool()) {
+        return tail.GetBool() ? TailFlag::on : TailFlag::off;
+    }
+    return TailFlag::absent;
+}
+
+RangeChoice read_range(const rapidjson::Value& range) {
+    if (range.IsString()) {
+        return {enum_of(range.GetString(), k_ranges), "", ""};
+    }
+    return {RangeChoice::Kind::given, range["begin"].GetString(), range["end"].GetString()};
+}
+
+SplitChoice read_split(const rapidjson::Value& split) {
+    SplitChoice choice;
     if (split.IsString()) {
-        return split.GetString();
+        choice.kind = enum_of(split.GetString(), k_splits);
+    } else if (split.HasMember("equal")) {
+        choice.kind = SplitChoice::Kind::equal;
+        choice.parts = split["equal"].GetUint();
+    } else {
+        choice.kind = SplitChoice::Kind::cuts;
+        for (const auto& cut : split["cuts"].GetArray()) {
+            choice.cuts.push_back(
+                static_cast<std::uint32_t>(std::stoul(cut.GetString(), nullptr, 16)));
+        }
     }
-    if (split.HasMember("equal")) {
-        return fmt::format("equal:{}", split["equal"].GetInt());
+    return choice;
+}
+
+CheckpointChoice read_checkpoint(const rapidjson::Value& checkpoint) {
+    if (checkpoint.IsString()) {
+        return {enum_of(checkpoint.GetString(), k_checkpoints), 0};
     }
-    std::string cuts = "cuts:";
-    for (const auto& cut : split["cuts"].GetArray()) {
-        cuts += std::string(cut.GetString()) + ",";
-    }
-    cuts.pop_back();
-    return cuts;
+    return {CheckpointChoice::Kind::number, checkpoint.GetUint()};
 }
 
 Step read_step(const rapidjson::Value& value) {
     Step step;
     step.id = value["id"].GetString();
-    step.run = value["run"].GetString();
-    step.config = string_or(value, "config", "main");
+    step.run = enum_of(value["run"].GetString(), k_commands);
+    step.config = enum_of(string_or(value, "config", "main"), k_configs);
     if (value.HasMember("tail")) {
-        const auto& tail = value["tail"];
-        step.tail = tail.IsBool() ? (tail.GetBool() ? "true" : "false") : tail.GetString();
+        step.tail = read_tail(value["tail"]);
     }
     if (value.HasMember("range")) {
-        step.range = range_text(value["range"]);
+        step.range = read_range(value["range"]);
     }
     if (value.HasMember("split")) {
-        step.split = split_text(value["split"]);
+        step.split = read_split(value["split"]);
     }
-    step.projections = string_or(value, "projections", "none");
-    step.neutral_extension_keys =
-        value.HasMember("neutral_extension_keys") && value["neutral_extension_keys"].GetBool();
-    step.apply_projections =
-        value.HasMember("apply_projections") && value["apply_projections"].GetBool();
+    step.projections = enum_of(string_or(value, "projections", "none"), k_projections);
+    step.neutral_extension_keys = flag(value, "neutral_extension_keys");
+    step.apply_projections = flag(value, "apply_projections");
     if (value.HasMember("state")) {
         step.state_from = value["state"]["from"].GetString();
-        const auto& checkpoint = value["state"]["checkpoint"];
-        step.state_checkpoint =
-            checkpoint.IsString() ? checkpoint.GetString() : std::to_string(checkpoint.GetInt());
+        step.state_checkpoint = read_checkpoint(value["state"]["checkpoint"]);
     }
     step.cursor_floor_from = string_or(value, "cursor_floor_from", "");
-    step.inject_while_running =
-        value.HasMember("inject_while_running") && value["inject_while_running"].GetBool();
-    step.inject_after = value.HasMember("inject_after") && value["inject_after"].GetBool();
+    step.inject_while_running = flag(value, "inject_while_running");
+    step.inject_after = flag(value, "inject_after");
     step.backlog_from = string_or(value, "backlog_from", "");
     step.key_from = string_or(value, "key_from", "");
     step.as_full_refresh = string_or(value, "sync_mode", "") == "full_refresh";
@@ -92,8 +156,8 @@ Step read_step(const rapidjson::Value& value) {
 
 std::vector<std::string> known_check_ids() {
     std::vector<std::string> ids;
-    for (const auto& check : checks::all_checks()) {
-        ids.emplace_back(check.id);
+    for (const auto& check : airbyte_checks()) {
+        ids.emplace_back(check.info.id);
     }
     return ids;
 }
@@ -112,13 +176,24 @@ std::vector<std::pair<std::string, std::string>> find_problems(
         }
         for (std::size_t c = 0; c < scenario.checks.size(); ++c) {
             const auto& id = scenario.checks[c];
-            if (checks::find_check(id) == nullptr) {
+            auto where = fmt::format("/scenarios/{}/checks/{}", s, c);
+            const auto* check = find_airbyte_check(id);
+            if (check == nullptr) {
                 auto nearest = nearest_name(id, known);
                 problems.emplace_back(
-                    fmt::format("/scenarios/{}/checks/{}", s, c),
+                    where,
                     fmt::format(
                         "unknown check '{}'{}", id,
                         nearest.empty() ? "" : fmt::format(", did you mean '{}'?", nearest)));
+                continue;
+            }
+            for (auto role : check->reads) {
+                if (!scenario.provides(role)) {
+                    problems.emplace_back(
+                        where, fmt::format("check '{}' reads {}, which no step of scenario '{}' "
+                                           "provides",
+                                           id, to_string(role), scenario.id));
+                }
             }
         }
         std::set<std::string> earlier;
@@ -156,6 +231,127 @@ std::vector<std::pair<std::string, std::string>> find_problems(
 }
 
 }  // namespace
+
+std::string_view to_string(Command command) {
+    return name_of(command, k_commands);
+}
+
+std::string_view to_string(ConfigChoice config) {
+    return name_of(config, k_configs);
+}
+
+std::string_view to_string(TailFlag tail) {
+    switch (tail) {
+        case TailFlag::on:
+            return "true";
+        case TailFlag::off:
+            return "false";
+        case TailFlag::absent:
+            break;
+    }
+    return "absent";
+}
+
+std::string to_string(const SplitChoice& split) {
+    switch (split.kind) {
+        case SplitChoice::Kind::none:
+            return "";
+        case SplitChoice::Kind::equal:
+            return fmt::format("equal:{}", split.parts);
+        case SplitChoice::Kind::cuts: {
+            std::string text = "cuts:";
+            for (auto cut : split.cuts) {
+                text += fmt::format("{:08x},", cut);
+            }
+            text.pop_back();
+            return text;
+        }
+        default:
+            return std::string(name_of(split.kind, k_splits));
+    }
+}
+
+std::string to_string(const CheckpointChoice& checkpoint) {
+    return checkpoint.kind == CheckpointChoice::Kind::number
+               ? std::to_string(checkpoint.number)
+               : std::string(name_of(checkpoint.kind, k_checkpoints));
+}
+
+std::string_view to_string(Role role) {
+    static constexpr std::pair<std::string_view, Role> k_roles[] = {
+        {"a spec run", Role::spec},
+        {"a check run", Role::check},
+        {"a check with the main config", Role::check_valid},
+        {"a check with the invalid config", Role::check_invalid},
+        {"a check with the minimal config", Role::check_minimal},
+        {"a discover run", Role::discover},
+        {"a read", Role::read},
+        {"a plain read (no state, range, split or projections)", Role::plain_read},
+        {"a read with the invalid config", Role::invalid_read},
+        {"a read resumed from an earlier step (\"state\")", Role::resumed_read},
+        {"a read held to an earlier step's cursor (\"cursor_floor_from\")", Role::cursor_floor},
+        {"a read with the full range (\"range\": \"full\")", Role::full_range_read},
+        {"a read split into shards (\"split\")", Role::shard_reads},
+        {"a read with malformed ranges (\"range\": \"malformed\")", Role::malformed_range},
+        {"a tailing read (\"inject_while_running\")", Role::tailing_read},
+        {"a read with the merge config (\"config\": \"merge\")", Role::merge_read},
+        {"a read with the full-state config (\"config\": \"full_state\")", Role::full_state_read},
+        {"a read with neutral extension keys", Role::neutral_keys},
+        {"a read with projections", Role::projected_read},
+        {"a full-refresh read (\"sync_mode\": \"full_refresh\")", Role::full_refresh},
+        {"data injected after a step (\"inject_after\")", Role::inject_after}};
+    return name_of(role, k_roles);
+}
+
+bool Step::is_plain_read() const {
+    return run == Command::read && !splits() && !resumes() &&
+           range.kind == RangeChoice::Kind::absent && !neutral_extension_keys &&
+           projections == ProjectionChoice::none;
+}
+
+std::vector<Role> Step::roles() const {
+    std::vector<Role> roles;
+    auto add_if = [&roles](bool condition, Role role) {
+        if (condition) {
+            roles.push_back(role);
+        }
+    };
+    add_if(run == Command::spec, Role::spec);
+    add_if(run == Command::discover, Role::discover);
+    if (run == Command::check) {
+        roles.push_back(Role::check);
+        add_if(config == ConfigChoice::invalid, Role::check_invalid);
+        add_if(config == ConfigChoice::minimal, Role::check_minimal);
+        add_if(config != ConfigChoice::invalid && config != ConfigChoice::minimal,
+               Role::check_valid);
+    }
+    add_if(inject_after, Role::inject_after);
+    if (run != Command::read) {
+        return roles;
+    }
+    roles.push_back(Role::read);
+    add_if(is_plain_read(), Role::plain_read);
+    add_if(config == ConfigChoice::invalid, Role::invalid_read);
+    add_if(config == ConfigChoice::merge, Role::merge_read);
+    add_if(config == ConfigChoice::full_state, Role::full_state_read);
+    add_if(resumes(), Role::resumed_read);
+    add_if(!cursor_floor_from.empty(), Role::cursor_floor);
+    add_if(range.kind == RangeChoice::Kind::full && !splits(), Role::full_range_read);
+    add_if(range.kind == RangeChoice::Kind::malformed, Role::malformed_range);
+    add_if(splits(), Role::shard_reads);
+    add_if(inject_while_running, Role::tailing_read);
+    add_if(neutral_extension_keys, Role::neutral_keys);
+    add_if(projections != ProjectionChoice::none || apply_projections, Role::projected_read);
+    add_if(as_full_refresh, Role::full_refresh);
+    return roles;
+}
+
+bool Scenario::provides(Role role) const {
+    return std::any_of(steps.begin(), steps.end(), [role](const Step& step) {
+        auto roles = step.roles();
+        return std::find(roles.begin(), roles.end(), role) != roles.end();
+    });
+}
 
 std::vector<Scenario> load_suite_text(std::string_view text, std::string_view origin) {
     auto document = json::parse_json_text(text, origin);

@@ -1,35 +1,111 @@
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace conform::suite {
 
+enum class Command { spec, check, discover, read };
+// Which test-config file a step passes as --config.
+enum class ConfigChoice { main, invalid, merge, full_state, minimal };
+// The catalog's `tail` flag: left out, true or false.
+enum class TailFlag { absent, on, off };
+enum class ProjectionChoice { none, configured, identity };
+
+// The `range` a read's catalog carries.
+struct RangeChoice {
+    enum class Kind { absent, full, malformed, given };
+    Kind kind = Kind::absent;
+    std::string begin;  // hex, for `given`
+    std::string end;
+
+    bool operator==(const RangeChoice&) const = default;
+};
+
+// How a read is split into shards, each its own run.
+struct SplitChoice {
+    // around_key: boundaries on both sides of a real record's key, found by bisection (the record
+    // comes from the step's key_from).
+    enum class Kind { none, halves, one_key_at_end, one_key_at_start, equal, cuts, around_key };
+    Kind kind = Kind::none;
+    unsigned parts = 0;               // for equal
+    std::vector<std::uint32_t> cuts;  // for cuts
+
+    bool operator==(const SplitChoice&) const = default;
+};
+
+// Which checkpoints of the base step a resuming step starts from.
+struct CheckpointChoice {
+    enum class Kind { first, middle, last, sample, number };
+    Kind kind = Kind::last;
+    std::size_t number = 0;  // 1-based, for `number`
+};
+
+// What a step's runs give the checks. Checks declare the roles they read; a scenario listing a
+// check whose roles none of its steps provide is rejected when the suite is loaded.
+enum class Role {
+    spec,             // a spec run
+    check,            // any check run
+    check_valid,      // check with the main config
+    check_invalid,    // check with the invalid config
+    check_minimal,    // check with only the spec's required properties and defaults
+    discover,         // a discover run
+    read,             // any read
+    plain_read,       // a read of the whole catalog with the main config, no state, no range
+    invalid_read,     // a read with the invalid config
+    resumed_read,     // a read resumed from an earlier step's checkpoints
+    cursor_floor,     // a read whose records are held to an earlier step's newest cursor
+    full_range_read,  // a read with the full range
+    shard_reads,      // a read split into range shards
+    malformed_range,  // a read given malformed ranges
+    tailing_read,     // a read with tail on, driven through injection
+    merge_read,       // a read with the merge-state config
+    full_state_read,  // a read with the full-state config
+    neutral_keys,     // a read whose catalog carries neutral extension keys
+    projected_read,   // a read with projections
+    full_refresh,     // a read of every stream in full refresh
+    inject_after,     // data injected after a step
+};
+
+std::string_view to_string(Command command);
+std::string_view to_string(ConfigChoice config);
+std::string_view to_string(TailFlag tail);
+std::string_view to_string(Role role);
+std::string to_string(const SplitChoice& split);
+std::string to_string(const CheckpointChoice& checkpoint);
+
 // One connector invocation pattern of a scenario; a step may expand to several runs (range
-// splits, resumes from several checkpoints).
+// splits, resumes from several checkpoints). Built once from the suite's JSON.
 struct Step {
     std::string id;
-    std::string run;               // spec, check, discover, read
-    std::string config = "main";   // main, invalid, merge, full_state
-    std::string tail = "absent";   // "true", "false", "absent"
-    std::string range = "absent";  // absent, full, malformed, or "BEGIN-END"
-    // "", halves, one_key_at_end, one_key_at_start, equal:N, cuts:A,B, or around_key (boundaries
-    // on both sides of a real record's key, found by bisection; the record comes from key_from)
-    std::string split;
+    Command run = Command::read;
+    ConfigChoice config = ConfigChoice::main;
+    TailFlag tail = TailFlag::absent;
+    RangeChoice range;
+    SplitChoice split;
     std::string key_from;
-    std::string projections = "none";  // none, configured, identity
+    ProjectionChoice projections = ProjectionChoice::none;
     bool neutral_extension_keys = false;
     bool apply_projections = false;
     bool as_full_refresh = false;  // streams that support it are read in full refresh
     std::string state_from;        // step id, or ""
-    std::string state_checkpoint;  // first, middle, last, sample, or a 1-based number
+    CheckpointChoice state_checkpoint;
     std::string cursor_floor_from;
     bool inject_while_running = false;
     std::string backlog_from;  // the step whose records a tailing run delivers before injection
     bool inject_after = false;
     double timeout_seconds = 0;
+
+    bool resumes() const { return !state_from.empty(); }
+    bool splits() const { return split.kind != SplitChoice::Kind::none; }
+    // A read of the whole catalog with the main config: no state, range, split or injection.
+    bool is_plain_read() const;
+    std::vector<Role> roles() const;
 };
 
 struct Scenario {
@@ -40,14 +116,16 @@ struct Scenario {
     std::vector<Step> steps;
     std::vector<std::string> checks;
     std::string origin;  // "suites/core.json:12"
+
+    bool provides(Role role) const;
 };
 
 // Loads the suites embedded in conform (suites/*.json at build time), in a stable order.
 std::vector<Scenario> load_builtin_suites();
 
 // Loads one suite file. Throws conform::Error (input) listing every problem with file, line and
-// what was expected: schema violations, unknown check ids (with the nearest known id), steps that
-// refer to unknown or later steps, duplicate ids.
+// what was expected: schema violations, unknown check ids (with the nearest known id), checks
+// whose step roles no step provides, steps that refer to unknown or later steps, duplicate ids.
 std::vector<Scenario> load_suite_file(const std::filesystem::path& path);
 std::vector<Scenario> load_suite_text(std::string_view text, std::string_view origin);
 

@@ -57,7 +57,7 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
                       origin};
     Step step;
     step.id = "read";
-    step.run = "read";
+    step.run = Command::read;
     ScenarioContext context;
     context.scenario = &scenario;
     context.catalog = &catalog;
@@ -72,8 +72,7 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
     scenario_result.suite = scenario.suite;
     scenario_result.title = scenario.title;
     for (const auto& id : scenario.checks) {
-        scenario_result.checks.push_back(
-            to_check_result(id, evaluate_check(id, context), strict, no_secrets));
+        scenario_result.checks.push_back(to_check_result(id, evaluate_check(id, context), strict));
     }
     scenario_result.status = scenario_status(scenario_result.checks);
     report::RunReport report;

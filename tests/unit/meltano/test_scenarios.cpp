@@ -4,6 +4,7 @@
 #include <string>
 
 #include "checks/registry.hpp"
+#include "meltano/checks.hpp"
 #include "meltano/suite.hpp"
 
 using namespace conform;
@@ -19,12 +20,12 @@ TEST_CASE("scenarios: every mx check runs in exactly one extension scenario, and
         for (auto check : scenario.checks) {
             CAPTURE(check);
             CHECK(check.starts_with("mx."));
-            CHECK(checks::find_check(check) != nullptr);
+            CHECK(meltano::find_extension_check(check) != nullptr);
             CHECK(used.insert(check).second);
         }
     }
-    for (const auto& check : checks::all_checks()) {
-        if (check.id.starts_with("mx.")) {
+    for (const auto& check : meltano::extension_checks()) {
+        {
             CAPTURE(check.id);
             CHECK(used.contains(check.id));
             for (auto clause : check.clauses) {

@@ -28,8 +28,7 @@ report::CheckResult result_with(Status status) {
 }  // namespace
 
 TEST_CASE("to_check_result: a MUST check with findings fails, without passes") {
-    protocol::Secrets none;
-    auto failed = to_check_result("read.records_match_schema", outcome_with(2), false, none);
+    auto failed = to_check_result("read.records_match_schema", outcome_with(2), false);
     CHECK(failed.status == Status::failed);
     CHECK(failed.id == "read.records_match_schema");
     CHECK(failed.clauses == std::vector<std::string>{"AP-READ-2"});
@@ -40,68 +39,69 @@ TEST_CASE("to_check_result: a MUST check with findings fails, without passes") {
     CHECK(failed.examples[1].message == "problem 1");
     CHECK(failed.examples[1].line == 2);
 
-    auto passed = to_check_result("read.records_match_schema", outcome_with(0), false, none);
+    auto passed = to_check_result("read.records_match_schema", outcome_with(0), false);
     CHECK(passed.status == Status::passed);
     CHECK(passed.occurrences == 0);
 }
 
 TEST_CASE("to_check_result: a SHOULD check warns, and fails under strict") {
-    protocol::Secrets none;
-    CHECK(to_check_result("io.json_lines", outcome_with(1), false, none).status == Status::warned);
-    CHECK(to_check_result("io.json_lines", outcome_with(1), true, none).status == Status::failed);
-    CHECK(to_check_result("io.json_lines", outcome_with(0), true, none).status == Status::passed);
-    CHECK(to_check_result("io.json_lines", outcome_with(1), false, none).level ==
-          checks::Level::should);
+    CHECK(to_check_result("io.json_lines", outcome_with(1), false).status == Status::warned);
+    CHECK(to_check_result("io.json_lines", outcome_with(1), true).status == Status::failed);
+    CHECK(to_check_result("io.json_lines", outcome_with(0), true).status == Status::passed);
+    CHECK(to_check_result("io.json_lines", outcome_with(1), false).level == checks::Level::should);
 }
 
 TEST_CASE("to_check_result: not applicable is skipped with the reason as note") {
-    protocol::Secrets none;
     auto outcome = outcome_with(0);
     outcome.not_applicable = "the connector does not claim range";
     outcome.note = "ignored";
-    auto result = to_check_result("range.split_union", outcome, true, none);
+    auto result = to_check_result("range.split_union", outcome, true);
     CHECK(result.status == Status::skipped);
     CHECK(result.note == "the connector does not claim range");
 }
 
 TEST_CASE("to_check_result: findings of a partly run check stand, the note says what is missing") {
-    protocol::Secrets none;
     auto outcome = outcome_with(3);
     outcome.not_applicable = "step 'again' did not run";
     outcome.note = "compared by key";
-    auto result = to_check_result("range.split_union", outcome, false, none);
+    auto result = to_check_result("range.split_union", outcome, false);
     CHECK(result.status == Status::failed);
     CHECK(result.note == "compared by key (incomplete: step 'again' did not run)");
 }
 
 TEST_CASE("to_check_result: advisory findings warn inside a MUST check, fail under --strict") {
-    protocol::Secrets none;
     CheckOutcome outcome;
     outcome.advise("re-emitted a committed record");
-    auto result = to_check_result("range.state_subdivision", outcome, false, none);
+    auto result = to_check_result("range.state_subdivision", outcome, false);
     CHECK(result.status == Status::warned);
     CHECK(result.examples.at(0).message == "(SHOULD) re-emitted a committed record");
-    CHECK(to_check_result("range.state_subdivision", outcome, true, none).status == Status::failed);
+    CHECK(to_check_result("range.state_subdivision", outcome, true).status == Status::failed);
     outcome.add("lost a record");
-    CHECK(to_check_result("range.state_subdivision", outcome, false, none).status ==
-          Status::failed);
+    CHECK(to_check_result("range.state_subdivision", outcome, false).status == Status::failed);
 }
 
-TEST_CASE("to_check_result: notes, messages and excerpts are redacted") {
+TEST_CASE("report::redact masks notes, messages, excerpts, commands and stderr of a scenario") {
     protocol::Secrets secrets({"topsecret"});
     CheckOutcome outcome;
     outcome.add("saw topsecret", "read", 3, "{\"k\":\"topsecret\"}");
     outcome.note = "compared with topsecret";
-    auto result = to_check_result("secrets.not_leaked", outcome, false, secrets);
+    CheckOutcome skipped;
+    skipped.not_applicable = "topsecret missing";
+    report::ScenarioResult scenario;
+    scenario.checks.push_back(to_check_result("secrets.not_leaked", outcome, false));
+    scenario.checks.push_back(to_check_result("secrets.not_leaked", skipped, false));
+    scenario.runs.push_back({"read", "run --pin topsecret", "exit 0", 1, 0, 0, 0, "err topsecret"});
+    scenario.rerun = "conform run --only x # topsecret";
+    report::redact(scenario, [&secrets](std::string_view text) { return secrets.redact(text); });
+    const auto& result = scenario.checks[0];
     REQUIRE(result.examples.size() == 1);
     CHECK(result.examples[0].message == "saw **********");
     CHECK(result.examples[0].excerpt == "{\"k\":\"**********\"}");
     CHECK(result.note == "compared with **********");
-
-    CheckOutcome skipped;
-    skipped.not_applicable = "topsecret missing";
-    CHECK(to_check_result("secrets.not_leaked", skipped, false, secrets).note ==
-          "********** missing");
+    CHECK(scenario.checks[1].note == "********** missing");
+    CHECK(scenario.runs[0].command == "run --pin **********");
+    CHECK(scenario.runs[0].stderr_tail == "err **********");
+    CHECK(scenario.rerun == "conform run --only x # **********");
 }
 
 TEST_CASE("CheckOutcome::add keeps five examples and counts all") {
@@ -129,7 +129,7 @@ TEST_CASE("evaluate_check: analyzer findings of every run are collected with the
     scenario.id = "s";
     Step step;
     step.id = "read";
-    step.run = "read";
+    step.run = Command::read;
     protocol::Catalog catalog;
     ScenarioContext context;
     context.scenario = &scenario;
@@ -158,6 +158,6 @@ TEST_CASE("evaluate_check: analyzer findings of every run are collected with the
     CHECK(evaluate_check("read.emitted_at_ms", context).occurrences == 0);
     CHECK(context.step("read") == &context.steps[0]);
     CHECK(context.step("other") == nullptr);
-    CHECK(context.steps_running("read").size() == 1);
-    CHECK(context.steps_running("spec").empty());
+    CHECK(context.steps_running(Command::read).size() == 1);
+    CHECK(context.steps_running(Command::spec).empty());
 }

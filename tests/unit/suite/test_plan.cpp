@@ -15,7 +15,7 @@ using Indexes = std::vector<std::size_t>;
 Step read_step() {
     Step step;
     step.id = "child";
-    step.run = "read";
+    step.run = Command::read;
     return step;
 }
 
@@ -47,37 +47,50 @@ std::vector<RunPlan> expand(const Step& step, const protocol::Observation* base 
     return plans;
 }
 
+// The checkpoint choice a suite spells `which` ("first", ..., or a number).
+CheckpointChoice choice(const std::string& which) {
+    for (auto [name, kind] : {std::pair{"first", CheckpointChoice::Kind::first},
+                              {"middle", CheckpointChoice::Kind::middle},
+                              {"last", CheckpointChoice::Kind::last},
+                              {"sample", CheckpointChoice::Kind::sample}}) {
+        if (which == name) {
+            return {kind, 0};
+        }
+    }
+    return {CheckpointChoice::Kind::number, std::stoul(which)};
+}
+
 }  // namespace
 
 TEST_CASE("pick_checkpoints: first, middle, last") {
-    CHECK(pick_checkpoints("first", 5, 2) == Indexes{0});
-    CHECK(pick_checkpoints("middle", 5, 2) == Indexes{2});
-    CHECK(pick_checkpoints("middle", 4, 2) == Indexes{2});
-    CHECK(pick_checkpoints("middle", 1, 2) == Indexes{0});
-    CHECK(pick_checkpoints("last", 5, 2) == Indexes{4});
-    CHECK(pick_checkpoints("last", 1, 2) == Indexes{0});
+    CHECK(pick_checkpoints(choice("first"), 5, 2) == Indexes{0});
+    CHECK(pick_checkpoints(choice("middle"), 5, 2) == Indexes{2});
+    CHECK(pick_checkpoints(choice("middle"), 4, 2) == Indexes{2});
+    CHECK(pick_checkpoints(choice("middle"), 1, 2) == Indexes{0});
+    CHECK(pick_checkpoints(choice("last"), 5, 2) == Indexes{4});
+    CHECK(pick_checkpoints(choice("last"), 1, 2) == Indexes{0});
 }
 
 TEST_CASE("pick_checkpoints: sample adds evenly spaced checkpoints, without repeats, in order") {
-    CHECK(pick_checkpoints("sample", 10, 2) == Indexes{0, 3, 5, 6, 9});
-    CHECK(pick_checkpoints("sample", 10, 0) == Indexes{0, 5, 9});
-    CHECK(pick_checkpoints("sample", 1, 3) == Indexes{0});
-    CHECK(pick_checkpoints("sample", 2, 5) == Indexes{0, 1});
-    auto all = pick_checkpoints("sample", 4, 100);
+    CHECK(pick_checkpoints(choice("sample"), 10, 2) == Indexes{0, 3, 5, 6, 9});
+    CHECK(pick_checkpoints(choice("sample"), 10, 0) == Indexes{0, 5, 9});
+    CHECK(pick_checkpoints(choice("sample"), 1, 3) == Indexes{0});
+    CHECK(pick_checkpoints(choice("sample"), 2, 5) == Indexes{0, 1});
+    auto all = pick_checkpoints(choice("sample"), 4, 100);
     CHECK(all == Indexes{0, 1, 2, 3});
 }
 
 TEST_CASE("pick_checkpoints: a 1-based number, and nothing when out of range") {
-    CHECK(pick_checkpoints("1", 3, 2) == Indexes{0});
-    CHECK(pick_checkpoints("3", 3, 2) == Indexes{2});
-    CHECK(pick_checkpoints("4", 3, 2).empty());
-    CHECK(pick_checkpoints("0", 3, 2).empty());
+    CHECK(pick_checkpoints(choice("1"), 3, 2) == Indexes{0});
+    CHECK(pick_checkpoints(choice("3"), 3, 2) == Indexes{2});
+    CHECK(pick_checkpoints(choice("4"), 3, 2).empty());
+    CHECK(pick_checkpoints(choice("0"), 3, 2).empty());
 }
 
 TEST_CASE("pick_checkpoints: no checkpoints gives nothing") {
     for (std::string which : {"first", "middle", "last", "sample", "1"}) {
         CAPTURE(which);
-        CHECK(pick_checkpoints(which, 0, 2).empty());
+        CHECK(pick_checkpoints(choice(which), 0, 2).empty());
     }
 }
 
@@ -92,17 +105,17 @@ TEST_CASE("expand_step: a plain read is one run without range or state") {
 
 TEST_CASE("expand_step: full and explicit ranges") {
     auto step = read_step();
-    step.range = "full";
+    step.range.kind = RangeChoice::Kind::full;
     auto plans = expand(step);
     CHECK(ranges_of(plans) == std::vector<std::string>{range("00000000", "ffffffff")});
     CHECK(plans[0].label == "read [range 00000000-ffffffff]");
-    step.range = "00000000-0000ffff";
+    step.range = {RangeChoice::Kind::given, "00000000", "0000ffff"};
     CHECK(ranges_of(expand(step)) == std::vector<std::string>{range("00000000", "0000ffff")});
 }
 
 TEST_CASE("expand_step: split halves uses Flow's pivot") {
     auto step = read_step();
-    step.split = "halves";
+    step.split.kind = SplitChoice::Kind::halves;
     auto plans = expand(step);
     CHECK(ranges_of(plans) ==
           std::vector<std::string>{range("00000000", "7fffffff"), range("80000000", "ffffffff")});
@@ -112,11 +125,11 @@ TEST_CASE("expand_step: split halves uses Flow's pivot") {
 
 TEST_CASE("expand_step: split into equal parts") {
     auto step = read_step();
-    step.split = "equal:4";
+    step.split = {SplitChoice::Kind::equal, 4, {}};
     CHECK(ranges_of(expand(step)) ==
           std::vector<std::string>{range("00000000", "3fffffff"), range("40000000", "7fffffff"),
                                    range("80000000", "bfffffff"), range("c0000000", "ffffffff")});
-    step.split = "equal:3";
+    step.split = {SplitChoice::Kind::equal, 3, {}};
     CHECK(ranges_of(expand(step)) == std::vector<std::string>{range("00000000", "55555554"),
                                                               range("55555555", "aaaaaaa9"),
                                                               range("aaaaaaaa", "ffffffff")});
@@ -124,7 +137,7 @@ TEST_CASE("expand_step: split into equal parts") {
 
 TEST_CASE("expand_step: split at cuts, hex in either case") {
     auto step = read_step();
-    step.split = "cuts:10000000,A0000000";
+    step.split = {SplitChoice::Kind::cuts, 0, {0x10000000, 0xA0000000}};
     CHECK(ranges_of(expand(step)) == std::vector<std::string>{range("00000000", "0fffffff"),
                                                               range("10000000", "9fffffff"),
                                                               range("a0000000", "ffffffff")});
@@ -132,17 +145,17 @@ TEST_CASE("expand_step: split at cuts, hex in either case") {
 
 TEST_CASE("expand_step: one-key ranges at either boundary") {
     auto step = read_step();
-    step.split = "one_key_at_end";
+    step.split.kind = SplitChoice::Kind::one_key_at_end;
     CHECK(ranges_of(expand(step)) ==
           std::vector<std::string>{range("00000000", "fffffffe"), range("ffffffff", "ffffffff")});
-    step.split = "one_key_at_start";
+    step.split.kind = SplitChoice::Kind::one_key_at_start;
     CHECK(ranges_of(expand(step)) ==
           std::vector<std::string>{range("00000000", "00000000"), range("00000001", "ffffffff")});
 }
 
 TEST_CASE("expand_step: malformed ranges are several broken variants") {
     auto step = read_step();
-    step.range = "malformed";
+    step.range.kind = RangeChoice::Kind::malformed;
     auto plans = expand(step);
     REQUIRE(plans.size() == 3);
     CHECK(ranges_of(plans) == std::vector<std::string>{range("0000000", "ffffffff"),
@@ -153,7 +166,7 @@ TEST_CASE("expand_step: malformed ranges are several broken variants") {
 TEST_CASE("expand_step: resuming without checkpoints cannot run and says why") {
     auto step = read_step();
     step.state_from = "first";
-    step.state_checkpoint = "last";
+    step.state_checkpoint.kind = CheckpointChoice::Kind::last;
     const auto empty = run_with_checkpoints(0);
     for (const auto* base : {&empty, static_cast<const protocol::Observation*>(nullptr)}) {
         std::string why_not;
@@ -163,7 +176,7 @@ TEST_CASE("expand_step: resuming without checkpoints cannot run and says why") {
               "message(s): no checkpoint 'last' to resume from");
     }
     auto two = run_with_checkpoints(2);
-    step.state_checkpoint = "3";
+    step.state_checkpoint = {CheckpointChoice::Kind::number, 3};
     std::string why_not;
     CHECK(expand_step(step, &two, 2, why_not).empty());
     CHECK(why_not ==
@@ -175,7 +188,7 @@ TEST_CASE("expand_step: resuming runs once per picked checkpoint with its state 
     auto base = run_with_checkpoints(3);
     auto step = read_step();
     step.state_from = "first";
-    step.state_checkpoint = "sample";
+    step.state_checkpoint.kind = CheckpointChoice::Kind::sample;
     auto plans = expand(step, &base, 0);
     REQUIRE(plans.size() == 3);
     for (std::size_t i = 0; i < plans.size(); ++i) {
@@ -192,8 +205,8 @@ TEST_CASE("expand_step: resuming split ranges is every checkpoint times every ra
     auto base = run_with_checkpoints(4);
     auto step = read_step();
     step.state_from = "first";
-    step.state_checkpoint = "middle";
-    step.split = "halves";
+    step.state_checkpoint.kind = CheckpointChoice::Kind::middle;
+    step.split.kind = SplitChoice::Kind::halves;
     auto plans = expand(step, &base);
     REQUIRE(plans.size() == 2);
     CHECK(plans[0].checkpoint == 2);

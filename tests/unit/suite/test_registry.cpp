@@ -9,11 +9,30 @@
 #include <string>
 
 #include "checks/registry.hpp"
+#include "meltano/checks.hpp"
+#include "suite/check_registry.hpp"
 
 using namespace conform;
 using namespace conform::checks;
 
 namespace {
+
+std::vector<CheckInfo> all_checks() {
+    std::vector<CheckInfo> all;
+    for (const auto& check : suite::airbyte_checks()) {
+        all.push_back(check.info);
+    }
+    const auto& extension = meltano::extension_checks();
+    all.insert(all.end(), extension.begin(), extension.end());
+    return all;
+}
+
+const CheckInfo* find_check(std::string_view id) {
+    if (const auto* check = suite::find_airbyte_check(id)) {
+        return &check->info;
+    }
+    return meltano::find_extension_check(id);
+}
 
 std::string contract_text() {
     const char* data = std::getenv("CONFORM_TEST_DATA");
@@ -71,7 +90,8 @@ TEST_CASE("registry: ids are unique and well formed, every check names clauses")
 
 TEST_CASE("registry: find_check finds every check and nothing else") {
     for (const auto& check : all_checks()) {
-        CHECK(find_check(check.id) == &check);
+        REQUIRE(find_check(check.id) != nullptr);
+        CHECK(find_check(check.id)->title == check.title);
     }
     CHECK(find_check("") == nullptr);
     CHECK(find_check("io.json_line") == nullptr);
@@ -144,4 +164,26 @@ TEST_CASE("registry: each clause of docs/CONTRACT.md has a check at the clause's
         CHECK(found);
     }
     CHECK(rows >= 30);
+}
+
+TEST_CASE("registry: every Airbyte check has code, and only the analyzer's are per message") {
+    const std::set<std::string_view> judged_per_line{
+        ids::io_json_lines, ids::io_messages,       ids::io_known_types,  ids::secrets,
+        ids::read_streams,  ids::read_schema,       ids::read_emitted_at, ids::read_primary_key,
+        ids::read_cursor,   ids::state_well_formed, ids::state_no_older,  ids::merge_reduction};
+    for (const auto& check : suite::airbyte_checks()) {
+        CAPTURE(check.info.id);
+        CHECK((check.code != nullptr));
+        CHECK((check.kind == suite::CheckKind::per_message) ==
+              judged_per_line.contains(check.info.id));
+    }
+}
+
+TEST_CASE("registry: a check across runs reads at least one step role") {
+    for (const auto& check : suite::airbyte_checks()) {
+        if (check.kind == suite::CheckKind::across_runs) {
+            CAPTURE(check.info.id);
+            CHECK(!check.reads.empty());
+        }
+    }
 }

@@ -1,9 +1,11 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
 #include "checks/registry.hpp"
+#include "suite/check_registry.hpp"
 #include "suite/scenario.hpp"
 #include "util/error.hpp"
 
@@ -58,34 +60,75 @@ TEST_CASE("suite: a valid suite is read with every step option") {
     CHECK(scenarios[0].id == "a");
     CHECK(scenarios[0].suite == "mine");
     CHECK(scenarios[0].origin == "suites/mine.json:4");
-    CHECK(scenarios[0].steps[0].config == "main");
-    CHECK(scenarios[0].steps[0].tail == "absent");
-    CHECK(scenarios[0].steps[0].range == "absent");
-    CHECK(scenarios[0].steps[0].projections == "none");
+    CHECK(scenarios[0].steps[0].config == ConfigChoice::main);
+    CHECK(scenarios[0].steps[0].tail == TailFlag::absent);
+    CHECK(scenarios[0].steps[0].range.kind == RangeChoice::Kind::absent);
+    CHECK(scenarios[0].steps[0].projections == ProjectionChoice::none);
     const auto& b = scenarios[1];
     CHECK(b.origin == "suites/mine.json:5");
     CHECK(b.requires_ == std::vector<std::string>{"claims:range", "incremental_stream"});
     CHECK(b.checks == std::vector<std::string>{"range.split_union", "state.resume_no_loss"});
     REQUIRE(b.steps.size() == 5);
-    CHECK(b.steps[0].tail == "false");
-    CHECK(b.steps[0].range == "full");
-    CHECK(b.steps[0].config == "merge");
-    CHECK(b.steps[1].range == "00000000-7fffffff");
+    CHECK(b.steps[0].tail == TailFlag::off);
+    CHECK(b.steps[0].range.kind == RangeChoice::Kind::full);
+    CHECK(b.steps[0].config == ConfigChoice::merge);
+    CHECK(b.steps[1].range == RangeChoice{RangeChoice::Kind::given, "00000000", "7fffffff"});
     CHECK(b.steps[1].state_from == "full");
-    CHECK(b.steps[1].state_checkpoint == "3");
+    CHECK(to_string(b.steps[1].state_checkpoint) == "3");
     CHECK(b.steps[1].cursor_floor_from == "full");
-    CHECK(b.steps[1].tail == "true");
+    CHECK(b.steps[1].tail == TailFlag::on);
     CHECK(b.steps[1].timeout_seconds == doctest::Approx(2.5));
     CHECK(b.steps[1].inject_after);
     CHECK(!b.steps[1].inject_while_running);
-    CHECK(b.steps[2].split == "equal:4");
-    CHECK(b.steps[2].projections == "configured");
+    CHECK(b.steps[2].split == SplitChoice{SplitChoice::Kind::equal, 4, {}});
+    CHECK(b.steps[2].projections == ProjectionChoice::configured);
     CHECK(b.steps[2].apply_projections);
     CHECK(b.steps[2].neutral_extension_keys);
-    CHECK(b.steps[2].state_checkpoint == "sample");
-    CHECK(b.steps[3].split == "cuts:10000000,A0000000");
-    CHECK(b.steps[4].split == "halves");
+    CHECK(to_string(b.steps[2].state_checkpoint) == "sample");
+    CHECK(b.steps[3].split == SplitChoice{SplitChoice::Kind::cuts, 0, {0x10000000, 0xa0000000}});
+    CHECK(b.steps[4].split.kind == SplitChoice::Kind::halves);
     CHECK(b.steps[4].inject_while_running);
+}
+
+TEST_CASE("suite: a check whose step roles no step provides is rejected with its line") {
+    auto message = load_error(R"({
+  "suite": "mine",
+  "scenarios": [
+    {"id": "ok", "title": "t", "steps": [{"id": "read", "run": "read"}], "checks": ["cli.read"]},
+    {"id": "resume", "title": "t",
+     "steps": [{"id": "read", "run": "read"}],
+     "checks": ["cli.read",
+                "state.resume_no_loss"]}
+  ]
+})");
+    CHECK(message.find("suites/test.json:8: /scenarios/1/checks/1: check 'state.resume_no_loss' "
+                       "reads a read resumed from an earlier step (\"state\"), which no step of "
+                       "scenario 'resume' provides") != std::string::npos);
+    CHECK(message.find("/scenarios/0") == std::string::npos);
+}
+
+TEST_CASE("suite: step roles follow the step's options") {
+    Step step;
+    step.run = Command::read;
+    auto has = [&step](Role role) {
+        auto roles = step.roles();
+        return std::find(roles.begin(), roles.end(), role) != roles.end();
+    };
+    CHECK(has(Role::read));
+    CHECK(has(Role::plain_read));
+    CHECK(!has(Role::resumed_read));
+    step.state_from = "full";
+    CHECK(has(Role::resumed_read));
+    CHECK(!has(Role::plain_read));
+    step.split.kind = SplitChoice::Kind::halves;
+    CHECK(has(Role::shard_reads));
+    step = Step{};
+    step.run = Command::check;
+    step.config = ConfigChoice::invalid;
+    CHECK(has(Role::check));
+    CHECK(has(Role::check_invalid));
+    CHECK(!has(Role::check_valid));
+    CHECK(!has(Role::read));
 }
 
 TEST_CASE("suite: an unknown check id is reported with the nearest known id and its line") {
@@ -193,7 +236,7 @@ TEST_CASE("suite: the built-in suites load and name only known checks") {
         CHECK(scenario.origin.starts_with("suites/"));
         for (const auto& check : scenario.checks) {
             CAPTURE(check);
-            CHECK(checks::find_check(check) != nullptr);
+            CHECK(find_airbyte_check(check) != nullptr);
         }
     }
     CHECK(suites.count("core") == 1);
@@ -205,12 +248,9 @@ TEST_CASE("suite: every check is used by some built-in scenario") {
     for (const auto& scenario : load_builtin_suites()) {
         used.insert(scenario.checks.begin(), scenario.checks.end());
     }
-    for (const auto& check : checks::all_checks()) {
-        if (check.id.starts_with("mx.")) {
-            continue;  // Meltano extension checks: tests/unit/meltano checks their scenarios
-        }
-        CAPTURE(check.id);
-        CHECK(used.count(std::string(check.id)) == 1);
+    for (const auto& check : airbyte_checks()) {
+        CAPTURE(check.info.id);
+        CHECK(used.count(std::string(check.info.id)) == 1);
     }
 }
 
