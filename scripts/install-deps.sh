@@ -12,6 +12,10 @@ command -v npm >/dev/null 2>&1 || packages+=(npm)
 if [[ "${1:-}" == "--with-containers" ]]; then
     packages+=(podman runc)
 fi
+# scripts/tidy.sh (CI): clang-tidy with the committed .clang-tidy.
+if [[ "${CI:-}" == "true" ]]; then
+    packages+=(clang-tidy)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -29,6 +29,7 @@
 #include "suite/scenario.hpp"
 #include "suite/transcript.hpp"
 #include "util/error.hpp"
+#include "util/files.hpp"
 #include "util/text.hpp"
 
 #ifndef CONFORM_VERSION
@@ -182,12 +183,12 @@ config::TestConfig test_config_from(const RunFlags& flags) {
             container::parse_pull_policy(flags.pull).value_or(container::PullPolicy::missing);
         config.image = image;
     }
-    config.config_text = config::read_text_file(flags.config);
+    config.config_text = read_text_file(flags.config);
     if (!flags.invalid_config.empty()) {
-        config.invalid_config_text = config::read_text_file(flags.invalid_config);
+        config.invalid_config_text = read_text_file(flags.invalid_config);
     }
     if (!flags.catalog.empty()) {
-        config.catalog_text = config::read_text_file(flags.catalog);
+        config.catalog_text = read_text_file(flags.catalog);
     }
     config.extensions = flags.extensions;
     apply_config_flags(flags, config);
@@ -381,7 +382,7 @@ int list_command(const std::vector<std::string>& suite_files) {
 
 int validate_command(const std::string& catalog_path, const std::string& transcript_path,
                      const RunFlags& flags) {
-    auto catalog_text = config::read_text_file(catalog_path);
+    auto catalog_text = read_text_file(catalog_path);
     auto document = json::parse_json_text(catalog_text, catalog_path);
     std::map<std::string, std::vector<std::string>> volatile_fields;
     auto catalog = protocol::load_catalog(document, catalog_path, volatile_fields);

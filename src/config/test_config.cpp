@@ -5,15 +5,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
-#include "config/positions.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
+#include "schema/user_document.hpp"
 #include "util/error.hpp"
+#include "util/files.hpp"
 
 namespace conform::config {
 
@@ -53,24 +53,6 @@ std::map<std::string, std::string> string_map(const rapidjson::Value& object) {
         items.emplace(member.name.GetString(), member.value.GetString());
     }
     return items;
-}
-
-void validate_against_schema(const rapidjson::Value& document, std::string_view text,
-                             const std::filesystem::path& path) {
-    std::vector<schema::Violation> violations;
-    if (test_config_schema().validate(document, &violations, 20)) {
-        return;
-    }
-    auto lines = pointer_lines(text);
-    std::string message = fmt::format("{}: invalid test config:", path.string());
-    for (const auto& violation : violations) {
-        std::string field =
-            violation.instance_path.empty() ? "(top level)" : violation.instance_path;
-        message += fmt::format("\n  {}:{}: {}: {}", path.string(),
-                               line_of(lines, violation.instance_path), field, violation.message);
-    }
-    message += "\n  (schema: schemas/test-config.schema.json)";
-    throw_input_error(message);
 }
 
 std::filesystem::path resolve(const std::filesystem::path& base, const std::string& relative) {
@@ -222,21 +204,10 @@ bool TestConfig::claims(std::string_view extension) const {
     return std::find(extensions.begin(), extensions.end(), extension) != extensions.end();
 }
 
-std::string read_text_file(const std::filesystem::path& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-        throw_input_error(
-            fmt::format("cannot read '{}': no such file or not readable", path.string()));
-    }
-    std::ostringstream content;
-    content << file.rdbuf();
-    return content.str();
-}
-
 TestConfig load_test_config(const std::filesystem::path& path) {
-    std::string text = read_text_file(path);
-    auto document = json::parse_json_text(text, path.string());
-    validate_against_schema(document, text, path);
+    schema::UserDocument file(read_text_file(path), path.string(), test_config_schema(),
+                              {"test config", "test-config.schema.json"});
+    const auto& document = file.root();
     TestConfig config;
     config.origin = path;
     config.base_dir = std::filesystem::absolute(path).parent_path();

@@ -70,7 +70,4 @@ TestConfig load_test_config(const std::filesystem::path& path);
 // expansion). Throws conform::Error (usage) on an unterminated quote.
 std::vector<std::string> split_command_line(std::string_view command_line);
 
-// Reads a whole file; throws conform::Error (input) naming it when it cannot.
-std::string read_text_file(const std::filesystem::path& path);
-
 }  // namespace conform::config

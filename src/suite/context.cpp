@@ -43,7 +43,7 @@ void CheckOutcome::add(std::string message, std::string run, std::uint64_t line,
 void CheckOutcome::advise(std::string message, std::string run, std::uint64_t line,
                           std::string excerpt) {
     ++advisories;
-    add("(SHOULD) " + message, std::move(run), line, std::move(excerpt));
+    add("(SHOULD) " + std::move(message), std::move(run), line, std::move(excerpt));
 }
 
 void CheckOutcome::skip(std::string reason) {

@@ -7,13 +7,13 @@
 #include <algorithm>
 #include <set>
 
-#include "config/positions.hpp"
-#include "config/test_config.hpp"
 #include "json/parse.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
+#include "schema/user_document.hpp"
 #include "suite/check_registry.hpp"
 #include "util/error.hpp"
+#include "util/files.hpp"
 #include "util/text.hpp"
 
 namespace conform::suite {
@@ -163,9 +163,8 @@ std::vector<std::string> known_check_ids() {
 }
 
 // Semantic problems the schema cannot express, as "pointer: message".
-std::vector<std::pair<std::string, std::string>> find_problems(
-    const std::vector<Scenario>& scenarios) {
-    std::vector<std::pair<std::string, std::string>> problems;
+std::vector<schema::Problem> find_problems(const std::vector<Scenario>& scenarios) {
+    std::vector<schema::Problem> problems;
     auto known = known_check_ids();
     std::set<std::string> scenario_ids;
     for (std::size_t s = 0; s < scenarios.size(); ++s) {
@@ -216,18 +215,6 @@ std::vector<std::pair<std::string, std::string>> find_problems(
         }
     }
     return problems;
-}
-
-[[noreturn]] void throw_problems(std::string_view origin, std::string_view text,
-                                 const std::vector<std::pair<std::string, std::string>>& problems) {
-    auto lines = config::pointer_lines(text);
-    std::string message = fmt::format("{}: invalid suite:", origin);
-    for (const auto& [pointer, problem] : problems) {
-        message += fmt::format("\n  {}:{}: {}: {}", origin, config::line_of(lines, pointer),
-                               pointer.empty() ? "(top level)" : pointer, problem);
-    }
-    message += "\n  (schema: schemas/suite.schema.json)";
-    throw_input_error(message);
 }
 
 }  // namespace
@@ -354,16 +341,9 @@ bool Scenario::provides(Role role) const {
 }
 
 std::vector<Scenario> load_suite_text(std::string_view text, std::string_view origin) {
-    auto document = json::parse_json_text(text, origin);
-    std::vector<schema::Violation> violations;
-    if (!suite_schema().validate(document, &violations, 20)) {
-        std::vector<std::pair<std::string, std::string>> problems;
-        for (const auto& violation : violations) {
-            problems.emplace_back(violation.instance_path, violation.message);
-        }
-        throw_problems(origin, text, problems);
-    }
-    auto lines = config::pointer_lines(text);
+    schema::UserDocument file(std::string(text), std::string(origin), suite_schema(),
+                              {"suite", "suite.schema.json"});
+    const auto& document = file.root();
     std::vector<Scenario> scenarios;
     std::string suite_name = document["suite"].GetString();
     std::size_t index = 0;
@@ -383,18 +363,18 @@ std::vector<Scenario> load_suite_text(std::string_view text, std::string_view or
         for (const auto& check : value["checks"].GetArray()) {
             scenario.checks.emplace_back(check.GetString());
         }
-        scenario.origin = fmt::format(
-            "{}:{}", origin, config::line_of(lines, fmt::format("/scenarios/{}", index++)));
+        scenario.origin =
+            fmt::format("{}:{}", origin, file.line_of(fmt::format("/scenarios/{}", index++)));
         scenarios.push_back(std::move(scenario));
     }
     if (auto problems = find_problems(scenarios); !problems.empty()) {
-        throw_problems(origin, text, problems);
+        file.fail(problems);
     }
     return scenarios;
 }
 
 std::vector<Scenario> load_suite_file(const std::filesystem::path& path) {
-    return load_suite_text(config::read_text_file(path), path.string());
+    return load_suite_text(read_text_file(path), path.string());
 }
 
 std::vector<Scenario> load_builtin_suites() {

@@ -7,6 +7,7 @@
 #include "config/test_config.hpp"
 #include "json/parse.hpp"
 #include "suite/scenario.hpp"
+#include "util/files.hpp"
 
 namespace conform::testing {
 
@@ -15,7 +16,7 @@ namespace {
 std::string file_after(const std::vector<std::string>& argv, std::string_view flag) {
     for (std::size_t i = 0; i + 1 < argv.size(); ++i) {
         if (argv[i] == flag) {
-            return config::read_text_file(argv[i + 1]);
+            return read_text_file(argv[i + 1]);
         }
     }
     return {};

@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "config/positions.hpp"
+#include "json/positions.hpp"
 
-using namespace conform::config;
+using namespace conform::json;
 
 TEST_CASE("pointer_lines: members and elements map to their lines") {
     auto lines = pointer_lines(R"({
@@ -62,9 +62,9 @@ TEST_CASE("line_of: falls back to the nearest ancestor, then to line 1") {
 TEST_CASE("positions::deep nesting stays cheap and falls back to an ancestor") {
     std::string text(20000, '[');
     text += std::string(20000, ']');
-    auto lines = conform::config::pointer_lines("{\n\"a\":\n" + text + "}");
+    auto lines = conform::json::pointer_lines("{\n\"a\":\n" + text + "}");
     CHECK(lines.size() < 100);
-    CHECK(conform::config::line_of(
+    CHECK(conform::json::line_of(
               lines,
               "/a/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/"
               "0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0") == 3);

@@ -1,4 +1,4 @@
-#include "config/positions.hpp"
+#include "json/positions.hpp"
 
 #include <rapidjson/reader.h>
 
@@ -7,7 +7,7 @@
 
 #include "json/pointer.hpp"
 
-namespace conform::config {
+namespace conform::json {
 
 namespace {
 
@@ -127,4 +127,4 @@ std::size_t line_of(const std::map<std::string, std::size_t>& lines, std::string
     }
 }
 
-}  // namespace conform::config
+}  // namespace conform::json
