@@ -146,10 +146,7 @@ void check_read_command(const ScenarioContext& context, CheckOutcome& outcome) {
 // AP-CLI-4 read the other way round: a read that cannot work (invalid config) must say so.
 void check_read_invalid_config(const ScenarioContext& context, CheckOutcome& outcome) {
     outcome.skip("no read with the invalid config in this scenario");
-    for (const auto* step : context.steps_running(Command::read)) {
-        if (step->step->config != ConfigChoice::invalid) {
-            continue;
-        }
+    for (const auto* step : context.steps_with(Role::invalid_read)) {
         for (const auto& run : step->runs) {
             outcome.not_applicable.reset();
             if (run.process.stop_reason == process::StopReason::timeout) {
@@ -169,10 +166,7 @@ void check_read_invalid_config(const ScenarioContext& context, CheckOutcome& out
 // may call it FAILED, but must answer.
 void check_minimal_config(const ScenarioContext& context, CheckOutcome& outcome) {
     outcome.skip("no check with the minimal config in this scenario");
-    for (const auto* step : context.steps_running(Command::check)) {
-        if (step->step->config != ConfigChoice::minimal) {
-            continue;
-        }
+    for (const auto* step : context.steps_with(Role::check_minimal)) {
         for (const auto& run : step->runs) {
             outcome.not_applicable.reset();
             if (run.count("CONNECTION_STATUS") != 1) {

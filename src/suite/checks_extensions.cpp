@@ -504,27 +504,13 @@ void check_tail_resume(const ScenarioContext& context, CheckOutcome& outcome) {
                 "");
 }
 
-// The first read step of the scenario that sets no range, split, state or other extension.
 const StepResult* plain_read(const ScenarioContext& context) {
-    for (const auto& step : context.steps) {
-        const auto& s = *step.step;
-        if (s.run == Command::read && !s.splits() && s.state_from.empty() &&
-            s.range.kind == RangeChoice::Kind::absent && !s.neutral_extension_keys &&
-            s.projections == ProjectionChoice::none && !step.runs.empty()) {
-            return &step;
-        }
-    }
-    return nullptr;
+    return context.first_run_with(Role::plain_read);
 }
 
 const StepResult* full_range_read(const ScenarioContext& context) {
-    for (const auto& step : context.steps) {
-        if (step.step->run == Command::read && step.step->range.kind == RangeChoice::Kind::full &&
-            !step.step->splits() && step.step->state_from.empty() && !step.runs.empty()) {
-            return &step;
-        }
-    }
-    return plain_read(context);
+    const auto* full = context.first_run_with(Role::full_range_read);
+    return full != nullptr ? full : plain_read(context);
 }
 
 std::vector<RecordRef> union_of(const StepResult& step) {
@@ -654,13 +640,7 @@ void check_range_subdivision(const ScenarioContext& context, CheckOutcome& outco
 
 void check_range_absent(const ScenarioContext& context, CheckOutcome& outcome) {
     const StepResult* absent = plain_read(context);
-    const StepResult* full = nullptr;
-    for (const auto& step : context.steps) {
-        if (step.step->range.kind == RangeChoice::Kind::full && !step.step->splits() &&
-            !step.runs.empty()) {
-            full = &step;
-        }
-    }
+    const StepResult* full = context.first_run_with(Role::full_range_read);
     if (absent == nullptr || full == nullptr) {
         outcome.not_applicable = "needs a read without range and one with the full range";
         return;

@@ -32,6 +32,26 @@ std::vector<const StepResult*> ScenarioContext::steps_running(Command command) c
     return found;
 }
 
+std::vector<const StepResult*> ScenarioContext::steps_with(Role role) const {
+    std::vector<const StepResult*> found;
+    for (const auto& result : steps) {
+        auto roles = result.step->roles();
+        if (std::find(roles.begin(), roles.end(), role) != roles.end()) {
+            found.push_back(&result);
+        }
+    }
+    return found;
+}
+
+const StepResult* ScenarioContext::first_run_with(Role role) const {
+    for (const auto* result : steps_with(role)) {
+        if (!result->runs.empty()) {
+            return result;
+        }
+    }
+    return nullptr;
+}
+
 void CheckOutcome::add(std::string message, std::string run, std::uint64_t line,
                        std::string excerpt) {
     ++occurrences;

@@ -35,6 +35,10 @@ struct ScenarioContext {
     const StepResult* step(const std::string& id) const;
     // Steps whose `run` is `command`.
     std::vector<const StepResult*> steps_running(Command command) const;
+    // Steps that provide `role` (Step::roles), in scenario order.
+    std::vector<const StepResult*> steps_with(Role role) const;
+    // The first step that provides `role` and has runs, or nullptr.
+    const StepResult* first_run_with(Role role) const;
 };
 
 // What one check concluded. Findings added with add() break the check's own level (a MUST check

@@ -323,7 +323,7 @@ std::vector<Role> Step::roles() const {
     add_if(config == ConfigChoice::full_state, Role::full_state_read);
     add_if(resumes(), Role::resumed_read);
     add_if(!cursor_floor_from.empty(), Role::cursor_floor);
-    add_if(range.kind == RangeChoice::Kind::full && !splits(), Role::full_range_read);
+    add_if(range.kind == RangeChoice::Kind::full && !splits() && !resumes(), Role::full_range_read);
     add_if(range.kind == RangeChoice::Kind::malformed, Role::malformed_range);
     add_if(splits(), Role::shard_reads);
     add_if(inject_while_running, Role::tailing_read);

@@ -60,7 +60,7 @@ enum class Role {
     invalid_read,     // a read with the invalid config
     resumed_read,     // a read resumed from an earlier step's checkpoints
     cursor_floor,     // a read whose records are held to an earlier step's newest cursor
-    full_range_read,  // a read with the full range
+    full_range_read,  // a read of the full range, neither split nor resumed
     shard_reads,      // a read split into range shards
     malformed_range,  // a read given malformed ranges
     tailing_read,     // a read with tail on, driven through injection
