@@ -73,7 +73,7 @@ DescribeReading read_describe(std::string_view stdout_text, std::string_view ext
         return reading;
     }
     if (!commands->value.IsArray()) {
-        reading.deviations.push_back("\"commands\" is not an array of CLI entries");
+        reading.deviations.emplace_back("\"commands\" is not an array of CLI entries");
         return reading;
     }
     std::size_t index = 0;

@@ -61,7 +61,7 @@ public:
     Scenario(const ScenarioInfo& info, Session& steps, const ExtensionConfig& test_config)
         : session(steps), config(test_config), m_info(info) {}
 
-    StepResult run(Step step) {
+    StepResult run(const Step& step) {
         auto result = session.run(step);
         report::RunSummary summary;
         summary.label = result.label;
@@ -83,7 +83,7 @@ public:
         }
     }
 
-    void note(std::string_view check, std::string text) {
+    void note(std::string_view check, const std::string& text) {
         auto& current = m_findings[std::string(check)].note;
         current += (current.empty() ? "" : "; ") + text;
     }

@@ -97,7 +97,8 @@ std::vector<std::string> build_environment(const std::map<std::string, std::stri
         }
     }
     for (const auto& [name, value] : overrides) {
-        entries.push_back(name + "=" + value);
+        entries.push_back(name);
+        entries.back().append("=").append(value);
     }
     return entries;
 }

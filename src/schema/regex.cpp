@@ -160,8 +160,6 @@ std::size_t translate_escape(std::string_view source, std::size_t pos, bool in_c
         case 'n':
         case 'r':
         case 't':
-            out.append(source.substr(pos, 2));
-            return pos + 2;
         case 'b':  // word boundary outside a class, backspace inside: the same in PCRE2
             out.append(source.substr(pos, 2));
             return pos + 2;
