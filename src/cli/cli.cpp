@@ -16,6 +16,7 @@
 
 #include "checks/registry.hpp"
 #include "config/test_config.hpp"
+#include "diff/regression.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 #include "meltano/extension_config.hpp"
@@ -340,6 +341,93 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     return exit_code_for(report);
 }
 
+// `conform diff`: the connector to run for each version, by command line or image.
+struct DiffFlags {
+    std::string control;
+    std::string target;
+    std::string control_image;
+    std::string target_image;
+};
+
+// The test config (or the flags' config) with its connector replaced by one version's.
+config::TestConfig version_config(RunFlags flags, const std::string& command,
+                                  const std::string& image) {
+    if (command.empty() == image.empty()) {
+        throw Error(ErrorKind::usage,
+                    "give each version once: --control or --control-image, and --target or "
+                    "--target-image");
+    }
+    if (flags.test_config.empty()) {
+        flags.connector = command;
+        flags.image = image;
+        return test_config_from(flags);
+    }
+    auto config = config::load_test_config(flags.test_config);
+    config.command.clear();
+    if (!command.empty()) {
+        config.image.reset();
+        config.command = config::split_command_line(command);
+    } else {
+        auto settings = config.image.value_or(container::ImageSettings{});
+        settings.image = image;
+        config.image = settings;
+        apply_image_flags(flags, config.image);
+    }
+    apply_config_flags(flags, config);
+    return config;
+}
+
+report::RunReport run_version(const char* role, const config::TestConfig& config,
+                              const RunFlags& flags,
+                              const std::vector<suite::Scenario>& scenarios) {
+    suite::RunOptions options;
+    options.strict = flags.strict;
+    options.only = flags.only;
+    options.skip = flags.skip;
+    fmt::print("== {}\n", role);
+    std::fflush(stdout);
+    auto console = report::make_console_reporter(stdout, flags.verbose);
+    suite::Runner runner(config, options, *console);
+    auto report = runner.run(scenarios);
+    report.started_at = now_iso8601();
+    report.conform_version = CONFORM_VERSION;
+    console->run_finished(report);
+    return report;
+}
+
+std::vector<diff::AcceptedChange> accepted_changes_of(const config::TestConfig& config) {
+    std::vector<diff::AcceptedChange> accepted;
+    for (const auto& entry : config.accepted_changes) {
+        accepted.push_back({entry.change, entry.where, entry.reason});
+    }
+    return accepted;
+}
+
+int diff_command(const RunFlags& flags, const DiffFlags& versions) {
+    auto scenarios = load_scenarios(flags.suites);
+    check_selection_names(flags.only, scenarios);
+    check_selection_names(flags.skip, scenarios);
+    auto control = version_config(flags, versions.control, versions.control_image);
+    auto target = version_config(flags, versions.target, versions.target_image);
+    auto control_report = run_version("control", control, flags, scenarios);
+    auto target_report = run_version("target", target, flags, scenarios);
+    if (process::stop_requested()) {
+        return k_exit_interrupted;
+    }
+    auto diff = diff::compare_versions(control, target, control_report, target_report,
+                                       accepted_changes_of(target));
+    fmt::print("{}", diff::to_console_text(diff));
+    if (!flags.report_json.empty()) {
+        report::write_report_file(
+            flags.report_json, diff::with_diff_member(report::to_json_report(target_report), diff));
+    }
+    if (!flags.junit.empty()) {
+        report::write_report_file(
+            flags.junit, diff::with_diff_testsuite(report::to_junit_xml(target_report), diff));
+    }
+    return diff.breaking() > 0 ? k_exit_checks_failed : k_exit_passed;
+}
+
 int list_command(const std::vector<std::string>& suite_files) {
     auto scenarios = load_scenarios(suite_files);
     fmt::print("Checks (id, level, clauses):\n");
@@ -490,6 +578,30 @@ int conform_main(int argc, char** argv) {
         ->required();
     add_report_flags(*validate, flags);
 
+    DiffFlags versions;
+    auto* diff = app.add_subcommand(
+        "diff", "run two versions of a connector and report what changed (docs/regression.md)");
+    diff->add_option("--control", versions.control, "command line of the previous version");
+    diff->add_option("--target", versions.target, "command line of the new version");
+    diff->add_option("--control-image", versions.control_image, "image of the previous version");
+    diff->add_option("--target-image", versions.target_image, "image of the new version");
+    diff->add_option("-t,--test-config", flags.test_config,
+                     "test config (its connector is replaced by each version)");
+    diff->add_option("--config", flags.config, "connector config file (without --test-config)");
+    diff->add_option("--catalog", flags.catalog, "configured catalog (default: from discover)");
+    diff->add_option("--suite", flags.suites, "suite file(s) instead of the built-in suites");
+    diff->add_option("--only", flags.only, "run only these scenarios, suites or checks")
+        ->delimiter(',');
+    diff->add_option("--skip", flags.skip, "skip these scenarios, suites or checks")
+        ->delimiter(',');
+    diff->add_option("--container-runtime", flags.runtime, "docker, podman or a compatible CLI");
+    diff->add_option("--runtime-arg", flags.runtime_args, "extra argument for `RUNTIME run`");
+    diff->add_option("--pull", flags.pull, "image pull policy")
+        ->check(CLI::IsMember({"never", "missing", "always"}));
+    diff->add_option("--volatile", flags.volatile_fields,
+                     "STREAM:/pointer of a field that may differ between versions (repeatable)");
+    add_report_flags(*diff, flags);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -503,6 +615,10 @@ int conform_main(int argc, char** argv) {
         }
         if (*list) {
             return list_command(flags.suites);
+        }
+        if (*diff) {
+            install_stop_handler();
+            return diff_command(flags, versions);
         }
         return validate_command(catalog_path, transcript_path, flags);
     } catch (const Error& error) {
