@@ -33,16 +33,17 @@ const StreamKeys k_keys = {{"users", {"/id"}}};
 }  // namespace
 
 TEST_CASE("the collector keeps records by stream without volatile fields, and each state") {
-    auto capture = capture_of({record("users", R"({"id":1,"at":"now"})"), "not json",
-                               stream_state("users", 1), record("users", R"({"id":2,"at":"x"})"),
-                               stream_state("users", 2)},
-                              {{"users", {"/at"}}});
+    auto capture =
+        capture_of({record("users", R"({"id":1,"at":"now"})"), "not json", stream_state("users", 1),
+                    record("users", R"({"id":2,"at":"x"})"), stream_state("users", 2)},
+                   {{"users", {"/at"}}});
     REQUIRE(capture.streams["users"].size() == 2);
     CHECK(capture.streams["users"][0].data == R"({"id":1})");
     CHECK(capture.streams["users"][1].checkpoint == 1);
     REQUIRE(capture.states.size() == 2);
-    CHECK(capture.states[1] ==
-          R"([{"stream":{"stream_descriptor":{"name":"users"},"stream_state":{"pos":2}},"type":"STREAM"}])");
+    CHECK(
+        capture.states[1] ==
+        R"([{"stream":{"stream_descriptor":{"name":"users"},"stream_state":{"pos":2}},"type":"STREAM"}])");
 }
 
 TEST_CASE("records removed, added and changed by identity, with the changed fields") {
@@ -65,8 +66,7 @@ TEST_CASE("records removed, added and changed by identity, with the changed fiel
     CHECK(changes[0].detail.find("[2]") != std::string::npos);
     CHECK(changes[0].breaking);
     CHECK(changes[1].rule == "records.changed");
-    CHECK(changes[1].detail.find(R"(/name: "c" -> "C"; /tags: [1] -> [1,2])") !=
-          std::string::npos);
+    CHECK(changes[1].detail.find(R"(/name: "c" -> "C"; /tags: [1] -> [1,2])") != std::string::npos);
     CHECK(changes[2].rule == "records.added");
     CHECK_FALSE(changes[2].breaking);
 }

@@ -40,7 +40,8 @@ constexpr const char* k_catalog = R"({"streams": [
 ]})";
 
 // `text` with every `from` replaced once, to make a target version.
-std::string edited(std::string text, const std::vector<std::pair<std::string, std::string>>& edits) {
+std::string edited(std::string text,
+                   const std::vector<std::pair<std::string, std::string>>& edits) {
     for (const auto& [from, to] : edits) {
         auto at = text.find(from);
         REQUIRE_MESSAGE(at != std::string::npos, from);
@@ -83,8 +84,8 @@ TEST_CASE("identical spec and catalog have no changes") {
 TEST_CASE("spec: each breaking change is reported as breaking") {
     CHECK(summary(spec_changes(edited(k_spec, {{R"("count": {"type": "integer"},)", ""}}))) ==
           Lines{"spec.property_removed@/count!"});
-    CHECK(summary(spec_changes(edited(k_spec, {{R"("count": {"type": "integer"})",
-                                                R"("count": {"type": "string"})"}}))) ==
+    CHECK(summary(spec_changes(edited(
+              k_spec, {{R"("count": {"type": "integer"})", R"("count": {"type": "string"})"}}))) ==
           Lines{"spec.type_changed@/count!"});
     CHECK(summary(spec_changes(edited(k_spec, {{R"(["api_key"])", R"(["api_key", "count"])"}}))) ==
           Lines{"spec.newly_required@/count!"});
@@ -92,17 +93,18 @@ TEST_CASE("spec: each breaking change is reported as breaking") {
           Lines{"spec.enum_narrowed@/mode!"});
     CHECK(summary(spec_changes(edited(k_spec, {{R"(, "airbyte_secret": true)", ""}}))) ==
           Lines{"spec.secret_unmarked@/api_key!"});
-    CHECK(summary(spec_changes(edited(k_spec, {{R"("kind": {"const": "key"})",
-                                                R"("kind": {"const": "apikey"})"}}))) ==
+    CHECK(summary(spec_changes(edited(
+              k_spec, {{R"("kind": {"const": "key"})", R"("kind": {"const": "apikey"})"}}))) ==
           Lines{"spec.discriminator_changed@/auth[kind=\"key\"]!",
                 "spec.variant_added@/auth[kind=\"apikey\"]"});
-    CHECK(summary(spec_changes(
-              edited(k_spec, {{R"("kind": {"const": "oauth"})", R"("method": {"const": "oauth"})"},
-                              {R"("kind": {"const": "key"})", R"("method": {"const": "key"})"}}))) ==
+    CHECK(summary(spec_changes(edited(
+              k_spec, {{R"("kind": {"const": "oauth"})", R"("method": {"const": "oauth"})"},
+                       {R"("kind": {"const": "key"})", R"("method": {"const": "key"})"}}))) ==
           Lines{"spec.discriminator_changed@/auth!"});
-    CHECK(summary(spec_changes(edited(k_spec, {{R"("count": {"type": "integer"})",
-                                                R"("count": {"type": "integer", "enum": [1]})"}}))) ==
-          Lines{"spec.enum_introduced@/count!"});
+    CHECK(
+        summary(spec_changes(edited(k_spec, {{R"("count": {"type": "integer"})",
+                                              R"("count": {"type": "integer", "enum": [1]})"}}))) ==
+        Lines{"spec.enum_introduced@/count!"});
 }
 
 TEST_CASE("spec: widening, new optional properties and enum values are harmless") {
@@ -119,11 +121,11 @@ TEST_CASE("spec: widening, new optional properties and enum values are harmless"
 }
 
 TEST_CASE("catalog: each breaking change is reported as breaking") {
-    CHECK(summary(catalog_changes(edited(
-              k_catalog, {{R"(,
+    CHECK(summary(catalog_changes(edited(k_catalog, {{R"(,
   {"name": "events", "json_schema": {"properties": {"id": {"type": "integer"}}},
    "supported_sync_modes": ["full_refresh"]})",
-                           ""}}))) == Lines{"catalog.stream_removed@events!"});
+                                                      ""}}))) ==
+          Lines{"catalog.stream_removed@events!"});
     CHECK(summary(catalog_changes(edited(k_catalog, {{R"(["number", "null"])", R"("number")"}}))) ==
           Lines{"catalog.type_narrowed@users:/score!"});
     CHECK(summary(catalog_changes(edited(k_catalog, {{R"("id": {"type": "integer"}, "score")",
@@ -133,29 +135,28 @@ TEST_CASE("catalog: each breaking change is reported as breaking") {
           Lines{"catalog.primary_key_changed@users!"});
     CHECK(summary(catalog_changes(edited(k_catalog, {{R"(["at"])", R"(["id"])"}}))) ==
           Lines{"catalog.cursor_changed@users!"});
-    CHECK(summary(catalog_changes(edited(k_catalog, {{R"(["full_refresh", "incremental"])",
-                                                      R"(["full_refresh"])"}}))) ==
+    CHECK(summary(catalog_changes(edited(
+              k_catalog, {{R"(["full_refresh", "incremental"])", R"(["full_refresh"])"}}))) ==
           Lines{"catalog.sync_mode_dropped@users!"});
     CHECK(summary(catalog_changes(edited(k_catalog, {{R"(["x", "y"])", R"(["x"])"}}))) ==
           Lines{"catalog.enum_narrowed@users:/kind!"});
-    CHECK(summary(catalog_changes(edited(k_catalog, {{R"("format": "date-time")",
-                                                      R"("format": "date")"}}))) ==
+    CHECK(summary(catalog_changes(
+              edited(k_catalog, {{R"("format": "date-time")", R"("format": "date")"}}))) ==
           Lines{"catalog.format_changed@users:/at!"});
 }
 
 TEST_CASE("catalog: new streams, fields, sync modes, widened types, enum values are harmless") {
-    auto changes = catalog_changes(edited(
-        k_catalog,
-        {{R"(["number", "null"])", R"(["number", "string", "null"])"},
-         {R"(["x", "y"])", R"(["x", "y", "z"])"},
-         {R"("id": {"type": "integer"}, "score")", R"("id": {"type": "integer"}, "nick": {}, "score")"},
-         {R"("supported_sync_modes": ["full_refresh"]})",
-          R"("supported_sync_modes": ["full_refresh", "incremental"]},
+    auto changes = catalog_changes(
+        edited(k_catalog, {{R"(["number", "null"])", R"(["number", "string", "null"])"},
+                           {R"(["x", "y"])", R"(["x", "y", "z"])"},
+                           {R"("id": {"type": "integer"}, "score")",
+                            R"("id": {"type": "integer"}, "nick": {}, "score")"},
+                           {R"("supported_sync_modes": ["full_refresh"]})",
+                            R"("supported_sync_modes": ["full_refresh", "incremental"]},
   {"name": "orders", "json_schema": {}, "supported_sync_modes": ["full_refresh"]})"}}));
     CHECK(summary(changes) == Lines{"catalog.enum_extended@users:/kind",
                                     "catalog.field_added@users:/nick",
-                                    "catalog.stream_added@orders",
-                                    "catalog.sync_mode_added@events",
+                                    "catalog.stream_added@orders", "catalog.sync_mode_added@events",
                                     "catalog.type_widened@users:/score"});
     CHECK(breaking_count(changes) == 0);
 }
@@ -167,8 +168,8 @@ TEST_CASE("integer to number is a widening, number to integer a narrowing") {
 }
 
 TEST_CASE("an accepted change no longer counts as breaking, and needs its place to match") {
-    auto changes = catalog_changes(edited(k_catalog, {{R"([["id"]])", R"([["kind"]])"},
-                                                      {R"(["at"])", R"(["id"])"}}));
+    auto changes = catalog_changes(
+        edited(k_catalog, {{R"([["id"]])", R"([["kind"]])"}, {R"(["at"])", R"(["id"])"}}));
     REQUIRE(breaking_count(changes) == 2);
     apply_accepted(changes, {{"catalog.primary_key_changed", "events", "wrong stream"}});
     CHECK(breaking_count(changes) == 2);
