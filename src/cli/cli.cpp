@@ -16,7 +16,9 @@
 
 #include "checks/registry.hpp"
 #include "config/test_config.hpp"
+#include "diff/baseline.hpp"
 #include "diff/regression.hpp"
+#include "diff/verdicts.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 #include "meltano/extension_config.hpp"
@@ -68,6 +70,9 @@ struct RunFlags {
     double read_timeout = 0;
     std::string inject;
     bool states_are_patches = false;
+    // Regression against a saved report (docs/regression.md).
+    std::string baseline;
+    bool record_digests = false;
 };
 
 // Applies the flags that stand for test-config keys. Throws a usage error naming a bad value.
@@ -286,6 +291,59 @@ int run_extension_command(const RunFlags& flags, int argc, char** argv) {
     return exit_code_for(report);
 }
 
+std::vector<diff::AcceptedChange> accepted_changes_of(const config::TestConfig& config) {
+    std::vector<diff::AcceptedChange> accepted;
+    for (const auto& entry : config.accepted_changes) {
+        accepted.push_back({entry.change, entry.where, entry.reason});
+    }
+    return accepted;
+}
+
+// One more read for the per-stream record digests, then the comparison with the saved report:
+// the JSON report carries the digests (it can be the next baseline) and, with --baseline, the diff.
+int finish_with_baseline(const report::RunReport& report, const config::TestConfig& config,
+                         const RunFlags& flags) {
+    diff::VersionProbe probe(config);
+    auto answers = probe.answer();
+    diff::DiffReport diff;
+    diff.control = flags.baseline;
+    diff.target = probe.describe();
+    std::vector<diff::StreamDigests> digests;
+    if (answers.read_failure.empty()) {
+        digests = diff::digests_of(answers.read, diff::keys_of_catalog(answers.read_catalog));
+    } else {
+        diff.notes.push_back(fmt::format("no record digests: the read {}", answers.read_failure));
+    }
+    if (!flags.baseline.empty()) {
+        auto baseline = diff::load_baseline(flags.baseline);
+        diff.changes = diff::diff_verdicts(baseline.verdicts, report);
+        if (baseline.streams.empty()) {
+            diff.notes.push_back(
+                "records not compared: the baseline has no \"streams\" (write "
+                "it with --record-digests)");
+        } else if (answers.read_failure.empty()) {
+            auto records = diff::diff_digests(baseline.streams, digests);
+            diff.changes.insert(diff.changes.end(), records.begin(), records.end());
+        }
+        diff::apply_accepted(diff.changes, accepted_changes_of(config));
+        fmt::print("{}", diff::to_console_text(diff));
+    }
+    if (!flags.report_json.empty()) {
+        auto json = diff::with_member(report::to_json_report(report), "streams",
+                                      diff::to_streams_member(digests));
+        if (!flags.baseline.empty()) {
+            json = diff::with_diff_member(json, diff);
+        }
+        report::write_report_file(flags.report_json, json);
+    }
+    if (!flags.junit.empty()) {
+        auto xml = report::to_junit_xml(report);
+        report::write_report_file(
+            flags.junit, flags.baseline.empty() ? xml : diff::with_diff_testsuite(xml, diff));
+    }
+    return diff.breaking() > 0 ? k_exit_checks_failed : exit_code_for(report);
+}
+
 int run_command(const RunFlags& flags, int argc, char** argv) {
     if (meltano::is_extension_test_config(flags.test_config)) {
         return run_extension_command(flags, argc, argv);
@@ -337,6 +395,9 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
         return k_exit_interrupted;
     }
     console->run_finished(report);
+    if (!flags.baseline.empty() || flags.record_digests) {
+        return finish_with_baseline(report, config, flags);
+    }
     write_reports(report, flags);
     return exit_code_for(report);
 }
@@ -393,14 +454,6 @@ report::RunReport run_version(const char* role, const config::TestConfig& config
     report.conform_version = CONFORM_VERSION;
     console->run_finished(report);
     return report;
-}
-
-std::vector<diff::AcceptedChange> accepted_changes_of(const config::TestConfig& config) {
-    std::vector<diff::AcceptedChange> accepted;
-    for (const auto& entry : config.accepted_changes) {
-        accepted.push_back({entry.change, entry.where, entry.reason});
-    }
-    return accepted;
 }
 
 int diff_command(const RunFlags& flags, const DiffFlags& versions) {
@@ -563,6 +616,11 @@ int conform_main(int argc, char** argv) {
                     "command that adds data while tailing (tail.inject_command)");
     run->add_flag("--states-are-patches", flags.states_are_patches,
                   "every STATE is an RFC 7396 merge patch (merge.states_are_patches)");
+    run->add_option(
+        "--baseline", flags.baseline,
+        "compare verdicts and records with this saved JSON report (docs/regression.md)");
+    run->add_flag("--record-digests", flags.record_digests,
+                  "add per-stream record digests to the JSON report, for a later --baseline");
     add_report_flags(*run, flags);
 
     auto* list = app.add_subcommand("list", "list suites, scenarios and checks with their clauses");

@@ -25,10 +25,11 @@ FIXTURE_FILES = ["config.json", "invalid_config.json", "configured_catalog.json"
                  "expected_records.jsonl", "merge_config.json", "legacy_config.json"]
 
 
-def write_test_config(folder, args):
+def write_test_config(folder, args, changes=""):
     for name in FIXTURE_FILES:
         shutil.copy(os.path.join(args.fixtures, name), folder)
-    connector = {"command": [os.path.abspath(args.connector)]}
+    connector = {"command": [os.path.abspath(args.connector)],
+                 "env": {"CONFORM_REF_CHANGES": changes}}
     if args.image:
         connector = {"image": args.image, "runtime": args.runtime, "pull": "never",
                      "global_args": args.global_arg or []}
@@ -47,7 +48,7 @@ def write_test_config(folder, args):
         "grace_seconds": 1,
         "accepted_changes": accepted,
     }
-    path = os.path.join(folder, "conform.json")
+    path = os.path.join(folder, f"conform{'-' + changes if changes else ''}.json")
     with open(path, "w") as out:
         json.dump(config, out, indent=2)
     return path
@@ -70,6 +71,9 @@ def main():
     parser.add_argument("--target-image")
     parser.add_argument("--runtime", default="podman")
     parser.add_argument("--global-arg", action="append")
+    parser.add_argument("--baseline", action="store_true",
+                        help="save the control's report with --record-digests, then run the "
+                             "target with --baseline instead of `conform diff`")
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
 
@@ -79,7 +83,20 @@ def main():
         junit_path = os.path.join(folder, "report.xml")
         command = [args.conform, "diff", "--test-config", test_config,
                    "--report-json", report_path, "--junit", junit_path]
-        if args.image:
+        if args.baseline:
+            baseline_path = os.path.join(folder, "baseline.json")
+            saved = subprocess.run([args.conform, "run", "--test-config", test_config,
+                                    "--record-digests", "--report-json", baseline_path]
+                                   + args.extra, capture_output=True, text=True, timeout=600)
+            if saved.returncode != 0 or "streams" not in json.load(open(baseline_path)):
+                print(saved.stdout, saved.stderr, sep="\n")
+                print(f"FAIL: the control's run with --record-digests exited {saved.returncode}"
+                      " or its report has no streams")
+                return 1
+            command = [args.conform, "run", "--test-config",
+                       write_test_config(folder, args, args.changes), "--baseline",
+                       baseline_path, "--report-json", report_path, "--junit", junit_path]
+        elif args.image:
             command += ["--control-image", args.image, "--target-image", args.target_image]
         else:
             connector = os.path.abspath(args.connector)
