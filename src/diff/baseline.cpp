@@ -63,9 +63,8 @@ StreamDigests stream_of(const Value& entry, const std::string& origin) {
     StreamDigests stream;
     stream.stream = string_of(entry, "stream", origin);
     stream.digest = string_of(entry, "digest", origin);
-    stream.count = entry.HasMember("count") && entry["count"].IsUint64()
-                       ? entry["count"].GetUint64()
-                       : 0;
+    stream.count =
+        entry.HasMember("count") && entry["count"].IsUint64() ? entry["count"].GetUint64() : 0;
     if (entry.HasMember("key") && entry["key"].IsArray()) {
         for (const auto& pointer : entry["key"].GetArray()) {
             stream.key.emplace_back(pointer.IsString() ? pointer.GetString() : "");
@@ -162,7 +161,8 @@ Baseline load_baseline(const std::string& path) {
     if (!document.IsObject() || !document.HasMember("scenarios") ||
         !document["scenarios"].IsArray()) {
         throw_input_error(fmt::format(
-            "{}: expected a JSON report of `conform run --report-json` (with \"scenarios\")", path));
+            "{}: expected a JSON report of `conform run --report-json` (with \"scenarios\")",
+            path));
     }
     Baseline baseline;
     for (const auto& scenario : document["scenarios"].GetArray()) {
@@ -196,7 +196,8 @@ std::vector<Change> diff_digests(const std::vector<StreamDigests>& baseline,
     for (const auto& before : baseline) {
         auto found = now.find(before.stream);
         if (found == now.end()) {
-            changes.push_back({"records.removed", before.stream,
+            changes.push_back({"records.removed",
+                               before.stream,
                                fmt::format("{} record(s) in the baseline, none now", before.count),
                                true,
                                {}});
@@ -207,7 +208,8 @@ std::vector<Change> diff_digests(const std::vector<StreamDigests>& baseline,
             continue;
         }
         if (!before.complete || !after.complete) {
-            changes.push_back({"records.changed", before.stream,
+            changes.push_back({"records.changed",
+                               before.stream,
                                fmt::format("{} -> {} records, contents differ (over {} records "
                                            "only the whole stream's digest is kept)",
                                            before.count, after.count, k_max_baseline_records),
@@ -230,27 +232,32 @@ std::vector<Change> diff_digests(const std::vector<StreamDigests>& baseline,
             added += before.records.count(identity) == 0 ? 1 : 0;
         }
         auto first = [](const std::vector<std::string>& list) {
-            return list.size() > 3 ? fmt::format("{}, ...", fmt::join(list.begin(),
-                                                                      list.begin() + 3, ", "))
-                                   : fmt::format("{}", fmt::join(list, ", "));
+            return list.size() > 3
+                       ? fmt::format("{}, ...", fmt::join(list.begin(), list.begin() + 3, ", "))
+                       : fmt::format("{}", fmt::join(list, ", "));
         };
         if (!removed.empty()) {
-            changes.push_back({"records.removed", before.stream,
-                               fmt::format("{} record(s) missing, e.g. {}", removed.size(),
-                                           first(removed)),
-                               true,
-                               {}});
+            changes.push_back(
+                {"records.removed",
+                 before.stream,
+                 fmt::format("{} record(s) missing, e.g. {}", removed.size(), first(removed)),
+                 true,
+                 {}});
         }
         if (!changed.empty()) {
-            changes.push_back({"records.changed", before.stream,
-                               fmt::format("{} record(s) changed, e.g. {}", changed.size(),
-                                           first(changed)),
-                               true,
-                               {}});
+            changes.push_back(
+                {"records.changed",
+                 before.stream,
+                 fmt::format("{} record(s) changed, e.g. {}", changed.size(), first(changed)),
+                 true,
+                 {}});
         }
         if (added > 0) {
-            changes.push_back(
-                {"records.added", before.stream, fmt::format("{} new record(s)", added), false, {}});
+            changes.push_back({"records.added",
+                               before.stream,
+                               fmt::format("{} new record(s)", added),
+                               false,
+                               {}});
         }
     }
     return changes;

@@ -79,10 +79,10 @@ TEST_CASE("baseline: a report with digests and a diff is a valid report and load
     diff.target = "connector";
     diff.changes.push_back({"records.changed", "users", "1 record(s) changed", true, "reviewed"});
     diff.notes.push_back("a note");
-    auto text = with_diff_member(with_member(report::to_json_report(one_check_report(
-                                                 report::Status::passed)),
-                                             "streams", to_streams_member(digests)),
-                                 diff);
+    auto text = with_diff_member(
+        with_member(report::to_json_report(one_check_report(report::Status::passed)), "streams",
+                    to_streams_member(digests)),
+        diff);
     auto document = json::parse_json_text(text, "report");
     auto schema = schema::Schema::compile_text(resources::find("report.schema.json"));
     std::vector<schema::Violation> violations;
@@ -105,8 +105,8 @@ TEST_CASE("the JUnit report gains a diff testsuite with one failure per unaccept
     diff.changes.push_back({"records.removed", "users", "<2> missing", true, ""});
     diff.changes.push_back({"records.changed", "users", "changed", true, "reviewed"});
     diff.changes.push_back({"records.added", "users", "added", false, ""});
-    auto xml = with_diff_testsuite(report::to_junit_xml(one_check_report(report::Status::passed)),
-                                   diff);
+    auto xml =
+        with_diff_testsuite(report::to_junit_xml(one_check_report(report::Status::passed)), diff);
     CHECK(xml.find(R"(<testsuite name="diff" tests="3" failures="1">)") != std::string::npos);
     CHECK(xml.find(R"(<failure message="&lt;2&gt; missing"/>)") != std::string::npos);
     CHECK(xml.rfind("</testsuites>") > xml.find(R"(name="diff")"));
