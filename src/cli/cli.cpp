@@ -16,6 +16,9 @@
 
 #include "checks/registry.hpp"
 #include "config/test_config.hpp"
+#include "diff/baseline.hpp"
+#include "diff/regression.hpp"
+#include "diff/verdicts.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 #include "meltano/checks.hpp"
@@ -81,6 +84,9 @@ struct RunFlags {
     double read_timeout = 0;
     std::string inject;
     bool states_are_patches = false;
+    // Regression against a saved report (docs/regression.md).
+    std::string baseline;
+    bool record_digests = false;
 };
 
 // Applies the flags that stand for test-config keys. Throws a usage error naming a bad value.
@@ -299,6 +305,59 @@ int run_extension_command(const RunFlags& flags, int argc, char** argv) {
     return exit_code_for(report);
 }
 
+std::vector<diff::AcceptedChange> accepted_changes_of(const config::TestConfig& config) {
+    std::vector<diff::AcceptedChange> accepted;
+    for (const auto& entry : config.accepted_changes) {
+        accepted.push_back({entry.change, entry.where, entry.reason});
+    }
+    return accepted;
+}
+
+// One more read for the per-stream record digests, then the comparison with the saved report:
+// the JSON report carries the digests (it can be the next baseline) and, with --baseline, the diff.
+int finish_with_baseline(const report::RunReport& report, const config::TestConfig& config,
+                         const RunFlags& flags) {
+    diff::VersionProbe probe(config);
+    auto answers = probe.answer();
+    diff::DiffReport diff;
+    diff.control = flags.baseline;
+    diff.target = probe.describe();
+    std::vector<diff::StreamDigests> digests;
+    if (answers.read_failure.empty()) {
+        digests = diff::digests_of(answers.read, diff::keys_of_catalog(answers.read_catalog));
+    } else {
+        diff.notes.push_back(fmt::format("no record digests: the read {}", answers.read_failure));
+    }
+    if (!flags.baseline.empty()) {
+        auto baseline = diff::load_baseline(flags.baseline);
+        diff.changes = diff::diff_verdicts(baseline.verdicts, report);
+        if (baseline.streams.empty()) {
+            diff.notes.push_back(
+                "records not compared: the baseline has no \"streams\" (write "
+                "it with --record-digests)");
+        } else if (answers.read_failure.empty()) {
+            auto records = diff::diff_digests(baseline.streams, digests);
+            diff.changes.insert(diff.changes.end(), records.begin(), records.end());
+        }
+        diff::apply_accepted(diff.changes, accepted_changes_of(config));
+        fmt::print("{}", diff::to_console_text(diff));
+    }
+    if (!flags.report_json.empty()) {
+        auto json = diff::with_member(report::to_json_report(report), "streams",
+                                      diff::to_streams_member(digests));
+        if (!flags.baseline.empty()) {
+            json = diff::with_diff_member(json, diff);
+        }
+        report::write_report_file(flags.report_json, json);
+    }
+    if (!flags.junit.empty()) {
+        auto xml = report::to_junit_xml(report);
+        report::write_report_file(
+            flags.junit, flags.baseline.empty() ? xml : diff::with_diff_testsuite(xml, diff));
+    }
+    return diff.breaking() > 0 ? k_exit_checks_failed : exit_code_for(report);
+}
+
 int run_command(const RunFlags& flags, int argc, char** argv) {
     if (meltano::is_extension_test_config(flags.test_config)) {
         return run_extension_command(flags, argc, argv);
@@ -350,8 +409,90 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
         return k_exit_interrupted;
     }
     console->run_finished(report);
+    if (!flags.baseline.empty() || flags.record_digests) {
+        return finish_with_baseline(report, config, flags);
+    }
     write_reports(report, flags);
     return exit_code_for(report);
+}
+
+// `conform diff`: the connector to run for each version, by command line or image.
+struct DiffFlags {
+    std::string control;
+    std::string target;
+    std::string control_image;
+    std::string target_image;
+};
+
+// The test config (or the flags' config) with its connector replaced by one version's.
+config::TestConfig version_config(RunFlags flags, const std::string& command,
+                                  const std::string& image) {
+    if (command.empty() == image.empty()) {
+        throw Error(ErrorKind::usage,
+                    "give each version once: --control or --control-image, and --target or "
+                    "--target-image");
+    }
+    if (flags.test_config.empty()) {
+        flags.connector = command;
+        flags.image = image;
+        return test_config_from(flags);
+    }
+    auto config = config::load_test_config(flags.test_config);
+    config.command.clear();
+    if (!command.empty()) {
+        config.image.reset();
+        config.command = config::split_command_line(command);
+    } else {
+        auto settings = config.image.value_or(container::ImageSettings{});
+        settings.image = image;
+        config.image = settings;
+        apply_image_flags(flags, config.image);
+    }
+    apply_config_flags(flags, config);
+    return config;
+}
+
+report::RunReport run_version(const char* role, const config::TestConfig& config,
+                              const RunFlags& flags,
+                              const std::vector<suite::Scenario>& scenarios) {
+    suite::RunOptions options;
+    options.strict = flags.strict;
+    options.only = flags.only;
+    options.skip = flags.skip;
+    fmt::print("== {}\n", role);
+    std::fflush(stdout);
+    auto console = report::make_console_reporter(stdout, flags.verbose);
+    suite::Runner runner(config, options, *console);
+    auto report = runner.run(scenarios);
+    report.started_at = now_iso8601();
+    report.conform_version = CONFORM_VERSION;
+    console->run_finished(report);
+    return report;
+}
+
+int diff_command(const RunFlags& flags, const DiffFlags& versions) {
+    auto scenarios = load_scenarios(flags.suites);
+    check_selection_names(flags.only, scenarios);
+    check_selection_names(flags.skip, scenarios);
+    auto control = version_config(flags, versions.control, versions.control_image);
+    auto target = version_config(flags, versions.target, versions.target_image);
+    auto control_report = run_version("control", control, flags, scenarios);
+    auto target_report = run_version("target", target, flags, scenarios);
+    if (process::stop_requested()) {
+        return k_exit_interrupted;
+    }
+    auto diff = diff::compare_versions(control, target, control_report, target_report,
+                                       accepted_changes_of(target));
+    fmt::print("{}", diff::to_console_text(diff));
+    if (!flags.report_json.empty()) {
+        report::write_report_file(
+            flags.report_json, diff::with_diff_member(report::to_json_report(target_report), diff));
+    }
+    if (!flags.junit.empty()) {
+        report::write_report_file(
+            flags.junit, diff::with_diff_testsuite(report::to_junit_xml(target_report), diff));
+    }
+    return diff.breaking() > 0 ? k_exit_checks_failed : k_exit_passed;
 }
 
 int list_command(const std::vector<std::string>& suite_files) {
@@ -489,6 +630,11 @@ int conform_main(int argc, char** argv) {
                     "command that adds data while tailing (tail.inject_command)");
     run->add_flag("--states-are-patches", flags.states_are_patches,
                   "every STATE is an RFC 7396 merge patch (merge.states_are_patches)");
+    run->add_option(
+        "--baseline", flags.baseline,
+        "compare verdicts and records with this saved JSON report (docs/regression.md)");
+    run->add_flag("--record-digests", flags.record_digests,
+                  "add per-stream record digests to the JSON report, for a later --baseline");
     add_report_flags(*run, flags);
 
     auto* list = app.add_subcommand("list", "list suites, scenarios and checks with their clauses");
@@ -504,6 +650,30 @@ int conform_main(int argc, char** argv) {
         ->required();
     add_report_flags(*validate, flags);
 
+    DiffFlags versions;
+    auto* diff = app.add_subcommand(
+        "diff", "run two versions of a connector and report what changed (docs/regression.md)");
+    diff->add_option("--control", versions.control, "command line of the previous version");
+    diff->add_option("--target", versions.target, "command line of the new version");
+    diff->add_option("--control-image", versions.control_image, "image of the previous version");
+    diff->add_option("--target-image", versions.target_image, "image of the new version");
+    diff->add_option("-t,--test-config", flags.test_config,
+                     "test config (its connector is replaced by each version)");
+    diff->add_option("--config", flags.config, "connector config file (without --test-config)");
+    diff->add_option("--catalog", flags.catalog, "configured catalog (default: from discover)");
+    diff->add_option("--suite", flags.suites, "suite file(s) instead of the built-in suites");
+    diff->add_option("--only", flags.only, "run only these scenarios, suites or checks")
+        ->delimiter(',');
+    diff->add_option("--skip", flags.skip, "skip these scenarios, suites or checks")
+        ->delimiter(',');
+    diff->add_option("--container-runtime", flags.runtime, "docker, podman or a compatible CLI");
+    diff->add_option("--runtime-arg", flags.runtime_args, "extra argument for `RUNTIME run`");
+    diff->add_option("--pull", flags.pull, "image pull policy")
+        ->check(CLI::IsMember({"never", "missing", "always"}));
+    diff->add_option("--volatile", flags.volatile_fields,
+                     "STREAM:/pointer of a field that may differ between versions (repeatable)");
+    add_report_flags(*diff, flags);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -517,6 +687,10 @@ int conform_main(int argc, char** argv) {
         }
         if (*list) {
             return list_command(flags.suites);
+        }
+        if (*diff) {
+            install_stop_handler();
+            return diff_command(flags, versions);
         }
         return validate_command(catalog_path, transcript_path, flags);
     } catch (const Error& error) {

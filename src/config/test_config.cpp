@@ -187,6 +187,15 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
         config.observe = seconds_member(tail, "observe_seconds", config.observe);
         config.tail_wait = seconds_member(tail, "wait_seconds", config.tail_wait);
     }
+    if (document.HasMember("accepted_changes")) {
+        for (const auto& entry : document["accepted_changes"].GetArray()) {
+            auto where = entry.FindMember("where");
+            config.accepted_changes.push_back(
+                {entry["change"].GetString(),
+                 where == entry.MemberEnd() ? std::string() : where->value.GetString(),
+                 entry["reason"].GetString()});
+        }
+    }
     if (document.HasMember("projections")) {
         for (const auto& stream : document["projections"].GetObject()) {
             Projections projections;

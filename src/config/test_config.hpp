@@ -59,6 +59,14 @@ struct TestConfig {
 
     std::map<std::string, Projections> projections;
 
+    // Breaking differences a reviewer accepted for `conform diff` (docs/regression.md).
+    struct AcceptedChange {
+        std::string change;
+        std::string where;  // empty: everywhere
+        std::string reason;
+    };
+    std::vector<AcceptedChange> accepted_changes;
+
     bool claims(std::string_view extension) const;
 };
 

@@ -258,9 +258,11 @@ std::size_t translate_escape(std::string_view source, std::size_t pos, bool in_c
     if (is_ascii_letter(c)) {
         reject(fmt::format("\\{} is not an ECMA-262 escape", c), pos);
     }
-    // An identity escape of punctuation or of a non-ASCII character: literal in both.
+    // An identity escape of punctuation or of a non-ASCII character: literal in both. The escaped
+    // byte is copied here: the caller's loop would translate `.` or `[` as syntax.
     out.push_back('\\');
-    return pos + 1;  // the character itself is copied by the caller's loop
+    out.push_back(c);
+    return pos + 2;
 }
 
 }  // namespace

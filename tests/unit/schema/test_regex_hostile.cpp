@@ -80,6 +80,11 @@ TEST_CASE("regex::ECMA-262 translation") {
     CHECK(Regex("[]").search("x") == MatchResult::no_match);
     CHECK(Regex("^\\v$").search("\v") == MatchResult::match);
     CHECK(Regex("^(?<year>\\d{4})-\\k<year>$").search("2020-2020") == MatchResult::match);
+    CHECK(Regex("^a\\.b$").search("a.b") == MatchResult::match);
+    CHECK(Regex("^a\\.b$").search("axb") == MatchResult::no_match);
+    CHECK(Regex("^\\[x\\]$").search("[x]") == MatchResult::match);
+    CHECK(Regex("^[a\\]]+$").search("a]a") == MatchResult::match);
+    CHECK(Regex("^\\$\\(é\\)$").search("$(é)") == MatchResult::match);
     CHECK_THROWS_AS(Regex("\\a"), RegexError);
     CHECK_THROWS_AS(Regex("\\Z"), RegexError);
     CHECK_THROWS_AS(Regex("(?i)a"), RegexError);

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Runs `conform diff` between the reference connector and a changed version of it.
+
+    diff_case.py --conform BIN --connector BIN --fixtures DIR --changes NAME[,NAME...]
+                 --expect-breaking RULE[,RULE...]|none [--expect-harmless RULE[,RULE...]]
+                 [--accept RULE=REASON ...] [--image CONTROL --target-image TARGET --runtime R]
+                 [-- extra conform arguments]
+
+The target is the same connector with CONFORM_REF_CHANGES=NAME (natively: `env ... CONNECTOR`;
+as an image: --target-image, built with that variable set). Asserts that the unaccepted breaking
+changes of the diff are exactly the expected rules, that every expected harmless rule is reported
+and not breaking, that the exit code is 1 exactly when something breaks, and that the JSON and JUnit
+reports carry the same diff.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ElementTree
+
+FIXTURE_FILES = ["config.json", "invalid_config.json", "configured_catalog.json",
+                 "expected_records.jsonl", "merge_config.json", "legacy_config.json"]
+
+
+def write_test_config(folder, args, changes=""):
+    for name in FIXTURE_FILES:
+        shutil.copy(os.path.join(args.fixtures, name), folder)
+    connector = {"command": [os.path.abspath(args.connector)],
+                 "env": {"CONFORM_REF_CHANGES": changes}}
+    if args.image:
+        connector = {"image": args.image, "runtime": args.runtime, "pull": "never",
+                     "global_args": args.global_arg or []}
+    accepted = []
+    for entry in args.accept or []:
+        rule, _, reason = entry.partition("=")
+        accepted.append({"change": rule, "reason": reason})
+    config = {
+        "connector": connector,
+        "config": "config.json",
+        "invalid_config": "invalid_config.json",
+        "catalog": "configured_catalog.json",
+        "volatile_fields": {"users": ["/fetched_at"]},
+        "expected_records": {"path": "expected_records.jsonl", "mode": "subset"},
+        "timeouts": {"spec": 20, "check": 20, "discover": 20, "read": 60},
+        "grace_seconds": 1,
+        "accepted_changes": accepted,
+    }
+    path = os.path.join(folder, f"conform{'-' + changes if changes else ''}.json")
+    with open(path, "w") as out:
+        json.dump(config, out, indent=2)
+    return path
+
+
+def rule_set(text):
+    return set() if text in ("", "none") else set(text.split(","))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--conform", required=True)
+    parser.add_argument("--connector", required=True)
+    parser.add_argument("--fixtures", required=True)
+    parser.add_argument("--changes", required=True)
+    parser.add_argument("--expect-breaking", required=True)
+    parser.add_argument("--expect-harmless", default="")
+    parser.add_argument("--accept", action="append")
+    parser.add_argument("--image")
+    parser.add_argument("--target-image")
+    parser.add_argument("--runtime", default="podman")
+    parser.add_argument("--global-arg", action="append")
+    parser.add_argument("--baseline", action="store_true",
+                        help="save the control's report with --record-digests, then run the "
+                             "target with --baseline instead of `conform diff`")
+    parser.add_argument("extra", nargs="*")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="conform-diff-") as folder:
+        test_config = write_test_config(folder, args)
+        report_path = os.path.join(folder, "report.json")
+        junit_path = os.path.join(folder, "report.xml")
+        command = [args.conform, "diff", "--test-config", test_config,
+                   "--report-json", report_path, "--junit", junit_path]
+        if args.baseline:
+            baseline_path = os.path.join(folder, "baseline.json")
+            saved = subprocess.run([args.conform, "run", "--test-config", test_config,
+                                    "--record-digests", "--report-json", baseline_path]
+                                   + args.extra, capture_output=True, text=True, timeout=600)
+            if saved.returncode != 0 or "streams" not in json.load(open(baseline_path)):
+                print(saved.stdout, saved.stderr, sep="\n")
+                print(f"FAIL: the control's run with --record-digests exited {saved.returncode}"
+                      " or its report has no streams")
+                return 1
+            command = [args.conform, "run", "--test-config",
+                       write_test_config(folder, args, args.changes), "--baseline",
+                       baseline_path, "--report-json", report_path, "--junit", junit_path]
+        elif args.image:
+            command += ["--control-image", args.image, "--target-image", args.target_image]
+        else:
+            connector = os.path.abspath(args.connector)
+            command += ["--control", connector,
+                        "--target", f"env CONFORM_REF_CHANGES={args.changes} {connector}"]
+        command += args.extra
+        result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        problems = []
+        if not os.path.exists(report_path):
+            print(result.stdout, result.stderr, sep="\n")
+            print(f"FAIL: no JSON report (exit {result.returncode})")
+            return 1
+        with open(report_path) as report_file:
+            diff = json.load(report_file)["diff"]
+        breaking = {c["rule"] for c in diff["changes"] if c["breaking"] and "accepted" not in c}
+        harmless = {c["rule"] for c in diff["changes"] if not c["breaking"]}
+        expected_breaking = rule_set(args.expect_breaking)
+        if breaking != expected_breaking:
+            problems.append(f"breaking rules {sorted(breaking)}, expected "
+                            f"{sorted(expected_breaking)}")
+        missing = rule_set(args.expect_harmless) - harmless
+        if missing:
+            problems.append(f"harmless rules not reported: {sorted(missing)}")
+        if diff["breaking"] != sum(1 for c in diff["changes"]
+                                   if c["breaking"] and "accepted" not in c):
+            problems.append("the JSON report's breaking count disagrees with its changes")
+        for entry in args.accept or []:
+            rule = entry.partition("=")[0]
+            if not any(c["rule"] == rule and c.get("accepted") for c in diff["changes"]):
+                problems.append(f"{rule} is not marked accepted")
+        expected_exit = 1 if expected_breaking else 0
+        if result.returncode != expected_exit:
+            problems.append(f"exit code {result.returncode}, expected {expected_exit}")
+        suites = [s for s in ElementTree.parse(junit_path).getroot().iter("testsuite")
+                  if s.get("name") == "diff"]
+        if len(suites) != 1 or int(suites[0].get("failures")) != diff["breaking"]:
+            problems.append("the JUnit report has no diff testsuite with one failure per "
+                            "breaking change")
+        if problems:
+            print(result.stdout[-6000:], result.stderr[-3000:], sep="\n")
+            for problem in problems:
+                print("FAIL:", problem)
+            return 1
+        print(f"PASS: breaking {sorted(breaking)}, harmless {sorted(harmless)}")
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
