@@ -58,6 +58,7 @@ struct RunFlags {
     std::string extension_keys = "estuary";
     std::string report_json;
     std::string junit;
+    std::string html;
     std::string runtime;
     std::vector<std::string> runtime_args;
     bool network = false;
@@ -228,6 +229,9 @@ void write_reports(const report::RunReport& report, const RunFlags& flags) {
     if (!flags.junit.empty()) {
         report::write_report_file(flags.junit, report::to_junit_xml(report));
     }
+    if (!flags.html.empty()) {
+        report::write_report_file(flags.html, report::to_html_report(report));
+    }
 }
 
 // Passes everything on to the console until conform is interrupted, and keeps the scenarios that
@@ -280,6 +284,7 @@ int run_extension_command(const RunFlags& flags, int argc, char** argv) {
         config, {flags.strict, flags.only, flags.skip, rerun_prefix(argc, argv)}, *console);
     report.started_at = started_at;
     report.conform_version = CONFORM_VERSION;
+    report.filtered = !flags.only.empty() || !flags.skip.empty();
     console->run_finished(report);
     write_reports(report, flags);
     return exit_code_for(report);
@@ -321,6 +326,8 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
         report.interrupted = true;
         report.scenarios = reporter.take_finished();
         report.strict = flags.strict;
+        report.claimed_extensions = config.extensions;
+        report.filtered = suite::is_filtered(options);
         if (report.test_config.empty()) {
             report.test_config = flags.test_config;
         }
@@ -399,9 +406,12 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
 
 void add_report_flags(CLI::App& command, RunFlags& flags) {
     command.add_flag("--strict", flags.strict, "SHOULD clauses fail instead of warning");
-    command.add_option("--report-json", flags.report_json,
-                       "write the JSON report (version 1) here");
+    command.add_option(
+        "--report-json", flags.report_json,
+        fmt::format("write the JSON report (version {}) here", report::k_json_report_version));
     command.add_option("--junit", flags.junit, "write a JUnit XML report here");
+    command.add_option("--html", flags.html,
+                       "write a self-contained HTML certification report here");
     command.add_flag("-v,--verbose", flags.verbose,
                      "show every scenario's runs and skipped checks");
 }

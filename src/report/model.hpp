@@ -30,6 +30,7 @@ struct CheckResult {
     std::vector<Example> examples;
     std::uint64_t occurrences = 0;  // all findings, examples are the first few
     std::string note;               // why skipped, or what was compared
+    std::int64_t duration_ms = 0;   // time spent judging, not running the connector
 };
 
 struct RunSummary {
@@ -52,6 +53,7 @@ struct ScenarioResult {
     std::vector<RunSummary> runs;
     std::string rerun;
     std::int64_t duration_ms = 0;
+    std::string extension;  // the extension the scenario certifies; empty for the core protocol
 };
 
 struct Totals {
@@ -70,6 +72,9 @@ struct RunReport {
     bool strict = false;
     // Stopped by Ctrl-C, SIGTERM or SIGHUP: `scenarios` holds only those that finished before.
     bool interrupted = false;
+    std::vector<std::string> claimed_extensions;
+    // --only/--skip left scenarios or checks out: the report cannot certify anything.
+    bool filtered = false;
     std::vector<ScenarioResult> scenarios;
 
     Totals check_totals() const;

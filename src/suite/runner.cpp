@@ -118,6 +118,19 @@ bool is_check_selected(const std::string& check, const RunOptions& options) {
     return !only_names_checks || listed(options.only, check);
 }
 
+std::string certified_extension(const Scenario& scenario) {
+    for (const auto& requirement : scenario.requires_) {
+        if (requirement.starts_with("claims:")) {
+            return requirement.substr(7);
+        }
+    }
+    return {};
+}
+
+bool is_filtered(const RunOptions& options) {
+    return !options.only.empty() || !options.skip.empty();
+}
+
 bool is_selected(const Scenario& scenario, const RunOptions& options) {
     auto matches = [&scenario](const std::string& name) {
         return name == scenario.id || name == scenario.suite || listed(scenario.checks, name);
@@ -613,6 +626,7 @@ struct Runner::Impl {
         result.suite = scenario.suite;
         result.title = scenario.title;
         result.rerun = options.rerun_prefix + " --only " + scenario.id;
+        result.extension = certified_extension(scenario);
         auto started = Clock::now();
         auto unmet = unmet_requirement(scenario);
         ScenarioContext context;
@@ -625,8 +639,11 @@ struct Runner::Impl {
             if (!is_check_selected(id, options)) {
                 continue;
             }
+            auto judging = Clock::now();
             auto outcome = evaluate(id, scenario, context, unmet);
             result.checks.push_back(to_check_result(id, outcome, options.strict, secrets));
+            result.checks.back().duration_ms =
+                std::chrono::duration_cast<milliseconds>(Clock::now() - judging).count();
         }
         for (const auto& step : context.steps) {
             for (const auto& run : step.runs) {
@@ -654,6 +671,8 @@ report::RunReport Runner::run(const std::vector<Scenario>& scenarios) {
     report::RunReport report;
     report.strict = m_impl->options.strict;
     report.test_config = m_impl->config.origin.string();
+    report.claimed_extensions = m_impl->config.extensions;
+    report.filtered = is_filtered(m_impl->options);
     m_impl->prepare();
     report.connector = m_impl->launcher->describe();
     for (const auto& scenario : scenarios) {

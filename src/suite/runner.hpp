@@ -45,4 +45,10 @@ private:
 bool is_selected(const Scenario& scenario, const RunOptions& options);
 bool is_check_selected(const std::string& check, const RunOptions& options);
 
+// The extension a scenario certifies (its "claims:" requirement); empty for the core protocol.
+std::string certified_extension(const Scenario& scenario);
+
+// True when only/skip leave part of the suites out.
+bool is_filtered(const RunOptions& options);
+
 }  // namespace conform::suite
