@@ -23,6 +23,7 @@
 #include "process/process.hpp"
 #include "report/console.hpp"
 #include "report/files.hpp"
+#include "report/json_read.hpp"
 #include "suite/runner.hpp"
 #include "suite/scenario.hpp"
 #include "suite/transcript.hpp"
@@ -59,6 +60,7 @@ struct RunFlags {
     std::string report_json;
     std::string junit;
     std::string html;
+    std::string shard;  // K/N
     std::string runtime;
     std::vector<std::string> runtime_args;
     bool network = false;
@@ -102,16 +104,20 @@ std::string now_iso8601() {
     return text;
 }
 
-// The command line that reruns this invocation, without its --only/--skip selection.
+// The command line that reruns this invocation, without its selection (--only, --skip,
+// --shard) and without its report files, which a rerun would overwrite.
 std::string rerun_prefix(int argc, char** argv) {
+    static const std::vector<std::string> k_dropped{
+        "--only", "--skip", "--shard", "--report-json", "--junit", "--html", "--markdown"};
     std::string command;
     for (int i = 0; i < argc; ++i) {
         std::string arg = argv[i];
-        if (arg == "--only" || arg == "--skip") {
+        if (std::find(k_dropped.begin(), k_dropped.end(), arg) != k_dropped.end()) {
             ++i;
             continue;
         }
-        if (arg.starts_with("--only=") || arg.starts_with("--skip=")) {
+        if (std::any_of(k_dropped.begin(), k_dropped.end(),
+                        [&arg](const std::string& flag) { return arg.starts_with(flag + "="); })) {
             continue;
         }
         command += (command.empty() ? "" : " ") + shell_quote(arg);
@@ -214,6 +220,24 @@ void check_selection_names(const std::vector<std::string>& names,
     }
 }
 
+// --shard K/N: this run takes every Nth selected scenario, starting at the Kth.
+void apply_shard(const std::string& shard, suite::RunOptions& options) {
+    if (shard.empty()) {
+        return;
+    }
+    std::size_t index = 0;
+    std::size_t count = 0;
+    char slash = 0;
+    char rest = 0;
+    if (std::sscanf(shard.c_str(), "%zu%c%zu%c", &index, &slash, &count, &rest) != 3 ||
+        slash != '/' || index == 0 || index > count) {
+        throw Error(ErrorKind::usage,
+                    fmt::format("--shard {}: expected K/N with 1 <= K <= N, e.g. 2/4", shard));
+    }
+    options.shard_index = index - 1;
+    options.shard_count = count;
+}
+
 int exit_code_for(const report::RunReport& report) {
     auto totals = report.check_totals();
     if (totals.failed > 0) {
@@ -305,6 +329,7 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     options.only = flags.only;
     options.skip = flags.skip;
     options.rerun_prefix = rerun_prefix(argc, argv);
+    apply_shard(flags.shard, options);
     auto console = report::make_console_reporter(stdout, flags.verbose);
     InterruptAwareReporter reporter(*console);
     suite::Runner runner(config, options, reporter);
@@ -404,6 +429,25 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
     return exit_code_for(report);
 }
 
+// `conform report`: renders saved JSON reports, merged into one (the shards of a run).
+int report_command(const std::vector<std::string>& inputs, const RunFlags& flags) {
+    if (flags.report_json.empty() && flags.junit.empty() && flags.html.empty()) {
+        throw Error(ErrorKind::usage,
+                    "say what to write: --json FILE, --junit FILE and/or --html FILE");
+    }
+    std::vector<report::RunReport> reports;
+    for (const auto& input : inputs) {
+        reports.push_back(report::read_json_report(input));
+    }
+    auto merged = report::merge_reports(reports, inputs);
+    write_reports(merged, flags);
+    auto totals = merged.check_totals();
+    fmt::print("{} report(s), {} scenarios; checks: {} passed, {} failed, {} warned, {} skipped\n",
+               inputs.size(), merged.scenarios.size(), totals.passed, totals.failed, totals.warned,
+               totals.skipped);
+    return exit_code_for(merged);
+}
+
 void add_report_flags(CLI::App& command, RunFlags& flags) {
     command.add_flag("--strict", flags.strict, "SHOULD clauses fail instead of warning");
     command.add_option(
@@ -485,6 +529,8 @@ int conform_main(int argc, char** argv) {
                     "command that adds data while tailing (tail.inject_command)");
     run->add_flag("--states-are-patches", flags.states_are_patches,
                   "every STATE is an RFC 7396 merge patch (merge.states_are_patches)");
+    run->add_option("--shard", flags.shard,
+                    "K/N: run every Nth selected scenario from the Kth (merge: conform report)");
     add_report_flags(*run, flags);
 
     auto* list = app.add_subcommand("list", "list suites, scenarios and checks with their clauses");
@@ -500,6 +546,16 @@ int conform_main(int argc, char** argv) {
         ->required();
     add_report_flags(*validate, flags);
 
+    std::vector<std::string> report_inputs;
+    auto* report_cmd = app.add_subcommand(
+        "report", "render saved JSON reports, merging the shards of a run into one");
+    report_cmd->add_option("reports", report_inputs, "JSON reports (--report-json) to render")
+        ->required()
+        ->check(CLI::ExistingFile);
+    report_cmd->add_option("--json", flags.report_json, "write the merged JSON report here");
+    report_cmd->add_option("--junit", flags.junit, "write a JUnit XML report here");
+    report_cmd->add_option("--html", flags.html, "write the HTML certification report here");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -513,6 +569,9 @@ int conform_main(int argc, char** argv) {
         }
         if (*list) {
             return list_command(flags.suites);
+        }
+        if (*report_cmd) {
+            return report_command(report_inputs, flags);
         }
         return validate_command(catalog_path, transcript_path, flags);
     } catch (const Error& error) {

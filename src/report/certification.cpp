@@ -62,6 +62,11 @@ AreaVerdict judge(const RunReport& report, std::string area_name, const AreaChec
     } else if (report.interrupted) {
         verdict.level = Certified::incomplete;
         verdict.reason = "the run was interrupted";
+    } else if (!report.shard.empty()) {
+        verdict.level = Certified::incomplete;
+        verdict.reason =
+            fmt::format("shard {} of a run; `conform report` merges the shards into the whole run",
+                        report.shard);
     } else if (report.filtered) {
         verdict.level = Certified::incomplete;
         verdict.reason = "--only/--skip left part of the suite out";

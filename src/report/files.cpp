@@ -86,6 +86,7 @@ void write_scenario(Writer& writer, const ScenarioResult& scenario) {
     write_int(writer, "duration_ms", scenario.duration_ms);
     write_string(writer, "rerun", scenario.rerun);
     write_string(writer, "extension", scenario.extension);
+    write_int(writer, "position", static_cast<std::int64_t>(scenario.position));
     writer.Key("checks");
     writer.StartArray();
     for (const auto& check : scenario.checks) {
@@ -184,6 +185,7 @@ std::string to_json_report(const RunReport& report) {
     writer.Bool(report.interrupted);
     writer.Key("filtered");
     writer.Bool(report.filtered);
+    write_string(writer, "shard", report.shard);
     write_strings(writer, "claimed_extensions", report.claimed_extensions);
     writer.EndObject();
     write_certification(writer, report);

@@ -53,7 +53,8 @@ struct ScenarioResult {
     std::vector<RunSummary> runs;
     std::string rerun;
     std::int64_t duration_ms = 0;
-    std::string extension;  // the extension the scenario certifies; empty for the core protocol
+    std::string extension;     // the extension the scenario certifies; empty for the core protocol
+    std::size_t position = 0;  // index among the selected scenarios, before --shard splits them
 };
 
 struct Totals {
@@ -75,6 +76,7 @@ struct RunReport {
     std::vector<std::string> claimed_extensions;
     // --only/--skip left scenarios or checks out: the report cannot certify anything.
     bool filtered = false;
+    std::string shard;  // "K/N" for one shard of a run (--shard); empty for a whole run
     std::vector<ScenarioResult> scenarios;
 
     Totals check_totals() const;

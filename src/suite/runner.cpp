@@ -127,6 +127,10 @@ std::string certified_extension(const Scenario& scenario) {
     return {};
 }
 
+bool in_shard(std::size_t position, const RunOptions& options) {
+    return options.shard_count <= 1 || position % options.shard_count == options.shard_index;
+}
+
 bool is_filtered(const RunOptions& options) {
     return !options.only.empty() || !options.skip.empty();
 }
@@ -673,14 +677,24 @@ report::RunReport Runner::run(const std::vector<Scenario>& scenarios) {
     report.test_config = m_impl->config.origin.string();
     report.claimed_extensions = m_impl->config.extensions;
     report.filtered = is_filtered(m_impl->options);
+    if (m_impl->options.shard_count > 1) {
+        report.shard =
+            fmt::format("{}/{}", m_impl->options.shard_index + 1, m_impl->options.shard_count);
+    }
     m_impl->prepare();
     report.connector = m_impl->launcher->describe();
+    std::size_t position = 0;
     for (const auto& scenario : scenarios) {
         if (!is_selected(scenario, m_impl->options)) {
             continue;
         }
+        auto selected_position = position++;
+        if (!in_shard(selected_position, m_impl->options)) {
+            continue;
+        }
         m_impl->reporter.scenario_started(scenario.id, scenario.title);
         report.scenarios.push_back(m_impl->run_scenario(scenario));
+        report.scenarios.back().position = selected_position;
         m_impl->reporter.scenario_finished(report.scenarios.back());
     }
     report.duration_ms = std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
