@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "checks/registry.hpp"
+#include "cli/dry_run.hpp"
 #include "config/test_config.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
@@ -56,6 +57,8 @@ struct RunFlags {
     std::vector<std::string> skip;
     bool strict = false;
     bool verbose = false;
+    bool fail_fast = false;
+    bool dry_run = false;
     std::string extension_keys = "estuary";
     std::string report_json;
     std::string junit;
@@ -211,10 +214,12 @@ void check_selection_names(const std::vector<std::string>& names,
         known.emplace_back(check.id);
     }
     for (const auto& name : names) {
-        if (std::find(known.begin(), known.end(), name) == known.end()) {
+        if (std::none_of(known.begin(), known.end(), [&name](const std::string& id) {
+                return suite::glob_matches(name, id);
+            })) {
             throw Error(ErrorKind::usage,
-                        fmt::format("unknown scenario, suite or check '{}'; `conform list` shows "
-                                    "them",
+                        fmt::format("unknown scenario, suite or check '{}'; `conform list` "
+                                    "shows them",
                                     name));
         }
     }
@@ -330,6 +335,10 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     options.skip = flags.skip;
     options.rerun_prefix = rerun_prefix(argc, argv);
     apply_shard(flags.shard, options);
+    options.fail_fast = flags.fail_fast;
+    if (flags.dry_run) {
+        return dry_run_command(scenarios, options, config);
+    }
     auto console = report::make_console_reporter(stdout, flags.verbose);
     InterruptAwareReporter reporter(*console);
     suite::Runner runner(config, options, reporter);
@@ -529,6 +538,10 @@ int conform_main(int argc, char** argv) {
                     "command that adds data while tailing (tail.inject_command)");
     run->add_flag("--states-are-patches", flags.states_are_patches,
                   "every STATE is an RFC 7396 merge patch (merge.states_are_patches)");
+    run->add_flag("--fail-fast", flags.fail_fast,
+                  "stop after the first scenario with a failed check");
+    run->add_flag("--dry-run", flags.dry_run,
+                  "list the scenarios, steps and checks that would run; start nothing");
     run->add_option("--shard", flags.shard,
                     "K/N: run every Nth selected scenario from the Kth (merge: conform report)");
     add_report_flags(*run, flags);

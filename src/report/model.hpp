@@ -74,7 +74,8 @@ struct RunReport {
     // Stopped by Ctrl-C, SIGTERM or SIGHUP: `scenarios` holds only those that finished before.
     bool interrupted = false;
     std::vector<std::string> claimed_extensions;
-    // --only/--skip left scenarios or checks out: the report cannot certify anything.
+    // --only/--skip (or --fail-fast stopping early) left scenarios or checks out: the report
+    // cannot certify anything.
     bool filtered = false;
     std::string shard;  // "K/N" for one shard of a run (--shard); empty for a whole run
     std::vector<ScenarioResult> scenarios;

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <fstream>
 
+#include <fnmatch.h>
+
 #include "checks/registry.hpp"
 #include "ext/projection.hpp"
 #include "json/parse.hpp"
@@ -29,10 +31,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr milliseconds k_inject_timeout{30'000};
 constexpr milliseconds k_progress_interval{250};
-
-bool listed(const std::vector<std::string>& list, const std::string& item) {
-    return std::find(list.begin(), list.end(), item) != list.end();
-}
 
 std::string replace_all(std::string text, std::string_view from, std::string_view to) {
     for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
@@ -108,14 +106,24 @@ report::RunSummary summarize(const protocol::Observation& observation) {
 
 }  // namespace
 
+bool glob_matches(const std::string& pattern, const std::string& name) {
+    return fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
+}
+
+// Check ids have a dot; scenario ids and suite names never do.
+bool names_checks(const std::string& pattern) {
+    return pattern.find('.') != std::string::npos;
+}
+
 bool is_check_selected(const std::string& check, const RunOptions& options) {
-    if (listed(options.skip, check)) {
+    auto matches = [&check](const std::string& pattern) {
+        return names_checks(pattern) && glob_matches(pattern, check);
+    };
+    if (std::any_of(options.skip.begin(), options.skip.end(), matches)) {
         return false;
     }
-    bool only_names_checks =
-        std::any_of(options.only.begin(), options.only.end(),
-                    [](const std::string& name) { return checks::find_check(name) != nullptr; });
-    return !only_names_checks || listed(options.only, check);
+    bool only_names_checks = std::any_of(options.only.begin(), options.only.end(), names_checks);
+    return !only_names_checks || std::any_of(options.only.begin(), options.only.end(), matches);
 }
 
 std::string certified_extension(const Scenario& scenario) {
@@ -136,16 +144,21 @@ bool is_filtered(const RunOptions& options) {
 }
 
 bool is_selected(const Scenario& scenario, const RunOptions& options) {
-    auto matches = [&scenario](const std::string& name) {
-        return name == scenario.id || name == scenario.suite || listed(scenario.checks, name);
+    auto names_scenario = [&scenario](const std::string& pattern) {
+        return !names_checks(pattern) &&
+               (glob_matches(pattern, scenario.id) || glob_matches(pattern, scenario.suite));
+    };
+    auto matches = [&](const std::string& pattern) {
+        return names_scenario(pattern) ||
+               (names_checks(pattern) && std::any_of(scenario.checks.begin(), scenario.checks.end(),
+                                                     [&pattern](const auto& check) {
+                                                         return glob_matches(pattern, check);
+                                                     }));
     };
     if (!options.only.empty() && std::none_of(options.only.begin(), options.only.end(), matches)) {
         return false;
     }
-    return std::none_of(options.skip.begin(), options.skip.end(),
-                        [&scenario](const std::string& name) {
-                            return name == scenario.id || name == scenario.suite;
-                        });
+    return std::none_of(options.skip.begin(), options.skip.end(), names_scenario);
 }
 
 struct Runner::Impl {
@@ -695,6 +708,10 @@ report::RunReport Runner::run(const std::vector<Scenario>& scenarios) {
         m_impl->reporter.scenario_started(scenario.id, scenario.title);
         report.scenarios.push_back(m_impl->run_scenario(scenario));
         report.scenarios.back().position = selected_position;
+        if (m_impl->options.fail_fast && report.scenarios.back().status == report::Status::failed) {
+            report.filtered = true;  // what did not run is not certified
+            break;
+        }
         m_impl->reporter.scenario_finished(report.scenarios.back());
     }
     report.duration_ms = std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
