@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "checks/registry.hpp"
+#include "cli/dry_run.hpp"
 #include "config/test_config.hpp"
 #include "diff/baseline.hpp"
 #include "diff/regression.hpp"
@@ -27,6 +28,7 @@
 #include "process/process.hpp"
 #include "report/console.hpp"
 #include "report/files.hpp"
+#include "report/json_read.hpp"
 #include "suite/check_registry.hpp"
 #include "suite/runner.hpp"
 #include "suite/scenario.hpp"
@@ -72,9 +74,13 @@ struct RunFlags {
     std::vector<std::string> skip;
     bool strict = false;
     bool verbose = false;
+    bool fail_fast = false;
+    bool dry_run = false;
     std::string extension_keys = "estuary";
     std::string report_json;
     std::string junit;
+    std::string html;
+    std::string shard;  // K/N
     std::string runtime;
     std::vector<std::string> runtime_args;
     bool network = false;
@@ -121,16 +127,20 @@ std::string now_iso8601() {
     return text;
 }
 
-// The command line that reruns this invocation, without its --only/--skip selection.
+// The command line that reruns this invocation, without its selection (--only, --skip,
+// --shard) and without its report files, which a rerun would overwrite.
 std::string rerun_prefix(int argc, char** argv) {
+    static const std::vector<std::string> k_dropped{
+        "--only", "--skip", "--shard", "--report-json", "--junit", "--html", "--markdown"};
     std::string command;
     for (int i = 0; i < argc; ++i) {
         std::string arg = argv[i];
-        if (arg == "--only" || arg == "--skip") {
+        if (std::find(k_dropped.begin(), k_dropped.end(), arg) != k_dropped.end()) {
             ++i;
             continue;
         }
-        if (arg.starts_with("--only=") || arg.starts_with("--skip=")) {
+        if (std::any_of(k_dropped.begin(), k_dropped.end(),
+                        [&arg](const std::string& flag) { return arg.starts_with(flag + "="); })) {
             continue;
         }
         command += (command.empty() ? "" : " ") + shell_quote(arg);
@@ -224,13 +234,33 @@ void check_selection_names(const std::vector<std::string>& names,
         known.emplace_back(check.id);
     }
     for (const auto& name : names) {
-        if (std::find(known.begin(), known.end(), name) == known.end()) {
+        if (std::none_of(known.begin(), known.end(), [&name](const std::string& id) {
+                return suite::glob_matches(name, id);
+            })) {
             throw Error(ErrorKind::usage,
-                        fmt::format("unknown scenario, suite or check '{}'; `conform list` shows "
-                                    "them",
+                        fmt::format("unknown scenario, suite or check '{}'; `conform list` "
+                                    "shows them",
                                     name));
         }
     }
+}
+
+// --shard K/N: this run takes every Nth selected scenario, starting at the Kth.
+void apply_shard(const std::string& shard, suite::RunOptions& options) {
+    if (shard.empty()) {
+        return;
+    }
+    std::size_t index = 0;
+    std::size_t count = 0;
+    char slash = 0;
+    char rest = 0;
+    if (std::sscanf(shard.c_str(), "%zu%c%zu%c", &index, &slash, &count, &rest) != 3 ||
+        slash != '/' || index == 0 || index > count) {
+        throw Error(ErrorKind::usage,
+                    fmt::format("--shard {}: expected K/N with 1 <= K <= N, e.g. 2/4", shard));
+    }
+    options.shard_index = index - 1;
+    options.shard_count = count;
 }
 
 int exit_code_for(const report::RunReport& report) {
@@ -247,6 +277,9 @@ void write_reports(const report::RunReport& report, const RunFlags& flags) {
     }
     if (!flags.junit.empty()) {
         report::write_report_file(flags.junit, report::to_junit_xml(report));
+    }
+    if (!flags.html.empty()) {
+        report::write_report_file(flags.html, report::to_html_report(report));
     }
 }
 
@@ -300,6 +333,7 @@ int run_extension_command(const RunFlags& flags, int argc, char** argv) {
         config, {flags.strict, flags.only, flags.skip, rerun_prefix(argc, argv)}, *console);
     report.started_at = started_at;
     report.conform_version = CONFORM_VERSION;
+    report.filtered = !flags.only.empty() || !flags.skip.empty();
     console->run_finished(report);
     write_reports(report, flags);
     return exit_code_for(report);
@@ -373,6 +407,11 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     options.only = flags.only;
     options.skip = flags.skip;
     options.rerun_prefix = rerun_prefix(argc, argv);
+    apply_shard(flags.shard, options);
+    options.fail_fast = flags.fail_fast;
+    if (flags.dry_run) {
+        return dry_run_command(scenarios, options, config);
+    }
     auto console = report::make_console_reporter(stdout, flags.verbose);
     InterruptAwareReporter reporter(*console);
     suite::Runner runner(config, options, reporter);
@@ -394,6 +433,8 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
         report.interrupted = true;
         report.scenarios = reporter.take_finished();
         report.strict = flags.strict;
+        report.claimed_extensions = config.extensions;
+        report.filtered = suite::is_filtered(options);
         if (report.test_config.empty()) {
             report.test_config = flags.test_config;
         }
@@ -552,11 +593,33 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
     return exit_code_for(report);
 }
 
+// `conform report`: renders saved JSON reports, merged into one (the shards of a run).
+int report_command(const std::vector<std::string>& inputs, const RunFlags& flags) {
+    if (flags.report_json.empty() && flags.junit.empty() && flags.html.empty()) {
+        throw Error(ErrorKind::usage,
+                    "say what to write: --json FILE, --junit FILE and/or --html FILE");
+    }
+    std::vector<report::RunReport> reports;
+    for (const auto& input : inputs) {
+        reports.push_back(report::read_json_report(input));
+    }
+    auto merged = report::merge_reports(reports, inputs);
+    write_reports(merged, flags);
+    auto totals = merged.check_totals();
+    fmt::print("{} report(s), {} scenarios; checks: {} passed, {} failed, {} warned, {} skipped\n",
+               inputs.size(), merged.scenarios.size(), totals.passed, totals.failed, totals.warned,
+               totals.skipped);
+    return exit_code_for(merged);
+}
+
 void add_report_flags(CLI::App& command, RunFlags& flags) {
     command.add_flag("--strict", flags.strict, "SHOULD clauses fail instead of warning");
-    command.add_option("--report-json", flags.report_json,
-                       "write the JSON report (version 1) here");
+    command.add_option(
+        "--report-json", flags.report_json,
+        fmt::format("write the JSON report (version {}) here", report::k_json_report_version));
     command.add_option("--junit", flags.junit, "write a JUnit XML report here");
+    command.add_option("--html", flags.html,
+                       "write a self-contained HTML certification report here");
     command.add_flag("-v,--verbose", flags.verbose,
                      "show every scenario's runs and skipped checks");
 }
@@ -635,6 +698,12 @@ int conform_main(int argc, char** argv) {
         "compare verdicts and records with this saved JSON report (docs/regression.md)");
     run->add_flag("--record-digests", flags.record_digests,
                   "add per-stream record digests to the JSON report, for a later --baseline");
+    run->add_flag("--fail-fast", flags.fail_fast,
+                  "stop after the first scenario with a failed check");
+    run->add_flag("--dry-run", flags.dry_run,
+                  "list the scenarios, steps and checks that would run; start nothing");
+    run->add_option("--shard", flags.shard,
+                    "K/N: run every Nth selected scenario from the Kth (merge: conform report)");
     add_report_flags(*run, flags);
 
     auto* list = app.add_subcommand("list", "list suites, scenarios and checks with their clauses");
@@ -673,6 +742,15 @@ int conform_main(int argc, char** argv) {
     diff->add_option("--volatile", flags.volatile_fields,
                      "STREAM:/pointer of a field that may differ between versions (repeatable)");
     add_report_flags(*diff, flags);
+    std::vector<std::string> report_inputs;
+    auto* report_cmd = app.add_subcommand(
+        "report", "render saved JSON reports, merging the shards of a run into one");
+    report_cmd->add_option("reports", report_inputs, "JSON reports (--report-json) to render")
+        ->required()
+        ->check(CLI::ExistingFile);
+    report_cmd->add_option("--json", flags.report_json, "write the merged JSON report here");
+    report_cmd->add_option("--junit", flags.junit, "write a JUnit XML report here");
+    report_cmd->add_option("--html", flags.html, "write the HTML certification report here");
 
     try {
         app.parse(argc, argv);
@@ -691,6 +769,9 @@ int conform_main(int argc, char** argv) {
         if (*diff) {
             install_stop_handler();
             return diff_command(flags, versions);
+        }
+        if (*report_cmd) {
+            return report_command(report_inputs, flags);
         }
         return validate_command(catalog_path, transcript_path, flags);
     } catch (const Error& error) {

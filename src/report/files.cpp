@@ -7,6 +7,8 @@
 
 #include <fstream>
 
+#include "report/certification.hpp"
+#include "report/clauses.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -36,11 +38,18 @@ void write_check(Writer& writer, const CheckResult& check) {
         writer.String(clause.c_str());
     }
     writer.EndArray();
+    writer.Key("clause_texts");
+    writer.StartObject();
+    for (const auto& clause : check.clauses) {
+        write_string(writer, clause, clause_text(clause));
+    }
+    writer.EndObject();
     write_string(writer, "level", check.level == checks::Level::must ? "MUST" : "SHOULD");
     write_string(writer, "title", check.title);
     write_string(writer, "status", status_name(check.status));
     write_int(writer, "occurrences", static_cast<std::int64_t>(check.occurrences));
     write_string(writer, "note", check.note);
+    write_int(writer, "duration_ms", check.duration_ms);
     writer.Key("examples");
     writer.StartArray();
     for (const auto& example : check.examples) {
@@ -76,6 +85,8 @@ void write_scenario(Writer& writer, const ScenarioResult& scenario) {
     write_string(writer, "status", status_name(scenario.status));
     write_int(writer, "duration_ms", scenario.duration_ms);
     write_string(writer, "rerun", scenario.rerun);
+    write_string(writer, "extension", scenario.extension);
+    write_int(writer, "position", static_cast<std::int64_t>(scenario.position));
     writer.Key("checks");
     writer.StartArray();
     for (const auto& check : scenario.checks) {
@@ -130,6 +141,29 @@ std::string failure_text(const CheckResult& check) {
     return text;
 }
 
+void write_strings(Writer& writer, std::string_view key, const std::vector<std::string>& items) {
+    writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+    writer.StartArray();
+    for (const auto& item : items) {
+        std::string valid = valid_utf8(item);
+        writer.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+    }
+    writer.EndArray();
+}
+
+void write_certification(Writer& writer, const RunReport& report) {
+    writer.Key("certification");
+    writer.StartArray();
+    for (const auto& verdict : certify(report)) {
+        writer.StartObject();
+        write_string(writer, "area", verdict.area);
+        write_string(writer, "level", certified_name(verdict.level));
+        write_string(writer, "reason", verdict.reason);
+        writer.EndObject();
+    }
+    writer.EndArray();
+}
+
 }  // namespace
 
 std::string to_json_report(const RunReport& report) {
@@ -137,7 +171,7 @@ std::string to_json_report(const RunReport& report) {
     Writer writer(buffer);
     auto totals = report.check_totals();
     writer.StartObject();
-    write_int(writer, "version", 1);
+    write_int(writer, "version", k_json_report_version);
     writer.Key("metadata");
     writer.StartObject();
     write_string(writer, "conform_version", report.conform_version);
@@ -149,7 +183,12 @@ std::string to_json_report(const RunReport& report) {
     writer.Bool(report.strict);
     writer.Key("interrupted");
     writer.Bool(report.interrupted);
+    writer.Key("filtered");
+    writer.Bool(report.filtered);
+    write_string(writer, "shard", report.shard);
+    write_strings(writer, "claimed_extensions", report.claimed_extensions);
     writer.EndObject();
+    write_certification(writer, report);
     writer.Key("totals");
     writer.StartObject();
     write_int(writer, "passed", static_cast<std::int64_t>(totals.passed));

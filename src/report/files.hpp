@@ -7,11 +7,16 @@
 
 namespace conform::report {
 
-// The JSON report (schema: schemas/report.schema.json, "version": 1).
+inline constexpr int k_json_report_version = 2;
+
+// The JSON report (schema: schemas/report.schema.json, "version": k_json_report_version).
 std::string to_json_report(const RunReport& report);
 
 // JUnit XML: one testsuite per scenario, one testcase per check.
 std::string to_junit_xml(const RunReport& report);
+
+// A self-contained HTML certification report (docs/certification.md): no script, no network.
+std::string to_html_report(const RunReport& report);
 
 // Writes `content` to `path`; throws conform::Error (internal) naming the path on failure.
 void write_report_file(const std::filesystem::path& path, const std::string& content);

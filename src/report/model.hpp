@@ -31,6 +31,7 @@ struct CheckResult {
     std::vector<Example> examples;
     std::uint64_t occurrences = 0;  // all findings, examples are the first few
     std::string note;               // why skipped, or what was compared
+    std::int64_t duration_ms = 0;   // time spent judging, not running the connector
 };
 
 struct RunSummary {
@@ -53,6 +54,8 @@ struct ScenarioResult {
     std::vector<RunSummary> runs;
     std::string rerun;
     std::int64_t duration_ms = 0;
+    std::string extension;     // the extension the scenario certifies; empty for the core protocol
+    std::size_t position = 0;  // index among the selected scenarios, before --shard splits them
 };
 
 // Masks every text of `result` that can carry connector output or config values (messages,
@@ -77,6 +80,11 @@ struct RunReport {
     bool strict = false;
     // Stopped by Ctrl-C, SIGTERM or SIGHUP: `scenarios` holds only those that finished before.
     bool interrupted = false;
+    std::vector<std::string> claimed_extensions;
+    // --only/--skip (or --fail-fast stopping early) left scenarios or checks out: the report
+    // cannot certify anything.
+    bool filtered = false;
+    std::string shard;  // "K/N" for one shard of a run (--shard); empty for a whole run
     std::vector<ScenarioResult> scenarios;
 
     Totals check_totals() const;

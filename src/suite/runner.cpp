@@ -8,6 +8,8 @@
 #include <chrono>
 #include <fstream>
 
+#include <fnmatch.h>
+
 #include "ext/projection.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -29,10 +31,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr milliseconds k_inject_timeout{30'000};
 constexpr milliseconds k_progress_interval{250};
-
-bool listed(const std::vector<std::string>& list, const std::string& item) {
-    return std::find(list.begin(), list.end(), item) != list.end();
-}
 
 std::string replace_all(std::string text, std::string_view from, std::string_view to) {
     for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
@@ -108,27 +106,59 @@ report::RunSummary summarize(const protocol::Observation& observation) {
 
 }  // namespace
 
+bool glob_matches(const std::string& pattern, const std::string& name) {
+    return fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
+}
+
+// Check ids have a dot; scenario ids and suite names never do.
+bool names_checks(const std::string& pattern) {
+    return pattern.find('.') != std::string::npos;
+}
+
 bool is_check_selected(const std::string& check, const RunOptions& options) {
-    if (listed(options.skip, check)) {
+    auto matches = [&check](const std::string& pattern) {
+        return names_checks(pattern) && glob_matches(pattern, check);
+    };
+    if (std::any_of(options.skip.begin(), options.skip.end(), matches)) {
         return false;
     }
-    bool only_names_checks =
-        std::any_of(options.only.begin(), options.only.end(),
-                    [](const std::string& name) { return find_airbyte_check(name) != nullptr; });
-    return !only_names_checks || listed(options.only, check);
+    bool only_names_checks = std::any_of(options.only.begin(), options.only.end(), names_checks);
+    return !only_names_checks || std::any_of(options.only.begin(), options.only.end(), matches);
+}
+
+std::string certified_extension(const Scenario& scenario) {
+    for (const auto& requirement : scenario.requires_) {
+        if (requirement.starts_with("claims:")) {
+            return requirement.substr(7);
+        }
+    }
+    return {};
+}
+
+bool in_shard(std::size_t position, const RunOptions& options) {
+    return options.shard_count <= 1 || position % options.shard_count == options.shard_index;
+}
+
+bool is_filtered(const RunOptions& options) {
+    return !options.only.empty() || !options.skip.empty();
 }
 
 bool is_selected(const Scenario& scenario, const RunOptions& options) {
-    auto matches = [&scenario](const std::string& name) {
-        return name == scenario.id || name == scenario.suite || listed(scenario.checks, name);
+    auto names_scenario = [&scenario](const std::string& pattern) {
+        return !names_checks(pattern) &&
+               (glob_matches(pattern, scenario.id) || glob_matches(pattern, scenario.suite));
+    };
+    auto matches = [&](const std::string& pattern) {
+        return names_scenario(pattern) ||
+               (names_checks(pattern) && std::any_of(scenario.checks.begin(), scenario.checks.end(),
+                                                     [&pattern](const auto& check) {
+                                                         return glob_matches(pattern, check);
+                                                     }));
     };
     if (!options.only.empty() && std::none_of(options.only.begin(), options.only.end(), matches)) {
         return false;
     }
-    return std::none_of(options.skip.begin(), options.skip.end(),
-                        [&scenario](const std::string& name) {
-                            return name == scenario.id || name == scenario.suite;
-                        });
+    return std::none_of(options.skip.begin(), options.skip.end(), names_scenario);
 }
 
 struct Runner::Impl {
@@ -614,6 +644,7 @@ struct Runner::Impl {
         result.suite = scenario.suite;
         result.title = scenario.title;
         result.rerun = options.rerun_prefix + " --only " + scenario.id;
+        result.extension = certified_extension(scenario);
         auto started = Clock::now();
         auto unmet = unmet_requirement(scenario);
         ScenarioContext context;
@@ -626,8 +657,11 @@ struct Runner::Impl {
             if (!is_check_selected(id, options)) {
                 continue;
             }
+            auto judging = Clock::now();
             auto outcome = evaluate(id, scenario, context, unmet);
             result.checks.push_back(to_check_result(id, outcome, options.strict));
+            result.checks.back().duration_ms =
+                std::chrono::duration_cast<milliseconds>(Clock::now() - judging).count();
         }
         for (const auto& step : context.steps) {
             for (const auto& run : step.runs) {
@@ -655,14 +689,30 @@ report::RunReport Runner::run(const std::vector<Scenario>& scenarios) {
     report::RunReport report;
     report.strict = m_impl->options.strict;
     report.test_config = m_impl->config.origin.string();
+    report.claimed_extensions = m_impl->config.extensions;
+    report.filtered = is_filtered(m_impl->options);
+    if (m_impl->options.shard_count > 1) {
+        report.shard =
+            fmt::format("{}/{}", m_impl->options.shard_index + 1, m_impl->options.shard_count);
+    }
     m_impl->prepare();
     report.connector = m_impl->launcher->describe();
+    std::size_t position = 0;
     for (const auto& scenario : scenarios) {
         if (!is_selected(scenario, m_impl->options)) {
             continue;
         }
+        auto selected_position = position++;
+        if (!in_shard(selected_position, m_impl->options)) {
+            continue;
+        }
         m_impl->reporter.scenario_started(scenario.id, scenario.title);
         report.scenarios.push_back(m_impl->run_scenario(scenario));
+        report.scenarios.back().position = selected_position;
+        if (m_impl->options.fail_fast && report.scenarios.back().status == report::Status::failed) {
+            report.filtered = true;  // what did not run is not certified
+            break;
+        }
         m_impl->reporter.scenario_finished(report.scenarios.back());
     }
     report.duration_ms = std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();

@@ -95,8 +95,8 @@ with tempfile.TemporaryDirectory(prefix="conform-cli-") as folder:
     run("run", "--test-config", good_path, "--only", "core", "--report-json", report, "--junit",
         junit, expect_code=0, contains=["checks:"])
     data = json.load(open(report))
-    if data.get("version") != 1 or not data["scenarios"]:
-        failures.append("JSON report lacks version 1 or scenarios")
+    if data.get("version") != 2 or not data["scenarios"]:
+        failures.append("JSON report lacks version 2 or scenarios")
     cases = ElementTree.parse(junit).getroot().findall(".//testcase")
     if len(cases) != sum(len(s["checks"]) for s in data["scenarios"]):
         failures.append("JUnit testcases do not match the JSON report's checks")

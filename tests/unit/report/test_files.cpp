@@ -66,6 +66,8 @@ RunReport sample_report() {
         check("cli.read", Status::passed),
     };
     read.checks[0].occurrences = 7;
+    read.checks[0].duration_ms = 3;
+    report.claimed_extensions = {"range"};
     RunSummary run;
     run.label = "read";
     run.command = "./source read --config c.json";
@@ -123,12 +125,12 @@ std::vector<const pt::ptree*> children_named(const pt::ptree& tree, const std::s
 
 }  // namespace
 
-TEST_CASE("json report: parses, has version 1 and validates against its schema") {
+TEST_CASE("json report: parses, has version 2 and validates against its schema") {
     auto report = sample_report();
     auto text = to_json_report(report);
     auto document = json::parse_json_text(text, "report.json");
     REQUIRE(document.IsObject());
-    CHECK(document["version"].GetInt() == 1);
+    CHECK(document["version"].GetInt() == 2);
     CHECK(violations_of(document) == "");
     CHECK(document["metadata"]["strict"].GetBool());
     CHECK(std::string(document["metadata"]["connector"].GetString()) == "./source --flag");
@@ -151,6 +153,15 @@ TEST_CASE("json report: parses, has version 1 and validates against its schema")
     CHECK(std::string(checks[2]["status"].GetString()) == "skipped");
     CHECK(std::string(checks[2]["note"].GetString()) == "not claimed: <range> & co");
     CHECK(scenarios[0]["runs"][0]["records"].GetInt() == 10);
+    CHECK(checks[0]["duration_ms"].GetInt() == 3);
+    CHECK(std::string(checks[0]["clause_texts"]["AP-READ-2"].GetString()).find("json_schema") !=
+          std::string::npos);
+    CHECK(std::string(scenarios[0]["extension"].GetString()).empty());
+    const auto& certification = document["certification"];
+    REQUIRE(certification.Size() == 5);
+    CHECK(std::string(certification[0]["area"].GetString()) == "core");
+    CHECK(std::string(certification[0]["level"].GetString()) == "failed");
+    CHECK(std::string(document["metadata"]["claimed_extensions"][0].GetString()) == "range");
     CHECK(text.back() == '\n');
 }
 
@@ -179,7 +190,7 @@ TEST_CASE("json report: an empty report is valid") {
 }
 
 TEST_CASE("json report: the schema rejects what is not a report") {
-    CHECK(violations_of(json::parse_json_text(R"({"version":2})", "x")) != "");
+    CHECK(violations_of(json::parse_json_text(R"({"version":1})", "x")) != "");
     auto text = to_json_report(sample_report());
     auto document = json::parse_json_text(text, "report.json");
     document["scenarios"][0]["checks"][0]["clauses"][0].SetString("READ-2");

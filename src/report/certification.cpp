@@ -1,0 +1,121 @@
+#include "report/certification.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace conform::report {
+
+namespace {
+
+struct AreaChecks {
+    std::size_t scenarios = 0;
+    std::size_t judged = 0;  // passed or warned
+    std::vector<std::string> failed;
+    std::vector<std::string> skipped;
+};
+
+AreaChecks collect(const RunReport& report, std::string_view extension) {
+    AreaChecks area;
+    for (const auto& scenario : report.scenarios) {
+        if (scenario.extension != extension) {
+            continue;
+        }
+        ++area.scenarios;
+        for (const auto& check : scenario.checks) {
+            auto where = fmt::format("{}:{}", scenario.id, check.id);
+            if (check.status == Status::failed) {
+                area.failed.push_back(where);
+            } else if (check.status == Status::skipped) {
+                area.skipped.push_back(where);
+            } else {
+                ++area.judged;
+            }
+        }
+    }
+    return area;
+}
+
+std::string listing(const std::vector<std::string>& items) {
+    constexpr std::size_t k_shown = 5;
+    std::vector<std::string> shown(
+        items.begin(),
+        items.begin() + static_cast<std::ptrdiff_t>(std::min(items.size(), k_shown)));
+    auto text = fmt::format("{}", fmt::join(shown, ", "));
+    if (items.size() > k_shown) {
+        text += fmt::format(" and {} more", items.size() - k_shown);
+    }
+    return text;
+}
+
+// Failures decide first; then whatever keeps the run from being the whole suite.
+AreaVerdict judge(const RunReport& report, std::string area_name, const AreaChecks& area,
+                  bool skips_allowed) {
+    AreaVerdict verdict{std::move(area_name), Certified::certified, {}};
+    if (!area.failed.empty()) {
+        verdict.level = Certified::failed;
+        verdict.reason =
+            fmt::format("{} check(s) failed: {}", area.failed.size(), listing(area.failed));
+    } else if (area.scenarios == 0 || area.judged == 0) {
+        verdict.level = Certified::not_tested;
+        verdict.reason = area.scenarios == 0 ? "no scenario of it ran" : "every check was skipped";
+    } else if (report.interrupted) {
+        verdict.level = Certified::incomplete;
+        verdict.reason = "the run was interrupted";
+    } else if (!report.shard.empty()) {
+        verdict.level = Certified::incomplete;
+        verdict.reason =
+            fmt::format("shard {} of a run; `conform report` merges the shards into the whole run",
+                        report.shard);
+    } else if (report.filtered) {
+        verdict.level = Certified::incomplete;
+        verdict.reason = "--only/--skip left part of the suite out";
+    } else if (!skips_allowed && !area.skipped.empty()) {
+        verdict.level = Certified::incomplete;
+        verdict.reason =
+            fmt::format("{} check(s) skipped: {}", area.skipped.size(), listing(area.skipped));
+    }
+    return verdict;
+}
+
+}  // namespace
+
+std::string_view certified_name(Certified level) {
+    switch (level) {
+        case Certified::certified:
+            return "certified";
+        case Certified::failed:
+            return "failed";
+        case Certified::incomplete:
+            return "incomplete";
+        case Certified::not_claimed:
+            return "not claimed";
+        case Certified::not_tested:
+            return "not tested";
+    }
+    return "?";
+}
+
+const std::vector<std::string>& known_extensions() {
+    static const std::vector<std::string> k_extensions{"tail", "range", "merge", "projections"};
+    return k_extensions;
+}
+
+std::vector<AreaVerdict> certify(const RunReport& report) {
+    // Core checks skip when there is nothing to judge (no incremental stream, say): the
+    // connector offers less, and what it offers conforms. A claimed extension promises it all.
+    std::vector<AreaVerdict> verdicts{judge(report, "core", collect(report, ""), true)};
+    for (const auto& extension : known_extensions()) {
+        bool claimed = std::find(report.claimed_extensions.begin(), report.claimed_extensions.end(),
+                                 extension) != report.claimed_extensions.end();
+        if (!claimed) {
+            verdicts.push_back(
+                {extension, Certified::not_claimed, "the connector does not claim it"});
+            continue;
+        }
+        verdicts.push_back(judge(report, extension, collect(report, extension), false));
+    }
+    return verdicts;
+}
+
+}  // namespace conform::report

@@ -1,0 +1,327 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "report/certification.hpp"
+#include "report/clauses.hpp"
+#include "report/files.hpp"
+#include "util/text.hpp"
+
+namespace conform::report {
+
+namespace {
+
+// Nothing may load: no script, no fetch, no remote font or image. Styles are inline.
+constexpr std::string_view k_content_security_policy =
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+    "form-action 'none'";
+
+constexpr std::string_view k_style = R"css(
+body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:16px;color:#1b1f24}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:28px}
+h3{font-size:15px;margin:18px 0 6px}table{border-collapse:collapse;width:100%;margin:6px 0}
+td,th{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:top}th{background:#f6f8fa}
+code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f6f8fa;padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all;margin:4px 0}
+.badge{display:inline-block;border-radius:4px;padding:0 6px;color:#fff;font-weight:600;font-size:12px}
+.passed,.certified{background:#1a7f37}.failed{background:#cf222e}.warned,.incomplete{background:#bf8700}
+.skipped,.not-tested,.not-claimed{background:#6e7781}
+.failure{border-left:4px solid #cf222e;padding:4px 12px;margin:12px 0;background:#fff8f8}
+.label{color:#57606a;font-size:12px;text-transform:uppercase;letter-spacing:.04em}
+.meta td:first-child{width:170px;color:#57606a}.matrix td{padding:1px 4px}.matrix .cell{width:14px;height:14px;display:inline-block;border-radius:2px;margin:1px}
+)css";
+
+std::string escaped(std::string_view raw) {
+    std::string text = valid_utf8(raw);
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+// A CSS class from a status or level name ("not tested" -> "not-tested").
+std::string css_class(std::string_view name) {
+    std::string css(name);
+    std::replace(css.begin(), css.end(), ' ', '-');
+    return css;
+}
+
+std::string badge(std::string_view name) {
+    return fmt::format("<span class=\"badge {}\">{}</span>", css_class(name), escaped(name));
+}
+
+std::string anchor(std::string_view scenario, std::string_view check = {}) {
+    std::string id = "s-" + std::string(scenario);
+    if (!check.empty()) {
+        id += "--" + std::string(check);
+    }
+    for (char& c : id) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') {
+            c = '_';
+        }
+    }
+    return id;
+}
+
+std::string clause_list(const CheckResult& check) {
+    std::string html;
+    for (const auto& clause : check.clauses) {
+        auto text = clause_text(clause);
+        html += fmt::format("<li><b>{}</b> {}</li>", escaped(clause),
+                            escaped(text.empty() ? "(not in docs/CONTRACT.md)" : text));
+    }
+    return "<ul>" + html + "</ul>";
+}
+
+std::string overall_status(const RunReport& report) {
+    auto totals = report.check_totals();
+    if (report.interrupted) {
+        return "incomplete";
+    }
+    if (totals.failed > 0) {
+        return "failed";
+    }
+    return totals.passed + totals.warned == 0 ? "skipped" : "passed";
+}
+
+std::string metadata_section(const RunReport& report) {
+    auto totals = report.check_totals();
+    std::string claimed = report.claimed_extensions.empty()
+                              ? "none"
+                              : fmt::format("{}", fmt::join(report.claimed_extensions, ", "));
+    std::string html = "<table class=\"meta\">";
+    auto row = [&html](std::string_view name, const std::string& value) {
+        html += fmt::format("<tr><td>{}</td><td>{}</td></tr>", name, value);
+    };
+    row("Connector", "<code>" + escaped(report.connector) + "</code>");
+    row("Test config", "<code>" + escaped(report.test_config) + "</code>");
+    row("Claimed extensions", escaped(claimed));
+    row("Started (UTC)", escaped(report.started_at));
+    row("Duration", fmt::format("{:.1f} s", static_cast<double>(report.duration_ms) / 1000.0));
+    row("conform version", escaped(report.conform_version));
+    row("Mode", report.strict ? "strict (SHOULD clauses fail)" : "default (SHOULD clauses warn)");
+    row("Checks", fmt::format("{} passed, {} failed, {} warned, {} skipped", totals.passed,
+                              totals.failed, totals.warned, totals.skipped));
+    if (report.filtered) {
+        row("Selection", "--only/--skip left part of the suites out");
+    }
+    if (report.interrupted) {
+        row("Interrupted", "yes: only the scenarios that finished before are listed");
+    }
+    return html + "</table>";
+}
+
+std::string certification_section(const RunReport& report) {
+    std::string html =
+        "<h2 id=\"certification\">Certification</h2><table><tr><th>Area</th><th>Level</th>"
+        "<th>Why</th></tr>";
+    for (const auto& verdict : certify(report)) {
+        html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>", escaped(verdict.area),
+                            badge(certified_name(verdict.level)), escaped(verdict.reason));
+    }
+    return html + "</table>";
+}
+
+// One row per scenario, one square per check, coloured by status; each links to its check.
+std::string matrix_section(const RunReport& report) {
+    std::string html =
+        "<h2 id=\"matrix\">Pass/fail matrix</h2><p class=\"label\">one square per check; hover "
+        "for its id, click for its result</p><table class=\"matrix\">";
+    for (const auto& scenario : report.scenarios) {
+        html +=
+            fmt::format("<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td>", anchor(scenario.id),
+                        escaped(scenario.id), badge(status_name(scenario.status)));
+        for (const auto& check : scenario.checks) {
+            html +=
+                fmt::format("<a href=\"#{}\" title=\"{}: {}\"><span class=\"cell {}\"></span></a>",
+                            anchor(scenario.id, check.id), escaped(check.id),
+                            status_name(check.status), css_class(status_name(check.status)));
+        }
+        html += "</td></tr>";
+    }
+    return html + "</table>";
+}
+
+// Horizontal bars of records per connector run: range shards side by side show a lost or
+// doubled share at a glance.
+std::string records_chart(const std::vector<RunSummary>& runs) {
+    constexpr int k_label_width = 330;
+    constexpr int k_bar_width = 360;
+    constexpr int k_row_height = 18;
+    std::uint64_t most = 1;
+    for (const auto& run : runs) {
+        most = std::max(most, run.records);
+    }
+    auto height = static_cast<int>(runs.size()) * k_row_height + 4;
+    std::string svg = fmt::format(
+        "<svg role=\"img\" width=\"{}\" height=\"{}\" "
+        "aria-label=\"records per run\">",
+        k_label_width + k_bar_width + 70, height);
+    int y = 2;
+    for (const auto& run : runs) {
+        auto width = static_cast<int>(static_cast<double>(run.records) * k_bar_width /
+                                      static_cast<double>(most));
+        svg += fmt::format(
+            "<text x=\"0\" y=\"{}\" font-size=\"11\" font-family=\"monospace\">{}</text>"
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"12\" fill=\"#0969da\"/>"
+            "<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>",
+            y + 11, escaped(excerpt(run.label, 48)), k_label_width, y, std::max(width, 1),
+            k_label_width + std::max(width, 1) + 4, y + 11, run.records);
+        y += k_row_height;
+    }
+    return svg + "</svg>";
+}
+
+std::string example_html(const Example& example) {
+    std::string where = example.run.empty() ? "" : "run <code>" + escaped(example.run) + "</code>";
+    if (example.line > 0) {
+        where += fmt::format("{}stdout line {}", where.empty() ? "" : ", ", example.line);
+    }
+    std::string html = fmt::format("<p><span class=\"label\">expected versus seen</span><br>{}</p>",
+                                   escaped(example.message));
+    if (!where.empty()) {
+        html += "<p class=\"label\">" + where + "</p>";
+    }
+    if (!example.excerpt.empty()) {
+        html += "<p class=\"label\">transcript</p><pre>" + escaped(example.excerpt) + "</pre>";
+    }
+    return html;
+}
+
+std::string failure_html(const ScenarioResult& scenario, const CheckResult& check) {
+    std::string html = fmt::format(
+        "<div class=\"failure\" id=\"fail-{}\"><h3>{} <code>{}</code> in scenario <a "
+        "href=\"#{}\">{}</a></h3><p>{} ({})</p>{}",
+        anchor(scenario.id, check.id), badge(status_name(check.status)), escaped(check.id),
+        anchor(scenario.id), escaped(scenario.id), escaped(check.title),
+        check.level == checks::Level::must ? "MUST" : "SHOULD", clause_list(check));
+    for (const auto& example : check.examples) {
+        html += example_html(example);
+    }
+    if (check.occurrences > check.examples.size()) {
+        html += fmt::format("<p>{} occurrence(s) in all; the first {} are shown.</p>",
+                            check.occurrences, check.examples.size());
+    }
+    html += "<p class=\"label\">rerun this scenario</p><pre class=\"rerun\">" +
+            escaped(scenario.rerun) + "</pre></div>";
+    return html;
+}
+
+std::string failures_section(const RunReport& report) {
+    std::string html;
+    for (const auto& scenario : report.scenarios) {
+        for (const auto& check : scenario.checks) {
+            if (check.status == Status::failed || check.status == Status::warned) {
+                html += failure_html(scenario, check);
+            }
+        }
+    }
+    if (html.empty()) {
+        return "<h2 id=\"failures\">Failures and warnings</h2><p>None.</p>";
+    }
+    return "<h2 id=\"failures\">Failures and warnings</h2>" + html;
+}
+
+std::string runs_table(const std::vector<RunSummary>& runs) {
+    std::string html =
+        "<table><tr><th>Run</th><th>Command</th><th>Exit</th><th>ms</th><th>Records</th>"
+        "<th>States</th><th>Lines</th></tr>";
+    for (const auto& run : runs) {
+        html += fmt::format(
+            "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<td>{}</td></tr>",
+            escaped(run.label), escaped(run.command), escaped(run.exit), run.duration_ms,
+            run.records, run.states, run.lines);
+        if (!run.stderr_tail.empty()) {
+            html += fmt::format(
+                "<tr><td colspan=\"7\"><details><summary>stderr of {} (tail)</summary><pre>{}"
+                "</pre></details></td></tr>",
+                escaped(run.label), escaped(run.stderr_tail));
+        }
+    }
+    return html + "</table>";
+}
+
+std::string scenario_html(const ScenarioResult& scenario) {
+    std::string html = fmt::format(
+        "<h3 id=\"{}\">{} {} <small>({}, {})</small></h3><p>{}</p>", anchor(scenario.id),
+        badge(status_name(scenario.status)), escaped(scenario.id), escaped(scenario.suite),
+        scenario.extension.empty() ? "core" : "extension " + escaped(scenario.extension),
+        escaped(scenario.title));
+    html +=
+        "<table><tr><th>Check</th><th>Status</th><th>Clauses</th><th>Title / note</th>"
+        "<th>ms</th></tr>";
+    for (const auto& check : scenario.checks) {
+        std::string clauses;
+        for (const auto& clause : check.clauses) {
+            clauses += fmt::format("<span title=\"{}\">{}</span> ", escaped(clause_text(clause)),
+                                   escaped(clause));
+        }
+        std::string detail = escaped(check.title);
+        if (!check.note.empty()) {
+            detail += "<br><i>" + escaped(check.note) + "</i>";
+        }
+        if (check.status == Status::failed || check.status == Status::warned) {
+            detail +=
+                fmt::format(" <a href=\"#fail-{}\">details</a>", anchor(scenario.id, check.id));
+        }
+        html += fmt::format(
+            "<tr id=\"{}\"><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "</tr>",
+            anchor(scenario.id, check.id), escaped(check.id), badge(status_name(check.status)),
+            clauses, detail, check.duration_ms);
+    }
+    html += "</table>";
+    if (scenario.runs.size() > 1) {
+        html += "<p class=\"label\">records per connector run</p>" + records_chart(scenario.runs);
+    }
+    if (!scenario.runs.empty()) {
+        html += runs_table(scenario.runs);
+    }
+    html += "<p class=\"label\">rerun</p><pre>" + escaped(scenario.rerun) + "</pre>";
+    return html;
+}
+
+}  // namespace
+
+std::string to_html_report(const RunReport& report) {
+    std::string html = fmt::format(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        "<title>conform report: {}</title><style>{}</style></head><body>\n",
+        k_content_security_policy, escaped(report.connector), k_style);
+    html += fmt::format("<h1>conform certification report {}</h1>", badge(overall_status(report)));
+    html += metadata_section(report);
+    html += certification_section(report);
+    html += failures_section(report);
+    html += matrix_section(report);
+    html += "<h2 id=\"scenarios\">Scenarios</h2>";
+    for (const auto& scenario : report.scenarios) {
+        html += scenario_html(scenario);
+    }
+    html += "\n</body></html>\n";
+    return html;
+}
+
+}  // namespace conform::report

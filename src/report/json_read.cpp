@@ -1,0 +1,208 @@
+#include "report/json_read.hpp"
+
+#include <rapidjson/document.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "checks/registry.hpp"
+#include "json/parse.hpp"
+#include "util/error.hpp"
+
+namespace conform::report {
+
+namespace {
+
+// Reads fields of one JSON object, naming the file and the field's path in every error.
+class Fields {
+public:
+    Fields(const rapidjson::Value& object, std::string file, std::string path)
+        : m_object(object), m_file(std::move(file)), m_path(std::move(path)) {
+        if (!object.IsObject()) {
+            fail("", "an object");
+        }
+    }
+
+    std::string text(const char* key) const {
+        auto* value = find(key);
+        if (value == nullptr) {
+            return {};
+        }
+        if (!value->IsString()) {
+            fail(key, "a string");
+        }
+        return {value->GetString(), value->GetStringLength()};
+    }
+
+    std::int64_t integer(const char* key) const {
+        auto* value = find(key);
+        if (value == nullptr) {
+            return 0;
+        }
+        if (!value->IsInt64()) {
+            fail(key, "an integer");
+        }
+        return value->GetInt64();
+    }
+
+    bool flag(const char* key) const {
+        auto* value = find(key);
+        if (value == nullptr) {
+            return false;
+        }
+        if (!value->IsBool()) {
+            fail(key, "true or false");
+        }
+        return value->GetBool();
+    }
+
+    std::vector<std::string> texts(const char* key) const {
+        std::vector<std::string> items;
+        for (const auto& item : array(key)) {
+            if (!item.IsString()) {
+                fail(key, "an array of strings");
+            }
+            items.emplace_back(item.GetString(), item.GetStringLength());
+        }
+        return items;
+    }
+
+    rapidjson::Value::ConstArray array(const char* key) const {
+        static const rapidjson::Value k_empty(rapidjson::kArrayType);
+        auto* value = find(key);
+        if (value == nullptr) {
+            return k_empty.GetArray();
+        }
+        if (!value->IsArray()) {
+            fail(key, "an array");
+        }
+        return value->GetArray();
+    }
+
+    Fields object(const char* key) const {
+        auto* value = find(key);
+        if (value == nullptr) {
+            fail(key, "an object (missing)");
+        }
+        return {*value, m_file, at(key)};
+    }
+
+    Fields item(const rapidjson::Value& value, const char* key, std::size_t index) const {
+        return {value, m_file, fmt::format("{}/{}", at(key), index)};
+    }
+
+    [[noreturn]] void fail(std::string_view key, std::string_view expected) const {
+        throw_input_error(fmt::format("{}: {}: expected {} (is this a conform JSON report?)",
+                                      m_file, at(key).empty() ? "/" : at(key), expected));
+    }
+
+private:
+    const rapidjson::Value* find(const char* key) const {
+        auto member = m_object.FindMember(key);
+        return member == m_object.MemberEnd() ? nullptr : &member->value;
+    }
+
+    std::string at(std::string_view key) const {
+        return key.empty() ? m_path : fmt::format("{}/{}", m_path, key);
+    }
+
+    const rapidjson::Value& m_object;
+    std::string m_file;
+    std::string m_path;
+};
+
+Status status_from(const Fields& fields, const char* key) {
+    auto name = fields.text(key);
+    for (auto status : {Status::passed, Status::warned, Status::failed, Status::skipped}) {
+        if (status_name(status) == name) {
+            return status;
+        }
+    }
+    fields.fail(key, "passed, warned, failed or skipped");
+}
+
+CheckResult read_check(const Fields& fields) {
+    CheckResult check;
+    check.id = fields.text("id");
+    check.clauses = fields.texts("clauses");
+    check.level = fields.text("level") == "SHOULD" ? checks::Level::should : checks::Level::must;
+    check.title = fields.text("title");
+    check.status = status_from(fields, "status");
+    check.occurrences = static_cast<std::uint64_t>(fields.integer("occurrences"));
+    check.note = fields.text("note");
+    check.duration_ms = fields.integer("duration_ms");
+    std::size_t index = 0;
+    for (const auto& value : fields.array("examples")) {
+        auto example = fields.item(value, "examples", index++);
+        check.examples.push_back({example.text("message"), example.text("run"),
+                                  static_cast<std::uint64_t>(example.integer("line")),
+                                  example.text("excerpt")});
+    }
+    return check;
+}
+
+RunSummary read_run(const Fields& fields) {
+    RunSummary run;
+    run.label = fields.text("label");
+    run.command = fields.text("command");
+    run.exit = fields.text("exit");
+    run.duration_ms = fields.integer("duration_ms");
+    run.records = static_cast<std::uint64_t>(fields.integer("records"));
+    run.states = static_cast<std::uint64_t>(fields.integer("states"));
+    run.lines = static_cast<std::uint64_t>(fields.integer("lines"));
+    run.stderr_tail = fields.text("stderr_tail");
+    return run;
+}
+
+ScenarioResult read_scenario(const Fields& fields) {
+    ScenarioResult scenario;
+    scenario.id = fields.text("id");
+    scenario.suite = fields.text("suite");
+    scenario.title = fields.text("title");
+    scenario.status = status_from(fields, "status");
+    scenario.duration_ms = fields.integer("duration_ms");
+    scenario.rerun = fields.text("rerun");
+    scenario.extension = fields.text("extension");
+    scenario.position = static_cast<std::size_t>(fields.integer("position"));
+    std::size_t index = 0;
+    for (const auto& value : fields.array("checks")) {
+        scenario.checks.push_back(read_check(fields.item(value, "checks", index++)));
+    }
+    index = 0;
+    for (const auto& value : fields.array("runs")) {
+        scenario.runs.push_back(read_run(fields.item(value, "runs", index++)));
+    }
+    return scenario;
+}
+
+}  // namespace
+
+RunReport read_json_report(const std::filesystem::path& path) {
+    auto document = json::parse_json_file(path);
+    Fields root(document, path.string(), "");
+    auto version = root.integer("version");
+    if (version != 1 && version != 2) {
+        root.fail("version", "1 or 2 (the report versions this conform reads)");
+    }
+    RunReport report;
+    auto metadata = root.object("metadata");
+    report.conform_version = metadata.text("conform_version");
+    report.connector = metadata.text("connector");
+    report.test_config = metadata.text("test_config");
+    report.started_at = metadata.text("started_at");
+    report.duration_ms = metadata.integer("duration_ms");
+    report.strict = metadata.flag("strict");
+    report.interrupted = metadata.flag("interrupted");
+    report.filtered = metadata.flag("filtered");
+    report.claimed_extensions = metadata.texts("claimed_extensions");
+    report.shard = metadata.text("shard");
+    std::size_t index = 0;
+    for (const auto& value : root.array("scenarios")) {
+        report.scenarios.push_back(read_scenario(root.item(value, "scenarios", index++)));
+    }
+    return report;
+}
+
+}  // namespace conform::report

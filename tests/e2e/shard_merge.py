@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""The shards of a run, merged by `conform report`, equal the report of the whole run.
+
+    shard_merge.py --conform BIN --connector BIN --fixtures DIR [--shards N]
+
+Runs the reference connector (with a fault, so that the merged report must carry a failure)
+once whole and once per shard (--shard K/N), merges the shard reports with `conform report`, and
+compares the merged JSON report with the whole run's after removing what depends on the clock:
+dates, durations, the connector's emitted_at values and the "at N ms" of timing notes. Also checks
+that every shard alone certifies nothing, that every scenario ran in exactly one shard, and that
+`conform report` refuses an incomplete or duplicated set of shards (exit 3, naming the shard).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from conform_case import write_test_config
+
+FAULT = "record_schema_violation"
+
+
+def without_clock(report):
+    metadata = report["metadata"]
+    metadata.pop("started_at")
+    metadata.pop("duration_ms")
+    for scenario in report["scenarios"]:
+        scenario.pop("duration_ms")
+        for check in scenario["checks"]:
+            check.pop("duration_ms")
+        for run in scenario["runs"]:
+            run.pop("duration_ms")
+    text = json.dumps(report, indent=1, sort_keys=True)
+    text = re.sub(r'\\"emitted_at\\":\d+', r'\\"emitted_at\\":T', text)
+    return re.sub(r"\b\d+ ms\b", "N ms", text)
+
+
+def differences(whole, merged):
+    found = []
+    if [s["id"] for s in whole["scenarios"]] != [s["id"] for s in merged["scenarios"]]:
+        found.append(f"scenario order: {[s['id'] for s in merged['scenarios']]}")
+    for one, other in zip(whole["scenarios"], merged["scenarios"]):
+        if without_clock({"metadata": {"started_at": 0, "duration_ms": 0}, "scenarios": [one]}) != \
+                without_clock({"metadata": {"started_at": 0, "duration_ms": 0}, "scenarios": [other]}):
+            found.append(f"scenario {one['id']} differs")
+    return found or ["metadata, certification or totals differ"]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--conform", required=True)
+    parser.add_argument("--connector", required=True)
+    parser.add_argument("--fixtures", required=True)
+    parser.add_argument("--shards", type=int, default=3)
+    args = parser.parse_args()
+    problems = []
+
+    with tempfile.TemporaryDirectory(prefix="conform-shards-") as folder:
+        case = argparse.Namespace(fixtures=args.fixtures, fault=FAULT, image=None,
+                                  connector=args.connector, claims="tail,range,merge,projections",
+                                  read_timeout=8, global_arg=None)
+        test_config = write_test_config(folder, case)
+
+        def conform(*arguments):
+            return subprocess.run([args.conform, *arguments], cwd=folder, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, timeout=600)
+
+        def load(name):
+            with open(os.path.join(folder, name)) as source:
+                return json.load(source)
+
+        whole = conform("run", "--test-config", test_config, "--report-json", "whole.json")
+        if whole.returncode != 1:
+            sys.exit(f"FAIL: the whole run exited {whole.returncode}, expected 1: {whole.stderr}")
+        shard_files = []
+        for k in range(1, args.shards + 1):
+            name = f"shard-{k}.json"
+            conform("run", "--test-config", test_config, "--shard", f"{k}/{args.shards}",
+                    "--report-json", name)
+            shard = load(name)
+            shard_files.append(name)
+            if shard["metadata"]["shard"] != f"{k}/{args.shards}":
+                problems.append(f"{name} says shard {shard['metadata']['shard']!r}")
+            certified = [c["area"] for c in shard["certification"] if c["level"] == "certified"]
+            if certified:
+                problems.append(f"{name} alone certifies {certified}")
+
+        ran = [s["id"] for name in shard_files for s in load(name)["scenarios"]]
+        whole_report = load("whole.json")
+        if sorted(ran) != sorted(s["id"] for s in whole_report["scenarios"]):
+            problems.append(f"the shards ran {sorted(ran)}, not each scenario once")
+
+        merged = conform("report", *shard_files, "--json", "merged.json", "--html", "merged.html")
+        if merged.returncode != 1:
+            problems.append(f"conform report exited {merged.returncode}, expected 1 (a check "
+                            f"failed): {merged.stderr}")
+        else:
+            merged_report = load("merged.json")
+            if without_clock(merged_report) != without_clock(whole_report):
+                problems += differences(whole_report, merged_report)
+            if merged_report["certification"] != whole_report["certification"]:
+                problems.append(f"certification: {merged_report['certification']}")
+
+        missing = conform("report", *shard_files[:-1], "--json", "partial.json")
+        wanted = f"shard {args.shards}/{args.shards} is missing"
+        if missing.returncode != 3 or wanted not in missing.stderr:
+            problems.append(f"an incomplete set of shards: exit {missing.returncode}, "
+                            f"{missing.stderr.strip()!r}; expected 3 and {wanted!r}")
+        twice = conform("report", shard_files[0], shard_files[0], "--json", "twice.json")
+        if twice.returncode != 3 or "given twice" not in twice.stderr:
+            problems.append(f"a shard given twice: exit {twice.returncode}, "
+                            f"{twice.stderr.strip()!r}")
+
+    if problems:
+        sys.exit("FAIL: " + "\n  ".join(problems))
+    print(f"ok: {args.shards} shards merged equal the whole run ({len(ran)} scenarios); an "
+          f"incomplete or duplicated set is refused")
+
+
+if __name__ == "__main__":
+    main()

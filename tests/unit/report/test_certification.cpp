@@ -1,0 +1,93 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "report/certification.hpp"
+#include "report/clauses.hpp"
+
+using namespace conform::report;
+
+namespace {
+
+ScenarioResult scenario(std::string id, std::string extension, std::vector<Status> statuses) {
+    ScenarioResult result;
+    result.id = std::move(id);
+    result.extension = std::move(extension);
+    for (auto status : statuses) {
+        CheckResult check;
+        check.id = "check." + std::to_string(result.checks.size());
+        check.status = status;
+        result.checks.push_back(check);
+    }
+    return result;
+}
+
+RunReport claiming(std::vector<std::string> extensions, std::vector<ScenarioResult> scenarios) {
+    RunReport report;
+    report.claimed_extensions = std::move(extensions);
+    report.scenarios = std::move(scenarios);
+    return report;
+}
+
+AreaVerdict verdict_for(const RunReport& report, const std::string& area) {
+    for (const auto& verdict : certify(report)) {
+        if (verdict.area == area) {
+            return verdict;
+        }
+    }
+    FAIL("no verdict for " << area);
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("certification: core certified with nothing-to-judge skips, extensions by claim") {
+    auto report = claiming({"range"}, {scenario("read", "", {Status::passed, Status::skipped}),
+                                       scenario("range-splits", "range", {Status::passed})});
+    auto verdicts = certify(report);
+    REQUIRE(verdicts.size() == 1 + known_extensions().size());
+    CHECK(verdicts[0].area == "core");
+    CHECK(verdicts[0].level == Certified::certified);
+    CHECK(verdict_for(report, "range").level == Certified::certified);
+    CHECK(verdict_for(report, "tail").level == Certified::not_claimed);
+}
+
+TEST_CASE("certification: a claimed extension with a skipped check is incomplete") {
+    auto report =
+        claiming({"tail"}, {scenario("read", "", {Status::passed}),
+                            scenario("tail-on", "tail", {Status::passed, Status::skipped})});
+    auto tail = verdict_for(report, "tail");
+    CHECK(tail.level == Certified::incomplete);
+    CHECK(tail.reason.find("tail-on:check.1") != std::string::npos);
+}
+
+TEST_CASE("certification: a failure fails its area only; warnings certify") {
+    auto report = claiming({"merge"}, {scenario("read", "", {Status::warned}),
+                                       scenario("merge-states", "merge", {Status::failed})});
+    CHECK(verdict_for(report, "core").level == Certified::certified);
+    auto merge = verdict_for(report, "merge");
+    CHECK(merge.level == Certified::failed);
+    CHECK(merge.reason.find("merge-states:check.0") != std::string::npos);
+}
+
+TEST_CASE("certification: nothing ran, a filtered run and an interrupted run certify nothing") {
+    auto empty = claiming({"range"}, {});
+    CHECK(verdict_for(empty, "core").level == Certified::not_tested);
+    CHECK(verdict_for(empty, "range").level == Certified::not_tested);
+
+    auto filtered = claiming({}, {scenario("read", "", {Status::passed})});
+    filtered.filtered = true;
+    CHECK(verdict_for(filtered, "core").level == Certified::incomplete);
+
+    auto interrupted = claiming({}, {scenario("read", "", {Status::passed})});
+    interrupted.interrupted = true;
+    CHECK(verdict_for(interrupted, "core").level == Certified::incomplete);
+}
+
+TEST_CASE("clause texts come from docs/CONTRACT.md") {
+    CHECK(clause_text("AP-CLI-1").find("exactly one SPEC") != std::string::npos);
+    CHECK(clause_text("X-STATE-1").find("STATE") != std::string::npos);
+    CHECK(clause_text("MX-HELP-1").find("--help") != std::string::npos);
+    CHECK(clause_text("AP-NOPE-9").empty());
+    CHECK(clause_text("AP-CLI-1").find('|') == std::string::npos);
+}

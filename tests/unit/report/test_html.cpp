@@ -1,0 +1,76 @@
+#include <doctest/doctest.h>
+
+#include <regex>
+#include <string>
+
+#include "report/files.hpp"
+
+using namespace conform::report;
+
+namespace {
+
+RunReport failing_report() {
+    RunReport report;
+    report.conform_version = "0.1.0";
+    report.connector = "./source <script>alert(1)</script>";
+    report.started_at = "2026-11-30T12:00:00Z";
+    report.claimed_extensions = {"range"};
+    ScenarioResult read;
+    read.id = "read";
+    read.suite = "core";
+    read.title = "read emits valid records";
+    read.status = Status::failed;
+    read.rerun = "conform run -t 'my conform.json' --only read";
+    CheckResult check;
+    check.id = "read.records_match_schema";
+    check.clauses = {"AP-READ-2"};
+    check.title = "every record validates against its stream schema";
+    check.status = Status::failed;
+    check.occurrences = 3;
+    check.examples = {{"at '/updated_at': \"yesterday\" is not a valid date-time", "read", 32,
+                       R"({"type":"RECORD","record":{"data":{"updated_at":"yesterday"}}})"}};
+    read.checks = {check};
+    RunSummary first;
+    first.label = "read [range 00000000-7fffffff]";
+    first.records = 40;
+    RunSummary second;
+    second.label = "read [range 80000000-ffffffff]";
+    second.records = 10;
+    read.runs = {first, second};
+    report.scenarios = {read};
+    return report;
+}
+
+}  // namespace
+
+TEST_CASE("html report: the failure, its clause text, expected versus seen and the rerun") {
+    auto html = to_html_report(failing_report());
+    CHECK(html.starts_with("<!DOCTYPE html>"));
+    CHECK(html.find("id=\"fail-s-read--read_records_match_schema\"") != std::string::npos);
+    CHECK(html.find("Every RECORD&#39;s `data` validates") != std::string::npos);
+    CHECK(html.find("&quot;yesterday&quot; is not a valid date-time") != std::string::npos);
+    CHECK(html.find("stdout line 32") != std::string::npos);
+    CHECK(html.find("conform run -t &#39;my conform.json&#39; --only read") != std::string::npos);
+    CHECK(html.find("3 occurrence(s) in all") != std::string::npos);
+    CHECK(html.find("read [range 80000000-ffffffff]") != std::string::npos);
+}
+
+TEST_CASE("html report: self-contained, no script, everything escaped") {
+    auto html = to_html_report(failing_report());
+    CHECK(html.find("Content-Security-Policy\" content=\"default-src 'none'") != std::string::npos);
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+    std::regex external(R"((src|href)\s*=\s*"(?!#)|url\(|https?:)", std::regex::icase);
+    CHECK_FALSE(std::regex_search(html, external));
+}
+
+TEST_CASE("html report: certification table and the pass/fail matrix") {
+    auto html = to_html_report(failing_report());
+    CHECK(html.find("<td>core</td><td><span class=\"badge failed\">failed</span>") !=
+          std::string::npos);
+    CHECK(html.find("<td>range</td><td><span class=\"badge not-tested\">not tested</span>") !=
+          std::string::npos);
+    CHECK(html.find("<td>tail</td><td><span class=\"badge not-claimed\">not claimed</span>") !=
+          std::string::npos);
+    CHECK(html.find("title=\"read.records_match_schema: failed\"") != std::string::npos);
+}
