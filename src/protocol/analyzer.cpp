@@ -140,6 +140,7 @@ struct Analyzer::Impl {
         if (!setup.transcript_path.empty()) {
             transcript.reset(std::fopen(setup.transcript_path.c_str(), "w"));
             observation.transcript_path = transcript ? setup.transcript_path.string() : "";
+            observation.records.set_folder(setup.transcript_path.parent_path());
         }
         if (setup.catalog != nullptr) {
             for (const auto& stream : setup.catalog->streams) {
@@ -362,7 +363,7 @@ struct Analyzer::Impl {
         if (stream.incremental()) {
             check_cursor(stream, *stream_index, data, line, line_number);
         }
-        observation.records.push_back(std::move(entry));
+        observation.records.push_back(entry);
     }
 
     void check_emitted_at(const rapidjson::Value& emitted_at, std::string_view line,

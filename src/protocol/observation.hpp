@@ -9,6 +9,7 @@
 
 #include "json/digest.hpp"
 #include "process/process.hpp"
+#include "protocol/record_store.hpp"
 #include "protocol/spill.hpp"
 
 namespace conform::protocol {
@@ -20,17 +21,6 @@ struct Finding {
     std::uint64_t line = 0;
     std::string excerpt;
     bool advisory = false;  // a SHOULD-level finding inside a check: warns, never fails alone
-};
-
-// A record as conform remembers it: digests, never the document, so memory stays small.
-struct RecordEntry {
-    json::Digest identity;   // primary key when the stream has one, else the content digest
-    json::Digest content;    // the data without volatile fields
-    json::Digest projected;  // the content after conform applied projections (when asked)
-    std::uint64_t line = 0;
-    std::uint32_t checkpoint = 0;  // how many STATEs came before it
-    std::uint32_t stream = 0;
-    std::string key;  // primary key as short text, for examples
 };
 
 // The reduced state after one STATE message, and where it stood.
@@ -77,7 +67,7 @@ struct Observation {
         std::string json;
     };
     std::vector<Kept> kept;
-    std::vector<RecordEntry> records;
+    RecordStore records;  // on disk until a check across runs loads them
     std::vector<Checkpoint> checkpoints;
     std::vector<std::optional<CursorValue>> max_cursor;  // per catalog stream
     std::vector<Finding> findings;

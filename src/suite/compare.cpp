@@ -149,8 +149,9 @@ Changed changed_records(const std::vector<RecordRef>& expected,
 std::vector<RecordRef> records_of(const protocol::Observation& run,
                                   const std::function<bool(const protocol::RecordEntry&)>& keep) {
     std::vector<RecordRef> records;
-    records.reserve(run.records.size());
-    for (const auto& entry : run.records) {
+    const auto& loaded = run.records.load();
+    records.reserve(loaded.size());
+    for (const auto& entry : loaded) {
         if (!keep || keep(entry)) {
             records.push_back({&entry, &run});
         }
