@@ -40,6 +40,7 @@ struct RecordStore::Shared {
     std::shared_ptr<SpillFile> entries;
     std::shared_ptr<SpillFile> keys;
     std::size_t written = 0;            // entries in the file
+    std::uint64_t keys_written = 0;     // bytes in the key file
     std::vector<FixedEntry> unwritten;  // entries after them, not yet written
     std::vector<std::string> unwritten_keys;
     std::size_t block_start = 0;  // the block last read from the file
@@ -57,11 +58,15 @@ struct RecordStore::Shared {
             entries = std::make_shared<SpillFile>(folder);
             keys = std::make_shared<SpillFile>(folder);
         }
+        std::string block_keys;
         for (std::size_t i = 0; i < unwritten.size(); ++i) {
             const auto& key = unwritten_keys[i];
-            std::uint64_t offset = key.empty() ? 0 : keys->append(key);
-            unwritten[i].key_place = offset | (static_cast<std::uint64_t>(key.size()) << 56);
+            unwritten[i].key_place =
+                (keys_written + block_keys.size()) | (static_cast<std::uint64_t>(key.size()) << 56);
+            block_keys += key;
         }
+        keys->append(block_keys);
+        keys_written += block_keys.size();
         entries->append(bytes_of(unwritten));
         written += unwritten.size();
         unwritten.clear();
