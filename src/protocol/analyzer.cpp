@@ -39,6 +39,9 @@ constexpr std::array<std::string_view, 4> k_kept_types{"SPEC", "CATALOG", "CONNE
                                                        "TRACE"};
 constexpr std::size_t k_kept_limit = 50;
 constexpr std::size_t k_key_text_limit = 40;
+// Distinct unknown type names counted by name; beyond, they share one count, so a connector that
+// invents a new type per line cannot grow memory without bound.
+constexpr std::size_t k_unknown_type_names_limit = 1000;
 // Epoch milliseconds below this (2001-09-09) are almost surely seconds.
 constexpr double k_min_plausible_epoch_ms = 1e12;
 
@@ -125,6 +128,8 @@ struct Analyzer::Impl {
     std::vector<schema::Violation> violations;
     std::chrono::milliseconds now{0};
     SecretStreamScanner stderr_secrets{nullptr};
+    std::size_t unknown_type_names = 0;
+    std::shared_ptr<SpillFile> spill;  // large state texts, on first need
 
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> transcript{nullptr, &std::fclose};
 
@@ -135,6 +140,7 @@ struct Analyzer::Impl {
         if (!setup.transcript_path.empty()) {
             transcript.reset(std::fopen(setup.transcript_path.c_str(), "w"));
             observation.transcript_path = transcript ? setup.transcript_path.string() : "";
+            observation.records.set_folder(setup.transcript_path.parent_path());
         }
         if (setup.catalog != nullptr) {
             for (const auto& stream : setup.catalog->streams) {
@@ -233,12 +239,11 @@ struct Analyzer::Impl {
         if (type.empty()) {
             return;
         }
-        ++observation.type_counts[type];
         if (!contains(k_known_types, type)) {
-            add_finding(ids::io_known_types, fmt::format("unknown message type '{}'", type),
-                        line_number, line);
+            count_unknown_type(type, line, line_number);
             return;
         }
+        ++observation.type_counts[type];
         if (!envelope_valid && !only_emitted_at && !usable) {
             return;
         }
@@ -256,6 +261,46 @@ struct Analyzer::Impl {
                 }
             }
         }
+    }
+
+    void count_unknown_type(const std::string& type, std::string_view line,
+                            std::uint64_t line_number) {
+        auto found = observation.type_counts.find(type);
+        if (found != observation.type_counts.end() ||
+            unknown_type_names < k_unknown_type_names_limit) {
+            unknown_type_names += found == observation.type_counts.end() ? 1 : 0;
+            ++observation.type_counts[type];
+            add_finding(ids::io_known_types, fmt::format("unknown message type '{}'", type),
+                        line_number, line);
+            return;
+        }
+        ++observation.type_counts[std::string(Observation::k_other_types)];
+        add_finding(ids::io_known_types,
+                    fmt::format("unknown message type '{}' (beyond {} distinct unknown types, "
+                                "counted as \"{}\")",
+                                type, k_unknown_type_names_limit, Observation::k_other_types),
+                    line_number, line);
+    }
+
+    // Shown first among the check's examples, which are full by then: the counts by name are
+    // incomplete.
+    void note_other_types() {
+        auto other = observation.count(std::string(Observation::k_other_types));
+        if (other == 0) {
+            return;
+        }
+        auto& findings = observation.findings;
+        auto first = std::find_if(findings.begin(), findings.end(), [](const Finding& finding) {
+            return finding.check == ids::io_known_types;
+        });
+        findings.insert(
+            first,
+            Finding{
+                std::string(ids::io_known_types),
+                fmt::format("{} messages of unknown types beyond the first {} distinct names were "
+                            "counted together as \"{}\"",
+                            other, k_unknown_type_names_limit, Observation::k_other_types),
+                0, "", false});
     }
 
     std::optional<std::uint32_t> stream_of(const rapidjson::Value& record, std::string_view line,
@@ -318,7 +363,7 @@ struct Analyzer::Impl {
         if (stream.incremental()) {
             check_cursor(stream, *stream_index, data, line, line_number);
         }
-        observation.records.push_back(std::move(entry));
+        observation.records.push_back(entry);
     }
 
     void check_emitted_at(const rapidjson::Value& emitted_at, std::string_view line,
@@ -424,15 +469,15 @@ struct Analyzer::Impl {
         // The state it left unchanged is the one the last checkpoint recorded.
         auto materialized = reducer.materialized_json();
         const auto& checkpoints = observation.checkpoints;
-        if (refused &&
-            materialized == (checkpoints.empty() ? "" : checkpoints.back().materialized)) {
+        if (refused && (checkpoints.empty() ? materialized.empty()
+                                            : checkpoints.back().materialized == materialized)) {
             return true;
         }
         Checkpoint checkpoint;
         checkpoint.line = line_number;
         checkpoint.records_before = observation.records.size();
-        checkpoint.state_file = reducer.state_file_json();
-        checkpoint.materialized = std::move(materialized);
+        checkpoint.state_file = SpilledText::keep(reducer.state_file_json(), spill, spill_folder());
+        checkpoint.materialized = SpilledText::keep(std::move(materialized), spill, spill_folder());
         if (auto stream = committed_stream(state)) {
             checkpoint.all_streams = false;
             if (*stream) {
@@ -441,6 +486,11 @@ struct Analyzer::Impl {
         }
         observation.checkpoints.push_back(std::move(checkpoint));
         return !problems.empty();
+    }
+
+    std::filesystem::path spill_folder() const {
+        return setup.transcript_path.empty() ? std::filesystem::temp_directory_path()
+                                             : setup.transcript_path.parent_path();
     }
 
     // For a STREAM state, the catalog stream it names (nullopt inside when none); nullopt for a
@@ -507,6 +557,7 @@ Observation Analyzer::finish(process::RunResult result) {
     if (impl.setup.secrets != nullptr) {
         result.stderr_text = impl.setup.secrets->redact(result.stderr_text);
     }
+    impl.note_other_types();
     impl.observation.process = std::move(result);
     return std::move(impl.observation);
 }

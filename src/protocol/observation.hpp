@@ -4,10 +4,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "json/digest.hpp"
 #include "process/process.hpp"
+#include "protocol/record_store.hpp"
+#include "protocol/spill.hpp"
 
 namespace conform::protocol {
 
@@ -20,23 +23,13 @@ struct Finding {
     bool advisory = false;  // a SHOULD-level finding inside a check: warns, never fails alone
 };
 
-// A record as conform remembers it: digests, never the document, so memory stays small.
-struct RecordEntry {
-    json::Digest identity;   // primary key when the stream has one, else the content digest
-    json::Digest content;    // the data without volatile fields
-    json::Digest projected;  // the content after conform applied projections (when asked)
-    std::uint64_t line = 0;
-    std::uint32_t checkpoint = 0;  // how many STATEs came before it
-    std::uint32_t stream = 0;
-    std::string key;  // primary key as short text, for examples
-};
-
 // The reduced state after one STATE message, and where it stood.
 struct Checkpoint {
     std::uint64_t line = 0;
     std::size_t records_before = 0;
-    std::string state_file;    // what to pass as --state to resume from here
-    std::string materialized;  // canonical JSON of the whole reduced state
+    // Long texts live in the run's spill file, not in memory (a STATE can be megabytes).
+    SpilledText state_file;    // what to pass as --state to resume from here
+    SpilledText materialized;  // canonical JSON of the whole reduced state
     // The catalog streams whose records this STATE commits: one for a STREAM state, all (empty
     // list, all_streams) for a legacy or GLOBAL state.
     bool all_streams = true;
@@ -59,7 +52,10 @@ struct Observation {
     std::string transcript_path;  // its stdout, one line per line, when it was kept
     std::string command_line;
     process::RunResult process;
-    std::map<std::string, std::uint64_t> type_counts;  // known and unknown types by name
+    // Known types and the first 1,000 distinct unknown types by name; further unknown types
+    // are counted together under k_other_types.
+    std::map<std::string, std::uint64_t> type_counts;
+    static constexpr std::string_view k_other_types = "(other unknown types)";
     std::uint64_t lines = 0;
     std::uint64_t invalid_lines = 0;
     std::uint64_t last_record_line = 0;
@@ -71,7 +67,7 @@ struct Observation {
         std::string json;
     };
     std::vector<Kept> kept;
-    std::vector<RecordEntry> records;
+    RecordStore records;  // on disk until a check across runs loads them
     std::vector<Checkpoint> checkpoints;
     std::vector<std::optional<CursorValue>> max_cursor;  // per catalog stream
     std::vector<Finding> findings;

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <span>
+#include <tuple>
 #include <unordered_map>
 
 namespace conform::suite {
@@ -54,55 +56,120 @@ VersionKey version_of(const RecordRef& record) {
     return {record.entry->stream, record.entry->identity, record.entry->content};
 }
 
+// A record's key and where it is in its list: 24 bytes per record compared, where a hash map
+// with a node per key costs several times that.
+struct PlacedKey {
+    std::uint32_t stream;
+    std::uint32_t position;
+    json::Digest digest;
+    bool same_key(const PlacedKey& other) const {
+        return stream == other.stream && digest == other.digest;
+    }
+    bool operator<(const PlacedKey& other) const {
+        return std::tie(stream, digest, position) <
+               std::tie(other.stream, other.digest, other.position);
+    }
+};
+
+std::vector<PlacedKey> sorted_keys(const std::vector<RecordRef>& records, CompareBy by) {
+    std::vector<PlacedKey> keys;
+    keys.reserve(records.size());
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        keys.push_back({records[i].entry->stream, static_cast<std::uint32_t>(i),
+                        key_of(*records[i].entry, by)});
+    }
+    std::sort(keys.begin(), keys.end());
+    return keys;
+}
+
+// Calls `visit(ours, theirs)` for every key in either list with the copies of it in each, in
+// list order (either span may be empty).
+template <typename Visit>
+void for_each_key(const std::vector<PlacedKey>& ours, const std::vector<PlacedKey>& theirs,
+                  Visit visit) {
+    std::span<const PlacedKey> left(ours);
+    std::span<const PlacedKey> right(theirs);
+    auto run_length = [](std::span<const PlacedKey> keys) {
+        std::size_t length = 1;
+        while (length < keys.size() && keys[length].same_key(keys[0])) {
+            ++length;
+        }
+        return length;
+    };
+    while (!left.empty() || !right.empty()) {
+        bool take_left =
+            !left.empty() && (right.empty() || !(right[0] < left[0]) || left[0].same_key(right[0]));
+        bool take_right =
+            !right.empty() && (left.empty() || right[0].same_key(left[0]) || right[0] < left[0]);
+        auto left_length = take_left ? run_length(left) : 0;
+        auto right_length = take_right ? run_length(right) : 0;
+        visit(left.first(left_length), right.first(right_length));
+        left = left.subspan(left_length);
+        right = right.subspan(right_length);
+    }
+}
+
 }  // namespace
 
 DiffCounts diff_records(const std::vector<RecordRef>& expected,
                         const std::vector<RecordRef>& actual, CompareBy expected_by,
                         CompareBy actual_by, std::size_t keep) {
-    std::unordered_map<StreamKey, std::vector<RecordRef>, StreamKeyHash> pending;
-    pending.reserve(expected.size());
-    for (const auto& record : expected) {
-        pending[{record.entry->stream, key_of(*record.entry, expected_by)}].push_back(record);
-    }
+    // Per key, the first actual copies match (the later ones are extra) and the last expected
+    // copies are matched (the first ones are missing).
+    auto expected_keys = sorted_keys(expected, expected_by);
+    auto actual_keys = sorted_keys(actual, actual_by);
+    std::vector<std::uint32_t> missing;
+    std::vector<std::uint32_t> extra;
+    for_each_key(expected_keys, actual_keys, [&](auto ours, auto theirs) {
+        auto matched = std::min(ours.size(), theirs.size());
+        for (const auto& item : ours.first(ours.size() - matched)) {
+            missing.push_back(item.position);
+        }
+        for (const auto& item : theirs.subspan(matched)) {
+            extra.push_back(item.position);
+        }
+    });
+    expected_keys = {};
+    actual_keys = {};
     DiffCounts counts;
-    for (const auto& record : actual) {
-        auto found = pending.find({record.entry->stream, key_of(*record.entry, actual_by)});
-        if (found != pending.end() && !found->second.empty()) {
-            found->second.pop_back();
-            continue;
-        }
-        if (++counts.extra_count <= keep) {
-            counts.examples.extra.push_back(record);
-        }
+    counts.extra_count = extra.size();
+    std::sort(extra.begin(), extra.end());
+    for (std::size_t i = 0; i < std::min(extra.size(), keep); ++i) {
+        counts.examples.extra.push_back(actual[extra[i]]);
     }
-    std::vector<RecordRef> missing;
-    for (const auto& [key, records] : pending) {
-        missing.insert(missing.end(), records.begin(), records.end());
-    }
-    std::sort(missing.begin(), missing.end(),
-              [](const RecordRef& a, const RecordRef& b) { return a.entry->line < b.entry->line; });
     counts.missing_count = missing.size();
-    missing.resize(std::min(missing.size(), keep));
-    counts.examples.missing = std::move(missing);
+    auto by_line = [&expected](std::uint32_t a, std::uint32_t b) {
+        auto line_a = expected[a].entry->line;
+        auto line_b = expected[b].entry->line;
+        return line_a != line_b ? line_a < line_b : a < b;
+    };
+    auto shown = std::min(missing.size(), keep);
+    std::partial_sort(missing.begin(), missing.begin() + static_cast<std::ptrdiff_t>(shown),
+                      missing.end(), by_line);
+    for (std::size_t i = 0; i < shown; ++i) {
+        counts.examples.missing.push_back(expected[missing[i]]);
+    }
     return counts;
 }
 
 Overlap overlap_records(const std::vector<RecordRef>& records, const std::vector<RecordRef>& others,
                         CompareBy by, std::size_t keep) {
-    std::unordered_map<StreamKey, std::size_t, StreamKeyHash> available;
-    for (const auto& record : others) {
-        ++available[{record.entry->stream, key_of(*record.entry, by)}];
-    }
+    // Per key, the first copies in `records` overlap, as many as `others` has.
+    auto record_keys = sorted_keys(records, by);
+    auto other_keys = sorted_keys(others, by);
+    std::vector<std::uint32_t> shared;
+    for_each_key(record_keys, other_keys, [&](auto ours, auto theirs) {
+        for (const auto& item : ours.first(std::min(ours.size(), theirs.size()))) {
+            shared.push_back(item.position);
+        }
+    });
     Overlap overlap;
-    for (const auto& record : records) {
-        auto found = available.find({record.entry->stream, key_of(*record.entry, by)});
-        if (found == available.end() || found->second == 0) {
-            continue;
-        }
-        --found->second;
-        if (++overlap.count <= keep) {
-            overlap.examples.push_back(record);
-        }
+    overlap.count = shared.size();
+    auto shown = std::min(shared.size(), keep);
+    std::partial_sort(shared.begin(), shared.begin() + static_cast<std::ptrdiff_t>(shown),
+                      shared.end());
+    for (std::size_t i = 0; i < shown; ++i) {
+        overlap.examples.push_back(records[shared[i]]);
     }
     return overlap;
 }
@@ -149,8 +216,9 @@ Changed changed_records(const std::vector<RecordRef>& expected,
 std::vector<RecordRef> records_of(const protocol::Observation& run,
                                   const std::function<bool(const protocol::RecordEntry&)>& keep) {
     std::vector<RecordRef> records;
-    records.reserve(run.records.size());
-    for (const auto& entry : run.records) {
+    const auto& loaded = run.records.load();
+    records.reserve(loaded.size());
+    for (const auto& entry : loaded) {
         if (!keep || keep(entry)) {
             records.push_back({&entry, &run});
         }

@@ -393,7 +393,7 @@ struct Runner::Impl {
         }
         const auto* backlog = context->step(step.backlog_from);
         return backlog == nullptr || backlog->runs.empty() ? std::vector<protocol::RecordEntry>{}
-                                                           : backlog->runs.front().records;
+                                                           : backlog->runs.front().records.load();
     }
 
     TailDriver::Settings tail_settings(std::function<void()> inject_and_mark) const {

@@ -1,0 +1,87 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "json/digest.hpp"
+
+namespace conform::protocol {
+
+// A record as conform remembers it: digests, never the document, so memory stays small.
+struct RecordEntry {
+    json::Digest identity;   // primary key when the stream has one, else the content digest
+    json::Digest content;    // the data without volatile fields
+    json::Digest projected;  // the content after conform applied projections (when asked)
+    std::uint64_t line = 0;
+    std::uint32_t checkpoint = 0;  // how many STATEs came before it
+    std::uint32_t stream = 0;
+    std::string key;  // primary key as short text, for examples
+};
+
+// The records of one run, kept in an unlinked file rather than in memory: a run's records cost
+// conform no memory until a check across runs loads them (load()). Reading one by index or in
+// order works without loading. A copy is independent: it writes its own file (or holds its own
+// memory when the original was loaded).
+class RecordStore {
+public:
+    RecordStore();
+    RecordStore(const RecordStore& other);
+    RecordStore& operator=(const RecordStore& other);
+    RecordStore(RecordStore&& other) noexcept = default;
+    RecordStore& operator=(RecordStore&& other) noexcept = default;
+    ~RecordStore() = default;
+    // Where the file goes (the run's scratch folder); the system's temporary folder by default.
+    void set_folder(const std::filesystem::path& folder);
+
+    void push_back(const RecordEntry& entry);
+    std::size_t size() const;
+    bool empty() const { return size() == 0; }
+
+    RecordEntry operator[](std::size_t index) const;
+    // Loads every record into memory (it stays there) and returns the one to change.
+    RecordEntry& operator[](std::size_t index);
+    // Every record in memory, in order; the references stay valid while any copy of the store
+    // lives and nothing is added.
+    const std::vector<RecordEntry>& load() const;
+    bool loaded() const;
+
+    class const_iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = RecordEntry;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const RecordEntry*;
+        using reference = RecordEntry;
+
+        const_iterator(const RecordStore* store, std::size_t index)
+            : m_store(store), m_index(index) {}
+        RecordEntry operator*() const { return (*m_store)[m_index]; }
+        const_iterator& operator++() {
+            ++m_index;
+            return *this;
+        }
+        const_iterator operator++(int) {
+            auto before = *this;
+            ++m_index;
+            return before;
+        }
+        bool operator==(const const_iterator& other) const { return m_index == other.m_index; }
+
+    private:
+        const RecordStore* m_store;
+        std::size_t m_index;
+    };
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, size()}; }
+
+private:
+    struct Shared;
+    std::shared_ptr<Shared> m_shared;
+};
+
+}  // namespace conform::protocol

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Peak memory of conform against its stated bound (docs/hostile-input.md, "Memory").
+
+usage: memory_bound.py CONFORM REFERENCE_CONNECTOR CASE [RECORDS]
+
+Cases:
+  validate    `conform validate` of a reference-connector transcript of RECORDS records
+  run         `conform run --only read-twice resume` with the reference connector emitting RECORDS
+  states      `conform validate` of 1,000 STATEs of 1 MiB each
+  types       `conform validate` of 1,000,000 messages of distinct unknown types
+  measure     prints peak RSS and wall time of validate and run, asserts nothing
+
+The bound: peak RSS <= 64 MiB + 16 bytes x records observed, where a record observed is one
+RECORD line conform analysed, counted over every connector run of the invocation (the sum of the
+"records" of the report's runs; for validate, the transcript's records).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REFERENCE = os.path.join(HERE, "..", "..", "fixtures", "reference-connector")
+FIXED = 64 * 1024 * 1024
+PER_RECORD = 16
+
+
+def run_measured(command, **kwargs):
+    """Runs command; returns (exit code, peak RSS in bytes, wall seconds, stdout, stderr)."""
+    start = time.monotonic()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(command, stdout=out, stderr=err, **kwargs)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.monotonic() - start
+        out.seek(0)
+        err.seek(0)
+        return process.returncode, usage.ru_maxrss * 1024, wall, out.read(), err.read()
+
+
+def write(folder, name, value):
+    path = os.path.join(folder, name)
+    with open(path, "w") as file:
+        file.write(value if isinstance(value, str) else json.dumps(value))
+    return path
+
+
+def reference_config(folder, records):
+    users = records // 2
+    return write(folder, "config.json", {
+        "api_key": "ref-secret-value-1234",
+        "users": users,
+        "events": records - users,
+        "checkpoint_every": 10000,
+        "data_file": os.path.join(folder, "events.jsonl"),
+    })
+
+
+def catalog_path():
+    return os.path.join(REFERENCE, "configured_catalog.json")
+
+
+def transcript_of_read(connector, folder, records):
+    transcript = os.path.join(folder, "read.jsonl")
+    with open(transcript, "wb") as out:
+        subprocess.run([connector, "read", "--config", reference_config(folder, records),
+                        "--catalog", catalog_path()], stdout=out, check=True)
+    return transcript
+
+
+def validate(conform, folder, transcript):
+    report = os.path.join(folder, "validate-report.json")
+    code, peak, wall, _, err = run_measured(
+        [conform, "validate", "--catalog", catalog_path(), "--report-json", report, transcript])
+    return code, peak, wall, err, report
+
+
+def conform_run(conform, connector, folder, records):
+    test_config = {
+        "connector": {"command": [connector]},
+        "config": reference_config(folder, records),
+        "catalog": catalog_path(),
+        "extensions": ["tail", "range", "merge", "projections"],
+        "volatile_fields": {"users": ["/fetched_at"]},
+        "timeouts": {"read": 600},
+        "resume": {"sample": 0},
+    }
+    path = write(folder, "conform.json", test_config)
+    report = os.path.join(folder, "run-report.json")
+    code, peak, wall, _, err = run_measured(
+        [conform, "run", "--test-config", path, "--only", "read-twice", "resume",
+         "--report-json", report])
+    return code, peak, wall, err, report
+
+
+def records_observed(report_path):
+    with open(report_path) as file:
+        report = json.load(file)
+    total = 0
+    for scenario in report.get("scenarios", []):
+        for run in scenario.get("runs", []):
+            total += run.get("records", 0)
+    return total
+
+
+def bound(records):
+    return FIXED + PER_RECORD * records
+
+
+def line(what, code, peak, wall, records):
+    print(f"{what}: exit {code}, {records} records observed, peak RSS {peak / 2**20:.1f} MiB "
+          f"(bound {bound(records) / 2**20:.1f} MiB), {wall:.2f} s wall")
+
+
+def expect_within(what, code, codes, peak, records, err):
+    if code not in codes:
+        sys.exit(f"FAIL {what}: exit {code}, expected {codes}\n{err.decode(errors='replace')[-2000:]}")
+    if peak > bound(records):
+        sys.exit(f"FAIL {what}: peak RSS {peak} B above the bound {bound(records)} B "
+                 f"(64 MiB + 16 B x {records} records)")
+
+
+def case_validate(conform, connector, folder, records):
+    transcript = transcript_of_read(connector, folder, records)
+    code, peak, wall, err, _ = validate(conform, folder, transcript)
+    line("validate", code, peak, wall, records)
+    expect_within("validate", code, (0,), peak, records, err)
+
+
+def case_run(conform, connector, folder, records):
+    code, peak, wall, err, report = conform_run(conform, connector, folder, records)
+    observed = records_observed(report) if os.path.exists(report) else 0
+    line("run read-twice resume", code, peak, wall, observed)
+    if observed < 3 * records:
+        sys.exit(f"FAIL run: only {observed} records observed, expected at least {3 * records}")
+    expect_within("run", code, (0,), peak, observed, err)
+
+
+def case_states(conform, connector, folder, records):
+    transcript = os.path.join(folder, "states.jsonl")
+    filler = "x" * (1024 * 1024)
+    with open(transcript, "w") as out:
+        for i in range(1000):
+            out.write('{"type":"STATE","state":{"type":"STREAM","stream":{"stream_descriptor":'
+                      '{"name":"events"},"stream_state":{"updated_at":"2024-01-01T00:00:00Z",'
+                      f'"pad":"{i}{filler}"}}}}}}}}\n')
+    code, peak, wall, err, _ = validate(conform, folder, transcript)
+    line("1,000 STATEs of 1 MiB", code, peak, wall, 0)
+    expect_within("states", code, (0, 1), peak, 0, err)
+
+
+def case_types(conform, connector, folder, records):
+    transcript = os.path.join(folder, "types.jsonl")
+    with open(transcript, "w") as out:
+        for i in range(1_000_000):
+            out.write('{"type":"UNKNOWN_TYPE_%07d_%s"}\n' % (i, "y" * 200))
+    code, peak, wall, err, report = validate(conform, folder, transcript)
+    line("1,000,000 distinct unknown types", code, peak, wall, 0)
+    expect_within("types", code, (0, 1), peak, 0, err)
+    with open(report) as file:
+        text = file.read()
+    if "other" not in text:
+        sys.exit("FAIL types: the report does not say that types beyond the cap were counted as other")
+
+
+def case_measure(conform, connector, folder, records):
+    transcript = transcript_of_read(connector, folder, records)
+    code, peak, wall, _, _ = validate(conform, folder, transcript)
+    line("validate", code, peak, wall, records)
+    os.remove(transcript)
+    code, peak, wall, _, report = conform_run(conform, connector, folder, records)
+    line("run read-twice resume", code, peak, wall, records_observed(report))
+
+
+def main():
+    conform, connector, case = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
+    records = int(sys.argv[4]) if len(sys.argv) > 4 else 1_000_000
+    with tempfile.TemporaryDirectory(prefix="conform-memory-") as folder:
+        globals()["case_" + case](conform, connector, folder, records)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+#include <doctest/doctest.h>
+
+#include <string>
+#include <utility>
+
+#include "protocol/record_store.hpp"
+#include "protocol/spill.hpp"
+
+using conform::json::Digest;
+using conform::protocol::RecordEntry;
+using conform::protocol::RecordStore;
+using conform::protocol::SpilledText;
+using conform::protocol::SpillFile;
+
+namespace {
+
+RecordEntry numbered(std::uint64_t n) {
+    RecordEntry entry;
+    entry.identity = Digest{1, n};
+    entry.content = Digest{2, n};
+    entry.projected = Digest{3, n};
+    entry.line = n + 1;
+    entry.checkpoint = static_cast<std::uint32_t>(n / 10);
+    entry.stream = static_cast<std::uint32_t>(n % 3);
+    entry.key = n % 2 == 0 ? "[" + std::to_string(n) + "]" : "";
+    return entry;
+}
+
+void check_numbered(const RecordEntry& entry, std::uint64_t n) {
+    auto expected = numbered(n);
+    CHECK(entry.identity == expected.identity);
+    CHECK(entry.content == expected.content);
+    CHECK(entry.projected == expected.projected);
+    CHECK(entry.line == expected.line);
+    CHECK(entry.checkpoint == expected.checkpoint);
+    CHECK(entry.stream == expected.stream);
+    CHECK(entry.key == expected.key);
+}
+
+}  // namespace
+
+TEST_CASE("RecordStore: reads back every record, written or pending, by index and in order") {
+    RecordStore store;
+    constexpr std::uint64_t count = 2500;  // two written blocks and a pending part
+    for (std::uint64_t n = 0; n < count; ++n) {
+        store.push_back(numbered(n));
+    }
+    REQUIRE(store.size() == count);
+    CHECK_FALSE(store.loaded());
+    const auto& reader = store;
+    check_numbered(reader[2499], 2499);
+    check_numbered(reader[0], 0);
+    check_numbered(reader[1024], 1024);
+    std::uint64_t n = 0;
+    for (const auto& entry : std::as_const(store)) {
+        if (n % 97 == 0) {
+            check_numbered(entry, n);
+        }
+        ++n;
+    }
+    CHECK(n == count);
+    CHECK_FALSE(store.loaded());
+    const auto& loaded = store.load();
+    REQUIRE(loaded.size() == count);
+    check_numbered(loaded[1500], 1500);
+}
+
+TEST_CASE("RecordStore: a copy is independent of the original") {
+    RecordStore original;
+    for (std::uint64_t n = 0; n < 1100; ++n) {
+        original.push_back(numbered(n));
+    }
+    RecordStore copy = original;
+    copy.push_back(numbered(5000));
+    copy[3].key = "changed";
+    CHECK(original.size() == 1100);
+    CHECK(copy.size() == 1101);
+    CHECK(std::as_const(original)[3].key == "");
+    CHECK(std::as_const(copy)[3].key == "changed");
+    check_numbered(std::as_const(copy)[1100], 5000);
+    original.push_back(numbered(7));
+    check_numbered(std::as_const(original)[1100], 7);
+}
+
+TEST_CASE("SpilledText: long texts live in the file and read back whole") {
+    std::shared_ptr<SpillFile> file;
+    std::string long_text(SpilledText::k_in_memory_limit + 1, 'x');
+    long_text.back() = 'y';
+    auto spilled = SpilledText::keep(long_text, file, std::filesystem::temp_directory_path());
+    auto short_one = SpilledText::keep("{\"a\":1}", file, std::filesystem::temp_directory_path());
+    REQUIRE(file != nullptr);
+    CHECK(spilled.text() == long_text);
+    CHECK(spilled == long_text);
+    CHECK(std::string_view(spilled) == long_text);
+    CHECK(short_one == std::string("{\"a\":1}"));
+    CHECK_FALSE(spilled == short_one);
+    auto again = SpilledText::keep(long_text, file, std::filesystem::temp_directory_path());
+    CHECK(spilled == again);
+    std::string other = long_text;
+    other.back() = 'z';
+    CHECK_FALSE(spilled == other);
+}
