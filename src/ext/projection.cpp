@@ -65,20 +65,6 @@ Projections parse_projections(const rapidjson::Value& json) {
     return projections;
 }
 
-rapidjson::Value projections_to_json_value(const Projections& projections,
-                                           json::Allocator& allocator) {
-    rapidjson::Value object(rapidjson::kObjectType);
-    for (const auto& [field, pointer] : projections) {
-        object.AddMember(
-            rapidjson::Value(field.data(), static_cast<rapidjson::SizeType>(field.size()),
-                             allocator),
-            rapidjson::Value(pointer.data(), static_cast<rapidjson::SizeType>(pointer.size()),
-                             allocator),
-            allocator);
-    }
-    return object;
-}
-
 std::vector<std::string> apply_projections(rapidjson::Value& record_data,
                                            const Projections& projections,
                                            json::Allocator& allocator) {

@@ -16,10 +16,6 @@ using Projections = std::vector<std::pair<std::string, std::string>>;
 // repeats.
 Projections parse_projections(const rapidjson::Value& json);
 
-// {"field":"/pointer",...} in order, for the catalog.
-rapidjson::Value projections_to_json_value(const Projections& projections,
-                                           json::Allocator& allocator);
-
 // Moves flat record fields to their projected locations, as a connector honouring projections
 // would place them. For each (field, pointer) whose field is a top-level member of
 // `record_data`, the value is removed from the top level and then stored at `pointer`, creating

@@ -71,15 +71,6 @@ std::string KeyRange::to_json() const {
     return fmt::format(R"({{"begin":"{:08x}","end":"{:08x}"}})", begin, end);
 }
 
-rapidjson::Value KeyRange::to_json_value(json::Allocator& allocator) const {
-    rapidjson::Value value(rapidjson::kObjectType);
-    std::string begin_text = fmt::format("{:08x}", begin);
-    std::string end_text = fmt::format("{:08x}", end);
-    value.AddMember("begin", rapidjson::Value(begin_text.c_str(), allocator), allocator);
-    value.AddMember("end", rapidjson::Value(end_text.c_str(), allocator), allocator);
-    return value;
-}
-
 std::pair<KeyRange, KeyRange> KeyRange::split_halves() const {
     if (begin == end) {
         throw_input_error(
@@ -134,21 +125,6 @@ KeyRange parse_key_range(const rapidjson::Value& json) {
                                       range.begin, range.end));
     }
     return range;
-}
-
-bool covers_exactly(std::vector<KeyRange> parts, const KeyRange& whole) {
-    if (parts.empty()) {
-        return false;
-    }
-    std::sort(parts.begin(), parts.end());
-    std::uint64_t next = whole.begin;
-    for (const KeyRange& part : parts) {
-        if (part.begin > part.end || part.begin != next) {
-            return false;
-        }
-        next = std::uint64_t{part.end} + 1;
-    }
-    return parts.back().end == whole.end;
 }
 
 }  // namespace conform::ext

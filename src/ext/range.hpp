@@ -29,7 +29,6 @@ struct KeyRange {
     std::string to_string() const;
     // {"begin":"00000000","end":"7fffffff"}: lowercase, exactly 8 hex digits.
     std::string to_json() const;
-    rapidjson::Value to_json_value(json::Allocator& allocator) const;
 
     // Flow's shard split: pivot = (begin + end + 1) / 2 in 64 bits gives [begin, pivot-1] and
     // [pivot, end]. Throws Error(input) for a one-key range.
@@ -48,9 +47,5 @@ struct KeyRange {
 // Parses {"begin":"%08x","end":"%08x"} (hex case-insensitive, both members required, no others).
 // Throws Error(input) naming the broken rule.
 KeyRange parse_key_range(const rapidjson::Value& json);
-
-// True when `parts` (in any order) are valid, contiguous, non-overlapping and cover exactly
-// `whole`.
-bool covers_exactly(std::vector<KeyRange> parts, const KeyRange& whole);
 
 }  // namespace conform::ext

@@ -418,10 +418,6 @@ std::vector<StateProblem> StateReducer::apply(const rapidjson::Value& state) {
     return std::move(parsed.problems);
 }
 
-bool StateReducer::has_state() const {
-    return m_impl->shape != Shape::none;
-}
-
 std::size_t StateReducer::count() const {
     return m_impl->messages;
 }

@@ -42,8 +42,6 @@ public:
     // nothing). Never throws on connector data.
     std::vector<StateProblem> apply(const rapidjson::Value& state);
 
-    // True once a message has been applied.
-    bool has_state() const;
     // Number of STATE messages passed to apply(), applied or not.
     std::size_t count() const;
 

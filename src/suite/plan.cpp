@@ -37,7 +37,7 @@ std::vector<std::optional<std::string>> range_variants(const Step& step) {
     if (step.splits()) {
         std::vector<std::optional<std::string>> ranges;
         for (const auto& range : split_ranges(step.split)) {
-            ranges.push_back(range.to_json());
+            ranges.emplace_back(range.to_json());
         }
         return ranges;
     }

@@ -41,7 +41,6 @@ using Strings = std::vector<std::string>;
 
 TEST_CASE("state: nothing yet") {
     StateReducer reducer;
-    CHECK_FALSE(reducer.has_state());
     CHECK(reducer.count() == 0);
     CHECK(reducer.state_file_json().empty());
     CHECK(reducer.materialized_json().empty());
@@ -57,7 +56,6 @@ TEST_CASE("state: legacy STATEs replace") {
     apply_clean(reducer, R"({"data":{"current_lsn":1234,"streams":{"public.t":{"mode":"Active",
         "key_columns":["id"]}}}})");
     CHECK(reducer.count() == 3);
-    CHECK(reducer.has_state());
     CHECK(reducer.state_file_json() ==
           R"({"current_lsn":1234,"streams":{"public.t":{"mode":"Active","key_columns":["id"]}}})");
     CHECK(reducer.materialized_json() ==
