@@ -63,6 +63,8 @@ struct RunFlags {
     std::string report_json;
     std::string junit;
     std::string html;
+    std::string markdown;
+    std::string badge;
     std::string shard;  // K/N
     std::string runtime;
     std::vector<std::string> runtime_args;
@@ -110,8 +112,9 @@ std::string now_iso8601() {
 // The command line that reruns this invocation, without its selection (--only, --skip,
 // --shard) and without its report files, which a rerun would overwrite.
 std::string rerun_prefix(int argc, char** argv) {
-    static const std::vector<std::string> k_dropped{
-        "--only", "--skip", "--shard", "--report-json", "--junit", "--html", "--markdown"};
+    static const std::vector<std::string> k_dropped{"--only",        "--skip",  "--shard",
+                                                    "--report-json", "--junit", "--html",
+                                                    "--markdown",    "--badge"};
     std::string command;
     for (int i = 0; i < argc; ++i) {
         std::string arg = argv[i];
@@ -260,6 +263,12 @@ void write_reports(const report::RunReport& report, const RunFlags& flags) {
     }
     if (!flags.html.empty()) {
         report::write_report_file(flags.html, report::to_html_report(report));
+    }
+    if (!flags.markdown.empty()) {
+        report::write_report_file(flags.markdown, report::to_markdown_summary(report));
+    }
+    if (!flags.badge.empty()) {
+        report::write_report_file(flags.badge, report::to_svg_badge(report));
     }
 }
 
@@ -440,9 +449,10 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
 
 // `conform report`: renders saved JSON reports, merged into one (the shards of a run).
 int report_command(const std::vector<std::string>& inputs, const RunFlags& flags) {
-    if (flags.report_json.empty() && flags.junit.empty() && flags.html.empty()) {
+    if (flags.report_json.empty() && flags.junit.empty() && flags.html.empty() &&
+        flags.markdown.empty() && flags.badge.empty()) {
         throw Error(ErrorKind::usage,
-                    "say what to write: --json FILE, --junit FILE and/or --html FILE");
+                    "say what to write: --json, --junit, --html, --markdown and/or --badge FILE");
     }
     std::vector<report::RunReport> reports;
     for (const auto& input : inputs) {
@@ -465,6 +475,9 @@ void add_report_flags(CLI::App& command, RunFlags& flags) {
     command.add_option("--junit", flags.junit, "write a JUnit XML report here");
     command.add_option("--html", flags.html,
                        "write a self-contained HTML certification report here");
+    command.add_option("--markdown", flags.markdown,
+                       "write a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)");
+    command.add_option("--badge", flags.badge, "write an SVG certification badge here");
     command.add_flag("-v,--verbose", flags.verbose,
                      "show every scenario's runs and skipped checks");
 }
@@ -568,6 +581,8 @@ int conform_main(int argc, char** argv) {
     report_cmd->add_option("--json", flags.report_json, "write the merged JSON report here");
     report_cmd->add_option("--junit", flags.junit, "write a JUnit XML report here");
     report_cmd->add_option("--html", flags.html, "write the HTML certification report here");
+    report_cmd->add_option("--markdown", flags.markdown, "write a Markdown summary here");
+    report_cmd->add_option("--badge", flags.badge, "write an SVG certification badge here");
 
     try {
         app.parse(argc, argv);
