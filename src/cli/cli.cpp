@@ -10,6 +10,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -447,6 +448,31 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
     return exit_code_for(report);
 }
 
+using SavedRuns = std::map<std::pair<std::string, std::string>,
+                           std::pair<std::vector<report::RunReport>, std::vector<std::string>>>;
+
+// Reports of several connectors: one registry page (HTML) of their certification levels.
+int registry_command(const SavedRuns& runs, const RunFlags& flags) {
+    if (!flags.report_json.empty() || !flags.junit.empty() || !flags.markdown.empty() ||
+        !flags.badge.empty()) {
+        throw Error(ErrorKind::usage,
+                    fmt::format("the reports are of {} connectors (or test configs): only --html "
+                                "renders them together, as a registry page",
+                                runs.size()));
+    }
+    std::vector<report::RunReport> merged;
+    int exit_code = k_exit_passed;
+    for (const auto& [key, run] : runs) {
+        merged.push_back(report::merge_reports(run.first, run.second));
+        if (merged.back().check_totals().failed > 0) {
+            exit_code = k_exit_checks_failed;
+        }
+    }
+    report::write_report_file(flags.html, report::to_html_registry(merged));
+    fmt::print("registry page: {} connector(s)\n", merged.size());
+    return exit_code;
+}
+
 // `conform report`: renders saved JSON reports, merged into one (the shards of a run).
 int report_command(const std::vector<std::string>& inputs, const RunFlags& flags) {
     if (flags.report_json.empty() && flags.junit.empty() && flags.html.empty() &&
@@ -454,11 +480,20 @@ int report_command(const std::vector<std::string>& inputs, const RunFlags& flags
         throw Error(ErrorKind::usage,
                     "say what to write: --json, --junit, --html, --markdown and/or --badge FILE");
     }
-    std::vector<report::RunReport> reports;
+    // Reports of one connector and test config are the shards (or parts) of one run.
+    std::map<std::pair<std::string, std::string>,
+             std::pair<std::vector<report::RunReport>, std::vector<std::string>>>
+        runs;
     for (const auto& input : inputs) {
-        reports.push_back(report::read_json_report(input));
+        auto saved = report::read_json_report(input);
+        auto& [reports, names] = runs[{saved.connector, saved.test_config}];
+        reports.push_back(std::move(saved));
+        names.push_back(input);
     }
-    auto merged = report::merge_reports(reports, inputs);
+    if (runs.size() > 1) {
+        return registry_command(runs, flags);
+    }
+    auto merged = report::merge_reports(runs.begin()->second.first, runs.begin()->second.second);
     write_reports(merged, flags);
     auto totals = merged.check_totals();
     fmt::print("{} report(s), {} scenarios; checks: {} passed, {} failed, {} warned, {} skipped\n",

@@ -25,6 +25,10 @@ std::string to_markdown_summary(const RunReport& report);
 // A shields-style SVG badge: "conform | core + range" (green), "failed" (red) or "incomplete".
 std::string to_svg_badge(const RunReport& report);
 
+// One page for several connectors (a registry): a table of their certification levels, then
+// each one's failures with clause texts and rerun commands. Self-contained like to_html_report.
+std::string to_html_registry(const std::vector<RunReport>& reports);
+
 // Writes `content` to `path`; throws conform::Error (internal) naming the path on failure.
 void write_report_file(const std::filesystem::path& path, const std::string& content);
 

@@ -49,6 +49,37 @@ def differences(whole, merged):
     return found or ["metadata, certification or totals differ"]
 
 
+def check_registry(conform, folder, args, failing_report):
+    """Reports of two connectors (test configs) render as one registry page, and only as HTML."""
+    other = os.path.join(folder, "other")
+    os.makedirs(other)
+    case = argparse.Namespace(fixtures=args.fixtures, fault=None, image=None,
+                              connector=args.connector, claims="none", read_timeout=8,
+                              global_arg=None)
+    clean = conform("run", "--test-config", write_test_config(other, case), "--only", "core",
+                    "--report-json", "clean.json")
+    if clean.returncode != 0:
+        return [f"the clean run exited {clean.returncode}: {clean.stderr}"]
+    problems = []
+    page = conform("report", failing_report, "clean.json", "--html", "registry.html")
+    if page.returncode != 1 or "registry page: 2 connector(s)" not in page.stdout:
+        problems.append(f"registry: exit {page.returncode}, {page.stdout!r} {page.stderr!r}")
+    else:
+        with open(os.path.join(folder, "registry.html")) as source:
+            html = source.read()
+        ids = re.findall(r' id="([^"]*)"', html)
+        if len(ids) != len(set(ids)):
+            problems.append("the registry page repeats element ids")
+        for wanted in ['id="c0fail-s-read--read_records_match_schema"', "read.records_match_schema",
+                       "incomplete"]:
+            if wanted not in html:
+                problems.append(f"the registry page lacks {wanted!r}")
+    as_json = conform("report", failing_report, "clean.json", "--json", "both.json")
+    if as_json.returncode != 2 or "registry page" not in as_json.stderr:
+        problems.append(f"two connectors as --json: exit {as_json.returncode}")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--conform", required=True)
@@ -109,6 +140,8 @@ def main():
         if missing.returncode != 3 or wanted not in missing.stderr:
             problems.append(f"an incomplete set of shards: exit {missing.returncode}, "
                             f"{missing.stderr.strip()!r}; expected 3 and {wanted!r}")
+        registry_problems = check_registry(conform, folder, args, "whole.json")
+        problems += registry_problems
         twice = conform("report", shard_files[0], shard_files[0], "--json", "twice.json")
         if twice.returncode != 3 or "given twice" not in twice.stderr:
             problems.append(f"a shard given twice: exit {twice.returncode}, "
