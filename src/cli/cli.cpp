@@ -10,6 +10,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -80,6 +81,8 @@ struct RunFlags {
     std::string report_json;
     std::string junit;
     std::string html;
+    std::string markdown;
+    std::string badge;
     std::string shard;  // K/N
     std::string runtime;
     std::vector<std::string> runtime_args;
@@ -130,8 +133,9 @@ std::string now_iso8601() {
 // The command line that reruns this invocation, without its selection (--only, --skip,
 // --shard) and without its report files, which a rerun would overwrite.
 std::string rerun_prefix(int argc, char** argv) {
-    static const std::vector<std::string> k_dropped{
-        "--only", "--skip", "--shard", "--report-json", "--junit", "--html", "--markdown"};
+    static const std::vector<std::string> k_dropped{"--only",        "--skip",  "--shard",
+                                                    "--report-json", "--junit", "--html",
+                                                    "--markdown",    "--badge"};
     std::string command;
     for (int i = 0; i < argc; ++i) {
         std::string arg = argv[i];
@@ -280,6 +284,12 @@ void write_reports(const report::RunReport& report, const RunFlags& flags) {
     }
     if (!flags.html.empty()) {
         report::write_report_file(flags.html, report::to_html_report(report));
+    }
+    if (!flags.markdown.empty()) {
+        report::write_report_file(flags.markdown, report::to_markdown_summary(report));
+    }
+    if (!flags.badge.empty()) {
+        report::write_report_file(flags.badge, report::to_svg_badge(report));
     }
 }
 
@@ -593,17 +603,52 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
     return exit_code_for(report);
 }
 
+using SavedRuns = std::map<std::pair<std::string, std::string>,
+                           std::pair<std::vector<report::RunReport>, std::vector<std::string>>>;
+
+// Reports of several connectors: one registry page (HTML) of their certification levels.
+int registry_command(const SavedRuns& runs, const RunFlags& flags) {
+    if (!flags.report_json.empty() || !flags.junit.empty() || !flags.markdown.empty() ||
+        !flags.badge.empty()) {
+        throw Error(ErrorKind::usage,
+                    fmt::format("the reports are of {} connectors (or test configs): only --html "
+                                "renders them together, as a registry page",
+                                runs.size()));
+    }
+    std::vector<report::RunReport> merged;
+    int exit_code = k_exit_passed;
+    for (const auto& [key, run] : runs) {
+        merged.push_back(report::merge_reports(run.first, run.second));
+        if (merged.back().check_totals().failed > 0) {
+            exit_code = k_exit_checks_failed;
+        }
+    }
+    report::write_report_file(flags.html, report::to_html_registry(merged));
+    fmt::print("registry page: {} connector(s)\n", merged.size());
+    return exit_code;
+}
+
 // `conform report`: renders saved JSON reports, merged into one (the shards of a run).
 int report_command(const std::vector<std::string>& inputs, const RunFlags& flags) {
-    if (flags.report_json.empty() && flags.junit.empty() && flags.html.empty()) {
+    if (flags.report_json.empty() && flags.junit.empty() && flags.html.empty() &&
+        flags.markdown.empty() && flags.badge.empty()) {
         throw Error(ErrorKind::usage,
-                    "say what to write: --json FILE, --junit FILE and/or --html FILE");
+                    "say what to write: --json, --junit, --html, --markdown and/or --badge FILE");
     }
-    std::vector<report::RunReport> reports;
+    // Reports of one connector and test config are the shards (or parts) of one run.
+    std::map<std::pair<std::string, std::string>,
+             std::pair<std::vector<report::RunReport>, std::vector<std::string>>>
+        runs;
     for (const auto& input : inputs) {
-        reports.push_back(report::read_json_report(input));
+        auto saved = report::read_json_report(input);
+        auto& [reports, names] = runs[{saved.connector, saved.test_config}];
+        reports.push_back(std::move(saved));
+        names.push_back(input);
     }
-    auto merged = report::merge_reports(reports, inputs);
+    if (runs.size() > 1) {
+        return registry_command(runs, flags);
+    }
+    auto merged = report::merge_reports(runs.begin()->second.first, runs.begin()->second.second);
     write_reports(merged, flags);
     auto totals = merged.check_totals();
     fmt::print("{} report(s), {} scenarios; checks: {} passed, {} failed, {} warned, {} skipped\n",
@@ -620,6 +665,9 @@ void add_report_flags(CLI::App& command, RunFlags& flags) {
     command.add_option("--junit", flags.junit, "write a JUnit XML report here");
     command.add_option("--html", flags.html,
                        "write a self-contained HTML certification report here");
+    command.add_option("--markdown", flags.markdown,
+                       "write a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)");
+    command.add_option("--badge", flags.badge, "write an SVG certification badge here");
     command.add_flag("-v,--verbose", flags.verbose,
                      "show every scenario's runs and skipped checks");
 }
@@ -751,6 +799,8 @@ int conform_main(int argc, char** argv) {
     report_cmd->add_option("--json", flags.report_json, "write the merged JSON report here");
     report_cmd->add_option("--junit", flags.junit, "write a JUnit XML report here");
     report_cmd->add_option("--html", flags.html, "write the HTML certification report here");
+    report_cmd->add_option("--markdown", flags.markdown, "write a Markdown summary here");
+    report_cmd->add_option("--badge", flags.badge, "write an SVG certification badge here");
 
     try {
         app.parse(argc, argv);

@@ -1,5 +1,7 @@
 #include "report/console.hpp"
 
+#include "report/certification.hpp"
+
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -117,6 +119,11 @@ public:
             "({:.1f} s)\n",
             report.scenarios.size(), failed_scenarios, totals.passed, totals.failed, totals.warned,
             totals.skipped, static_cast<double>(report.duration_ms) / 1000.0);
+        std::vector<std::string> levels;
+        for (const auto& verdict : certify(report)) {
+            levels.push_back(fmt::format("{} {}", verdict.area, certified_name(verdict.level)));
+        }
+        print("certification: {}\n", fmt::join(levels, ", "));
     }
 
 private:

@@ -18,6 +18,17 @@ std::string to_junit_xml(const RunReport& report);
 // A self-contained HTML certification report (docs/certification.md): no script, no network.
 std::string to_html_report(const RunReport& report);
 
+// A Markdown summary for $GITHUB_STEP_SUMMARY or a pull-request comment: the verdict, the
+// certification table, each failure (first 20) with its clause, examples and rerun command.
+std::string to_markdown_summary(const RunReport& report);
+
+// A shields-style SVG badge: "conform | core + range" (green), "failed" (red) or "incomplete".
+std::string to_svg_badge(const RunReport& report);
+
+// One page for several connectors (a registry): a table of their certification levels, then
+// each one's failures with clause texts and rerun commands. Self-contained like to_html_report.
+std::string to_html_registry(const std::vector<RunReport>& reports);
+
 // Writes `content` to `path`; throws conform::Error (internal) naming the path on failure.
 void write_report_file(const std::filesystem::path& path, const std::string& content);
 

@@ -302,15 +302,66 @@ std::string scenario_html(const ScenarioResult& scenario) {
     return html;
 }
 
-}  // namespace
-
-std::string to_html_report(const RunReport& report) {
-    std::string html = fmt::format(
+std::string page_head(std::string_view title) {
+    return fmt::format(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        "<title>conform report: {}</title><style>{}</style></head><body>\n",
-        k_content_security_policy, escaped(report.connector), k_style);
+        "<title>{}</title><style>{}</style></head><body>\n",
+        k_content_security_policy, escaped(title), k_style);
+}
+
+// Makes the ids and in-page links of one connector's section unique on a registry page. Every
+// id and link is conform's own; escaped text cannot contain a raw quote.
+std::string with_id_prefix(std::string html, std::string_view prefix) {
+    for (std::string_view from : {"id=\"", "href=\"#"}) {
+        std::string to = std::string(from) + std::string(prefix);
+        for (auto at = html.find(from); at != std::string::npos;
+             at = html.find(from, at + to.size())) {
+            html.replace(at, from.size(), to);
+        }
+    }
+    return html;
+}
+
+}  // namespace
+
+std::string to_html_registry(const std::vector<RunReport>& reports) {
+    std::string html = page_head("conform registry report");
+    html += fmt::format("<h1>conform registry report: {} connector(s)</h1>", reports.size());
+    html += "<table><tr><th>Connector</th><th>Started (UTC)</th><th>Checks</th>";
+    for (const auto& verdict : certify(RunReport{})) {
+        html += "<th>" + escaped(verdict.area) + "</th>";
+    }
+    html += "</tr>";
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        auto totals = reports[i].check_totals();
+        html += fmt::format(
+            "<tr><td><a href=\"#c{}\"><code>{}</code></a></td><td>{}</td><td>{} passed, {} "
+            "failed</td>",
+            i, escaped(reports[i].connector), escaped(reports[i].started_at), totals.passed,
+            totals.failed);
+        for (const auto& verdict : certify(reports[i])) {
+            html += fmt::format("<td title=\"{}\">{}</td>", escaped(verdict.reason),
+                                badge(certified_name(verdict.level)));
+        }
+        html += "</tr>";
+    }
+    html += "</table>";
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+        auto section = fmt::format("<h2 id=\"\">{}</h2>", escaped(reports[i].connector)) +
+                       metadata_section(reports[i]) + certification_section(reports[i]) +
+                       failures_section(reports[i]) + matrix_section(reports[i]);
+        for (const auto& scenario : reports[i].scenarios) {
+            section += scenario_html(scenario);
+        }
+        html += with_id_prefix(section, fmt::format("c{}", i));
+    }
+    return html + "\n</body></html>\n";
+}
+
+std::string to_html_report(const RunReport& report) {
+    std::string html = page_head("conform report: " + report.connector);
     html += fmt::format("<h1>conform certification report {}</h1>", badge(overall_status(report)));
     html += metadata_section(report);
     html += certification_section(report);

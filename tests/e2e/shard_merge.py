@@ -11,6 +11,7 @@ that every shard alone certifies nothing, that every scenario ran in exactly one
 `conform report` refuses an incomplete or duplicated set of shards (exit 3, naming the shard).
 """
 import argparse
+import copy
 import json
 import os
 import re
@@ -24,6 +25,7 @@ FAULT = "record_schema_violation"
 
 
 def without_clock(report):
+    report = copy.deepcopy(report)
     metadata = report["metadata"]
     metadata.pop("started_at")
     metadata.pop("duration_ms")
@@ -31,11 +33,20 @@ def without_clock(report):
         scenario.pop("duration_ms")
         for check in scenario["checks"]:
             check.pop("duration_ms")
+            # A tailing run's note logs each poll that caught up: how many depends on the clock.
+            clauses = re.sub(r"\b\d+ ms\b", "N ms", check["note"]).split("; ")
+            check["note"] = "; ".join(c for i, c in enumerate(clauses)
+                                      if i == 0 or c != clauses[i - 1])
         for run in scenario["runs"]:
             run.pop("duration_ms")
     text = json.dumps(report, indent=1, sort_keys=True)
     text = re.sub(r'\\"emitted_at\\":\d+', r'\\"emitted_at\\":T', text)
     return re.sub(r"\b\d+ ms\b", "N ms", text)
+
+
+def without_clock_scenario(scenario):
+    return without_clock({"metadata": {"started_at": 0, "duration_ms": 0},
+                          "scenarios": [scenario]})[-3000:]
 
 
 def differences(whole, merged):
@@ -45,8 +56,40 @@ def differences(whole, merged):
     for one, other in zip(whole["scenarios"], merged["scenarios"]):
         if without_clock({"metadata": {"started_at": 0, "duration_ms": 0}, "scenarios": [one]}) != \
                 without_clock({"metadata": {"started_at": 0, "duration_ms": 0}, "scenarios": [other]}):
-            found.append(f"scenario {one['id']} differs")
+            found.append(f"scenario {one['id']} differs:\n{without_clock_scenario(one)}\n"
+                         f"{without_clock_scenario(other)}")
     return found or ["metadata, certification or totals differ"]
+
+
+def check_registry(conform, folder, args, failing_report):
+    """Reports of two connectors (test configs) render as one registry page, and only as HTML."""
+    other = os.path.join(folder, "other")
+    os.makedirs(other)
+    case = argparse.Namespace(fixtures=args.fixtures, fault=None, image=None,
+                              connector=args.connector, claims="none", read_timeout=8,
+                              global_arg=None)
+    clean = conform("run", "--test-config", write_test_config(other, case), "--only", "core",
+                    "--report-json", "clean.json")
+    if clean.returncode != 0:
+        return [f"the clean run exited {clean.returncode}: {clean.stderr}"]
+    problems = []
+    page = conform("report", failing_report, "clean.json", "--html", "registry.html")
+    if page.returncode != 1 or "registry page: 2 connector(s)" not in page.stdout:
+        problems.append(f"registry: exit {page.returncode}, {page.stdout!r} {page.stderr!r}")
+    else:
+        with open(os.path.join(folder, "registry.html")) as source:
+            html = source.read()
+        ids = re.findall(r' id="([^"]*)"', html)
+        if len(ids) != len(set(ids)):
+            problems.append("the registry page repeats element ids")
+        for wanted in ['id="c0fail-s-read--read_records_match_schema"', "read.records_match_schema",
+                       "incomplete"]:
+            if wanted not in html:
+                problems.append(f"the registry page lacks {wanted!r}")
+    as_json = conform("report", failing_report, "clean.json", "--json", "both.json")
+    if as_json.returncode != 2 or "registry page" not in as_json.stderr:
+        problems.append(f"two connectors as --json: exit {as_json.returncode}")
+    return problems
 
 
 def main():
@@ -109,6 +152,8 @@ def main():
         if missing.returncode != 3 or wanted not in missing.stderr:
             problems.append(f"an incomplete set of shards: exit {missing.returncode}, "
                             f"{missing.stderr.strip()!r}; expected 3 and {wanted!r}")
+        registry_problems = check_registry(conform, folder, args, "whole.json")
+        problems += registry_problems
         twice = conform("report", shard_files[0], shard_files[0], "--json", "twice.json")
         if twice.returncode != 3 or "given twice" not in twice.stderr:
             problems.append(f"a shard given twice: exit {twice.returncode}, "

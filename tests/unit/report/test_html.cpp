@@ -74,3 +74,17 @@ TEST_CASE("html report: certification table and the pass/fail matrix") {
           std::string::npos);
     CHECK(html.find("title=\"read.records_match_schema: failed\"") != std::string::npos);
 }
+
+TEST_CASE("html registry: one row per connector, each section's ids unique on the page") {
+    auto first = failing_report();
+    auto second = failing_report();
+    second.connector = "./another";
+    auto html = to_html_registry({first, second});
+    CHECK(html.find("conform registry report: 2 connector(s)") != std::string::npos);
+    CHECK(html.find("<a href=\"#c1\"><code>./another</code></a>") != std::string::npos);
+    CHECK(html.find("id=\"c0fail-s-read--read_records_match_schema\"") != std::string::npos);
+    CHECK(html.find("id=\"c1fail-s-read--read_records_match_schema\"") != std::string::npos);
+    CHECK(html.find("href=\"#c1fail-s-read--read_records_match_schema\"") != std::string::npos);
+    CHECK(html.find("id=\"fail-") == std::string::npos);
+    CHECK(html.find("Content-Security-Policy\" content=\"default-src 'none'") != std::string::npos);
+}

@@ -1,0 +1,225 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "report/certification.hpp"
+#include "report/clauses.hpp"
+#include "report/files.hpp"
+#include "util/text.hpp"
+
+namespace conform::report {
+
+namespace {
+
+// GitHub shows at most 1 MiB of a step summary; a run that breaks everything still fits.
+constexpr std::size_t k_failures_shown = 20;
+
+std::string_view mark(Status status) {
+    switch (status) {
+        case Status::passed:
+            return "✅";
+        case Status::warned:
+            return "⚠️";
+        case Status::failed:
+            return "❌";
+        case Status::skipped:
+            return "⏭️";
+    }
+    return "?";
+}
+
+std::string_view mark(Certified level) {
+    switch (level) {
+        case Certified::certified:
+            return "✅";
+        case Certified::failed:
+            return "❌";
+        case Certified::incomplete:
+            return "⚠️";
+        case Certified::not_claimed:
+        case Certified::not_tested:
+            return "➖";
+    }
+    return "?";
+}
+
+// Text for a table cell or a line of prose: no line breaks, no table or HTML syntax.
+std::string inline_text(std::string_view raw) {
+    std::string text = valid_utf8(raw);
+    std::string out;
+    for (char c : text) {
+        if (c == '\n' || c == '\r' || c == '\t') {
+            out += ' ';
+        } else if (c == '|' || c == '<' || c == '>' || c == '*' || c == '_' || c == '`' ||
+                   c == '[' || c == ']' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// Text inside an HTML element (a <summary>), where Markdown escapes would show literally.
+std::string html_text(std::string_view raw) {
+    std::string out;
+    for (char c : valid_utf8(raw)) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '\n':
+                out += ' ';
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+// A fenced block that its content cannot close: the fence is longer than any backtick run in it.
+std::string fenced(std::string_view raw, std::string_view language = {}) {
+    std::string text = valid_utf8(raw);
+    std::size_t longest = 0;
+    std::size_t run = 0;
+    for (char c : text) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+    return fmt::format("{}{}\n{}\n{}\n", fence, language, text, fence);
+}
+
+Status overall(const RunReport& report) {
+    auto totals = report.check_totals();
+    if (totals.failed > 0) {
+        return Status::failed;
+    }
+    if (totals.passed + totals.warned == 0) {
+        return Status::skipped;
+    }
+    return totals.warned > 0 ? Status::warned : Status::passed;
+}
+
+std::string failure_markdown(const ScenarioResult& scenario, const CheckResult& check) {
+    std::string text = fmt::format(
+        "<details open><summary>{} <code>{}</code> in scenario <b>{}</b>: {} ({})</summary>\n\n",
+        mark(check.status), html_text(check.id), html_text(scenario.id),
+        html_text(fmt::format("{}", fmt::join(check.clauses, ", "))),
+        check.level == checks::Level::must ? "MUST" : "SHOULD");
+    for (const auto& clause : check.clauses) {
+        text += fmt::format("> **{}** {}\n", clause, inline_text(clause_text(clause)));
+    }
+    for (const auto& example : check.examples) {
+        text += fmt::format("\n- {} (run {}, stdout line {})\n\n", inline_text(example.message),
+                            inline_text(example.run), example.line);
+        if (!example.excerpt.empty()) {
+            text += fenced(excerpt(example.excerpt, 400), "json");
+        }
+    }
+    if (check.occurrences > check.examples.size()) {
+        text += fmt::format("\n{} occurrence(s) in all.\n", check.occurrences);
+    }
+    text += "\nRerun:\n\n" + fenced(scenario.rerun, "sh") + "\n</details>\n\n";
+    return text;
+}
+
+}  // namespace
+
+std::string to_markdown_summary(const RunReport& report) {
+    auto totals = report.check_totals();
+    auto status = overall(report);
+    std::string text = fmt::format("## {} conform: {} {}\n\n", mark(status),
+                                   inline_text(report.connector), status_name(status));
+    text += fmt::format(
+        "**Checks:** {} passed, {} failed, {} warned, {} skipped · {:.1f} s · conform {}{}\n\n",
+        totals.passed, totals.failed, totals.warned, totals.skipped,
+        static_cast<double>(report.duration_ms) / 1000.0, inline_text(report.conform_version),
+        report.interrupted ? " · **interrupted**" : "");
+    text += "| Area | Level | Why |\n|---|---|---|\n";
+    for (const auto& verdict : certify(report)) {
+        text += fmt::format("| {} | {} {} | {} |\n", verdict.area, mark(verdict.level),
+                            certified_name(verdict.level), inline_text(verdict.reason));
+    }
+    std::size_t shown = 0;
+    std::size_t failures = 0;
+    std::string failure_text;
+    for (const auto& scenario : report.scenarios) {
+        for (const auto& check : scenario.checks) {
+            if (check.status != Status::failed && check.status != Status::warned) {
+                continue;
+            }
+            ++failures;
+            if (shown < k_failures_shown) {
+                ++shown;
+                failure_text += failure_markdown(scenario, check);
+            }
+        }
+    }
+    if (failures > 0) {
+        text += "\n### Failures and warnings\n\n" + failure_text;
+        if (failures > shown) {
+            text += fmt::format("…and {} more; the HTML or JSON report lists them all.\n\n",
+                                failures - shown);
+        }
+    }
+    text +=
+        "\n<details><summary>Scenarios</summary>\n\n| Scenario | Status | Checks "
+        "|\n|---|---|---|\n";
+    for (const auto& scenario : report.scenarios) {
+        std::string checks;
+        for (const auto& check : scenario.checks) {
+            if (check.status != Status::passed) {
+                checks += fmt::format("{} `{}` ", mark(check.status), check.id);
+            }
+        }
+        text +=
+            fmt::format("| {} | {} {} | {} |\n", inline_text(scenario.id), mark(scenario.status),
+                        status_name(scenario.status),
+                        checks.empty() ? fmt::format("{} passed", scenario.checks.size()) : checks);
+    }
+    return text + "\n</details>\n";
+}
+
+std::string to_svg_badge(const RunReport& report) {
+    auto verdicts = certify(report);
+    std::vector<std::string> certified;
+    bool failed = false;
+    bool incomplete = false;
+    for (const auto& verdict : verdicts) {
+        failed = failed || verdict.level == Certified::failed;
+        incomplete = incomplete || verdict.level == Certified::incomplete ||
+                     (verdict.area == "core" && verdict.level != Certified::certified);
+        if (verdict.level == Certified::certified) {
+            certified.push_back(verdict.area);
+        }
+    }
+    std::string message = failed       ? "failed"
+                          : incomplete ? "incomplete"
+                                       : fmt::format("{}", fmt::join(certified, " + "));
+    std::string colour = failed ? "#cf222e" : incomplete ? "#bf8700" : "#1a7f37";
+    constexpr std::string_view k_label = "conform";
+    // Verdana 11px averages about 7 px a character; the badge need not be exact.
+    auto label_width = static_cast<int>(k_label.size()) * 7 + 10;
+    auto message_width = static_cast<int>(message.size()) * 7 + 10;
+    return fmt::format(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"20\" role=\"img\" "
+        "aria-label=\"{1}: {2}\"><title>{1}: {2}</title>"
+        "<rect width=\"{3}\" height=\"20\" fill=\"#555\"/>"
+        "<rect x=\"{3}\" width=\"{4}\" height=\"20\" fill=\"{5}\"/>"
+        "<g fill=\"#fff\" font-family=\"Verdana,DejaVu Sans,sans-serif\" font-size=\"11\" "
+        "text-anchor=\"middle\"><text x=\"{6}\" y=\"14\">{1}</text>"
+        "<text x=\"{7}\" y=\"14\">{2}</text></g></svg>\n",
+        label_width + message_width, k_label, message, label_width, message_width, colour,
+        label_width / 2, label_width + message_width / 2);
+}
+
+}  // namespace conform::report
