@@ -325,7 +325,7 @@ public:
                                                                    : StateFormat::per_stream;
         m_range = m_model.ignores_range ? ext::KeyRange::full() : invocation.range;
         if (m_model.absent_range_reads_half && !invocation.range_given) {
-            m_range = ext::KeyRange{0, 0x7fffffffu};
+            m_range = ext::KeyRange{0, 0x3fffffffu};
         }
         m_note = placed_note(m_model.ignores_projections ? "/note" : note_pointer(invocation));
     }

@@ -101,7 +101,7 @@ struct SourceModel {
     bool tail_state_before_new_data = false;  // new records come after the STATE that claims them
     // range
     bool ignores_range = false;
-    bool absent_range_reads_half = false;
+    bool absent_range_reads_half = false;  // without a range: keys below 0x40000000 only
     bool accepts_malformed_range = false;
     // merge
     bool merge_patch_keeps_pending = false;  // the reduced patches never clear "pending"
