@@ -344,7 +344,11 @@ public:
         if (m_model.resume_skips_new_data && m_invocation.state && from >= 6) {
             last = from;
         }
-        for (int id = 1; id <= 3; ++id) {
+        bool skips_backlog = m_invocation.tail && m_model.tail_skips_backlog;
+        if (skips_backlog) {
+            from = last;
+        }
+        for (int id = 1; id <= 3 && !skips_backlog; ++id) {
             if (!(m_model.drops_item_3 && id == 3) &&
                 m_range.includes(id * 0x10000000u + k_items_offset)) {
                 answer.lines.push_back(record_line("items", item_data(id)));
@@ -472,7 +476,9 @@ Answer answer_check(const SourceModel& model, const Invocation& invocation) {
     auto status = invalid && !model.check_accepts_invalid ? std::string("FAILED")
                   : invalid                               ? std::string("SUCCEEDED")
                                                           : model.check_status;
-    auto message = status == "FAILED" ? R"(,"message":"the api_key was refused")" : "";
+    auto message = status == "FAILED" && !model.check_fails_silently
+                       ? R"(,"message":"the api_key was refused")"
+                       : "";
     return answer_with({fmt::format(R"({{"type":"CONNECTION_STATUS","connectionStatus":)"
                                     R"({{"status":"{}"{}}}}})",
                                     status, message)});

@@ -80,6 +80,7 @@ struct SourceModel {
         R"("page_size":{"type":"integer","default":2},"region":{"type":"string"}}})";
     std::string check_status = "SUCCEEDED";  // for the main config
     bool check_accepts_invalid = false;
+    bool check_fails_silently = false;          // FAILED for the invalid config, without a message
     bool check_crashes_without_region = false;  // the minimal config has no region
     bool discover_silent = false;               // exit 0, no CATALOG
     std::string discovered_streams;             // replaces the discovered streams when set
@@ -96,6 +97,7 @@ struct SourceModel {
     bool hangs_without_tail = false;
     // tail
     bool tail_exits = false;
+    bool tail_skips_backlog = false;  // with tail true, only what is added while it runs
     bool tail_ignores_sigterm = false;
     bool tail_misses_new_data = false;
     bool tail_state_before_new_data = false;  // new records come after the STATE that claims them

@@ -110,6 +110,11 @@ TEST_CASE("cross-run cli.check: a wrong status for either config fails; no inval
     expect_verdict(run_source(accepts_invalid, {"check-invalid"}), "check-invalid", "cli.check",
                    "failed", "with the invalid config expected status FAILED, got SUCCEEDED");
 
+    SourceModel silent;
+    silent.check_fails_silently = true;
+    expect_verdict(run_source(silent, {"check-invalid"}), "check-invalid", "cli.check", "failed",
+                   "status FAILED carries no message explaining why");
+
     auto without_invalid = source_test_config();
     without_invalid.invalid_config_text.reset();
     expect_verdict(run_source(SourceModel{}, {"check-invalid"}, without_invalid), "check-invalid",
@@ -194,6 +199,10 @@ TEST_CASE("cross-run read.full_refresh_deterministic: other content in the secon
     expect_verdict(run_source(changing, {"read-twice"}), "read-twice",
                    "read.full_refresh_deterministic", "warned",
                    "same key, other content in the second read");
+    auto name_volatile = source_test_config();
+    name_volatile.volatile_fields = {{"items", {"/name"}}};
+    expect_verdict(run_source(changing, {"read-twice"}, name_volatile), "read-twice",
+                   "read.full_refresh_deterministic", "passed", "volatile fields ignored");
 
     auto events_only = source_test_config();
     events_only.catalog_text = R"({"streams":[

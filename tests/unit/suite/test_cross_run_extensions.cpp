@@ -50,6 +50,12 @@ TEST_CASE("cross-run tail.on_streams: exiting on its own or ignoring SIGTERM fai
     expect_verdict(run_source(exits, {"tail-on"}), "tail-on", "tail.on_streams", "failed",
                    "with tail true the connector ended on its own (exit code 0)");
 
+    SourceModel no_backlog;
+    no_backlog.tail_skips_backlog = true;
+    expect_verdict(run_source(no_backlog, {"tail-on"}), "tail-on", "tail.on_streams", "failed",
+                   "did not emit the data available at start (every record of step 'before') "
+                   "within 2000 ms");
+
     SourceModel stubborn;
     stubborn.tail_ignores_sigterm = true;
     expect_verdict(run_source(stubborn, {"tail-on"}), "tail-on", "tail.on_streams", "failed",
