@@ -1,0 +1,297 @@
+// The core checks across runs (AP-*, X-STATE-*) through the runner's seam: the built-in suites
+// (suites/*.json) run against SourceModel (fake_connector.hpp), correct and with one fault at a
+// time; the real Runner, analyzer and checks judge each.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "fake_connector.hpp"
+#include "suite/check_registry.hpp"
+
+using namespace conform;
+using namespace conform::testing;
+
+namespace {
+
+const bool k_noted = note_covered(
+    {"cli.spec", "cli.check", "cli.discover", "cli.read", "cli.read_invalid_config",
+     "cli.check_minimal_config", "spec.schema_valid", "spec.config_valid", "discover.streams_valid",
+     "discover.key_paths_exist", "read.full_refresh_deterministic", "read.expected_records",
+     "state.final_checkpoint", "state.commit_boundaries", "state.resume_no_loss",
+     "state.next_read_delivers_new_data", "state.resume_exactly_once"});
+
+report::RunReport run_source(const SourceModel& model, std::vector<std::string> only,
+                             const config::TestConfig& config = source_test_config()) {
+    return run_builtin(model.behaviour(), config, std::move(only));
+}
+
+// Streams as discover lists them, from one stream's JSON text.
+std::string streams(const std::string& first, const std::string& second) {
+    return "[" + first + "," + second + "]";
+}
+
+const std::string k_events_stream =
+    R"({"name":"events","json_schema":{"type":"object","properties":{"id":{"type":"integer"}}},)"
+    R"("supported_sync_modes":["incremental"],"source_defined_primary_key":[["id"]]})";
+
+}  // namespace
+
+TEST_CASE("cross-run: a correct source passes every check across runs of the built-in suites") {
+    REQUIRE(k_noted);
+    SourceModel correct;
+    auto report = run_source(correct, {});
+    for (const auto& definition : suite::airbyte_checks()) {
+        if (definition.kind != suite::CheckKind::across_runs) {
+            continue;
+        }
+        std::string id(definition.info.id);
+        bool passed_somewhere = false;
+        for (const auto& scenario : report.scenarios) {
+            auto status = status_of(report, scenario.id, id);
+            INFO(scenario.id, " / ", id, ": ", all_messages(report, scenario.id, id));
+            CHECK(status != "failed");
+            CHECK(status != "warned");
+            passed_somewhere = passed_somewhere || status == "passed";
+        }
+        INFO(id);
+        CHECK(passed_somewhere);
+    }
+}
+
+TEST_CASE("cross-run cli.spec: two SPEC messages fail AP-CLI-1") {
+    SourceModel model;
+    model.spec_twice = true;
+    expect_verdict(run_source(model, {"spec"}), "spec", "cli.spec", "failed",
+                   "expected exactly one SPEC message, got 2");
+}
+
+TEST_CASE("cross-run spec.schema_valid: a spec that is no object schema fails; no SPEC skips") {
+    SourceModel array_spec;
+    array_spec.connection_specification = R"({"type":"array"})";
+    expect_verdict(run_source(array_spec, {"spec"}), "spec", "spec.schema_valid", "failed",
+                   "connectionSpecification must describe an object");
+
+    SourceModel bad_keyword;
+    bad_keyword.connection_specification = R"({"type":"object","required":"api_key"})";
+    expect_verdict(run_source(bad_keyword, {"spec"}), "spec", "spec.schema_valid", "failed",
+                   "connectionSpecification is not a valid draft-07 schema: at '/required'");
+
+    SourceModel silent;
+    silent.spec_silent = true;
+    auto report = run_source(silent, {"spec"});
+    expect_verdict(report, "spec", "spec.schema_valid", "skipped",
+                   "spec emitted no SPEC message (see cli.spec)");
+    expect_verdict(report, "spec", "cli.spec", "failed",
+                   "expected exactly one SPEC message, got 0");
+}
+
+TEST_CASE("cross-run spec.config_valid: a config missing a required property fails AP-SPEC-2") {
+    SourceModel model;
+    model.connection_specification =
+        R"({"type":"object","required":["api_key","account"],"properties":{)"
+        R"("api_key":{"type":"string"},"account":{"type":"string"}}})";
+    expect_verdict(run_source(model, {"spec"}), "spec", "spec.config_valid", "failed",
+                   "the test config's connector config does not match the spec");
+
+    SourceModel silent;
+    silent.spec_silent = true;
+    expect_verdict(run_source(silent, {"spec"}), "spec", "spec.config_valid", "skipped",
+                   "spec emitted no SPEC message");
+}
+
+TEST_CASE("cross-run cli.check: a wrong status for either config fails; no invalid config skips") {
+    SourceModel refuses_valid;
+    refuses_valid.check_status = "FAILED";
+    expect_verdict(run_source(refuses_valid, {"check-valid"}), "check-valid", "cli.check", "failed",
+                   "with the main config expected status SUCCEEDED, got FAILED");
+
+    SourceModel accepts_invalid;
+    accepts_invalid.check_accepts_invalid = true;
+    expect_verdict(run_source(accepts_invalid, {"check-invalid"}), "check-invalid", "cli.check",
+                   "failed", "with the invalid config expected status FAILED, got SUCCEEDED");
+
+    SourceModel silent;
+    silent.check_fails_silently = true;
+    expect_verdict(run_source(silent, {"check-invalid"}), "check-invalid", "cli.check", "failed",
+                   "status FAILED carries no message explaining why");
+
+    auto without_invalid = source_test_config();
+    without_invalid.invalid_config_text.reset();
+    expect_verdict(run_source(SourceModel{}, {"check-invalid"}, without_invalid), "check-invalid",
+                   "cli.check", "skipped", "the test config has no \"invalid_config\"");
+}
+
+TEST_CASE("cross-run cli.check_minimal_config: check crashing on the minimal config fails") {
+    SourceModel crashes;
+    crashes.check_crashes_without_region = true;
+    auto report = run_source(crashes, {"check-minimal-config", "check-valid"});
+    expect_verdict(report, "check-minimal-config", "cli.check_minimal_config", "failed",
+                   "with only the required properties and defaults, check ended with exit code 1");
+    CHECK(status_of(report, "check-valid", "cli.check") == "passed");
+
+    SourceModel silent;
+    silent.spec_silent = true;
+    expect_verdict(run_source(silent, {"check-minimal-config"}), "check-minimal-config",
+                   "cli.check_minimal_config", "skipped",
+                   "spec emitted no connectionSpecification");
+}
+
+TEST_CASE("cross-run cli.discover and discover.*: no CATALOG fails cli.discover, skips the rest") {
+    SourceModel silent;
+    silent.discover_silent = true;
+    auto report = run_source(silent, {"discover"});
+    expect_verdict(report, "discover", "cli.discover", "failed",
+                   "expected exactly one CATALOG message, got 0");
+    expect_verdict(report, "discover", "discover.streams_valid", "skipped",
+                   "discover emitted no CATALOG message (see cli.discover)");
+    expect_verdict(report, "discover", "discover.key_paths_exist", "skipped",
+                   "discover emitted no CATALOG message (see cli.discover)");
+}
+
+TEST_CASE("cross-run discover.streams_valid: a stream listed twice fails AP-DISC-1") {
+    SourceModel model;
+    model.discovered_streams = streams(k_events_stream, k_events_stream);
+    expect_verdict(run_source(model, {"discover"}), "discover", "discover.streams_valid", "failed",
+                   "stream 'events' is listed more than once");
+}
+
+TEST_CASE("cross-run discover.key_paths_exist: a key outside the schema fails; no keys skip") {
+    SourceModel missing_key;
+    missing_key.discovered_streams = streams(
+        R"({"name":"items","json_schema":{"type":"object","properties":{"id":{}}},)"
+        R"("supported_sync_modes":["full_refresh"],"source_defined_primary_key":[["uuid"]]})",
+        k_events_stream);
+    expect_verdict(run_source(missing_key, {"discover"}), "discover", "discover.key_paths_exist",
+                   "failed", "stream 'items': primary key [\"uuid\"] is not a property");
+
+    SourceModel no_keys;
+    no_keys.discovered_streams =
+        R"([{"name":"items","json_schema":{"type":"object"},"supported_sync_modes":["full_refresh"]}])";
+    expect_verdict(run_source(no_keys, {"discover"}), "discover", "discover.key_paths_exist",
+                   "skipped", "no discovered stream declares a primary key or a default cursor");
+}
+
+TEST_CASE("cross-run cli.read: a read that crashes without a TRACE error fails AP-CLI-4") {
+    SourceModel crashes;
+    crashes.read_crashes = true;
+    expect_verdict(run_source(crashes, {"read"}), "read", "cli.read", "failed",
+                   "read failed: exit code 1; no TRACE error message came first");
+}
+
+TEST_CASE("cross-run cli.read_invalid_config: reading with the invalid config must fail") {
+    SourceModel succeeds;
+    succeeds.invalid_config_read_succeeds = true;
+    expect_verdict(run_source(succeeds, {"read-invalid-config"}), "read-invalid-config",
+                   "cli.read_invalid_config", "failed",
+                   "with the invalid config the read succeeded (exit 0, 9 record(s)) and emitted "
+                   "no TRACE error");
+
+    auto without_invalid = source_test_config();
+    without_invalid.invalid_config_text.reset();
+    expect_verdict(run_source(SourceModel{}, {"read-invalid-config"}, without_invalid),
+                   "read-invalid-config", "cli.read_invalid_config", "skipped",
+                   "the test config has no \"invalid_config\"");
+}
+
+TEST_CASE("cross-run read.full_refresh_deterministic: other content in the second read warns") {
+    SourceModel changing;
+    changing.items_change_between_reads = true;
+    expect_verdict(run_source(changing, {"read-twice"}), "read-twice",
+                   "read.full_refresh_deterministic", "warned",
+                   "same key, other content in the second read");
+    auto name_volatile = source_test_config();
+    name_volatile.volatile_fields = {{"items", {"/name"}}};
+    expect_verdict(run_source(changing, {"read-twice"}, name_volatile), "read-twice",
+                   "read.full_refresh_deterministic", "passed", "volatile fields ignored");
+
+    auto events_only = source_test_config();
+    events_only.catalog_text = R"({"streams":[
+      {"stream":{"name":"events","json_schema":{"type":"object"},
+                 "supported_sync_modes":["incremental"]},
+       "sync_mode":"incremental","destination_sync_mode":"append","cursor_field":["seq"]}]})";
+    expect_verdict(run_source(SourceModel{}, {"read-twice"}, events_only), "read-twice",
+                   "read.full_refresh_deterministic", "skipped",
+                   "no full-refresh stream in the configured catalog");
+}
+
+TEST_CASE("cross-run read.expected_records: an expected record not emitted fails AP-READ-7") {
+    SourceModel drops;
+    drops.drops_item_3 = true;
+    expect_verdict(run_source(drops, {"read-expected"}), "read-expected", "read.expected_records",
+                   "failed", "expected record not emitted");
+
+    auto none_expected = source_test_config();
+    none_expected.expected_records.clear();
+    expect_verdict(run_source(SourceModel{}, {"read-expected"}, none_expected), "read-expected",
+                   "read.expected_records", "skipped",
+                   "the test config has no \"expected_records\"");
+}
+
+TEST_CASE("cross-run state.final_checkpoint: records after the last STATE warn (X-STATE-4)") {
+    SourceModel late;
+    late.states_every_4 = true;
+    expect_verdict(run_source(late, {"read"}), "read", "state.final_checkpoint", "warned",
+                   "comes after its last STATE");
+
+    SourceModel crashes;
+    crashes.read_crashes = true;
+    expect_verdict(run_source(crashes, {"read"}), "read", "state.final_checkpoint", "skipped",
+                   "no read exited 0 after emitting records");
+}
+
+TEST_CASE("cross-run state.commit_boundaries and resume_no_loss: a STATE ahead of its records") {
+    SourceModel ahead;
+    ahead.state_ahead = true;
+    auto report = run_source(ahead, {"resume"});
+    expect_verdict(report, "resume", "state.commit_boundaries", "failed",
+                   "covers records emitted after it: resuming from it lost 1 of the 2 record(s)");
+    expect_verdict(report, "resume", "state.resume_no_loss", "failed",
+                   "lost after resuming from checkpoint");
+}
+
+TEST_CASE("cross-run state.*: without a checkpoint to resume from, the resume checks skip") {
+    SourceModel crashes;
+    crashes.read_crashes = true;
+    auto report = run_source(crashes, {"resume"});
+    for (const char* check :
+         {"state.commit_boundaries", "state.resume_no_loss", "state.resume_exactly_once"}) {
+        expect_verdict(report, "resume", check, "skipped",
+                       "which emitted 0 STATE message(s): no checkpoint 'sample' to resume from");
+    }
+}
+
+TEST_CASE("cross-run state.resume_exactly_once: re-emitting a committed record warns") {
+    SourceModel inclusive;
+    inclusive.resume_inclusive = true;
+    expect_verdict(run_source(inclusive, {"resume"}), "resume", "state.resume_exactly_once",
+                   "warned", "re-emitted after resuming from checkpoint");
+
+    auto items_only = source_test_config();
+    items_only.catalog_text = R"({"streams":[
+      {"stream":{"name":"items","json_schema":{"type":"object"},
+                 "supported_sync_modes":["full_refresh"]},
+       "sync_mode":"full_refresh","destination_sync_mode":"overwrite","primary_key":[["id"]]}]})";
+    expect_verdict(run_source(SourceModel{}, {"resume"}, items_only), "resume",
+                   "state.resume_exactly_once", "skipped",
+                   "no incremental stream in the configured catalog");
+}
+
+TEST_CASE("cross-run state.next_read_delivers_new_data: new data after the final STATE") {
+    SourceModel skips;
+    skips.resume_skips_new_data = true;
+    expect_verdict(run_source(skips, {"read-new-data"}), "read-new-data",
+                   "state.next_read_delivers_new_data", "failed",
+                   "not delivered by the read resumed from that STATE");
+
+    SourceModel adds_nothing;
+    adds_nothing.inject_adds_nothing = true;
+    expect_verdict(run_source(adds_nothing, {"read-new-data"}), "read-new-data",
+                   "state.next_read_delivers_new_data", "skipped",
+                   "the inject command added no record");
+
+    auto no_inject = source_test_config();
+    no_inject.inject_command.clear();
+    expect_verdict(run_source(SourceModel{}, {"read-new-data"}, no_inject), "read-new-data",
+                   "state.next_read_delivers_new_data", "skipped",
+                   "no \"tail\": {\"inject_command\"}");
+}
