@@ -40,7 +40,10 @@ process::Decision TailDriver::on_tick(const protocol::Observation& seen,
         case Phase::catching_up: {
             bool caught_up = m_remaining_total == 0;
             if (caught_up) {
-                note("caught up with the backlog", elapsed);
+                if (!m_caught_up_noted) {
+                    note("caught up with the backlog", elapsed);
+                    m_caught_up_noted = true;
+                }
             } else if (waited < m_settings.wait_limit) {
                 return process::Decision::keep_going;
             } else {

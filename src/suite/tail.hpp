@@ -56,6 +56,7 @@ private:
     std::uint64_t m_remaining_total = 0;
     std::size_t m_records_taken = 0;
     std::uint64_t m_first_new_line = 0;
+    bool m_caught_up_noted = false;
     std::chrono::milliseconds m_phase_started{0};
 };
 
