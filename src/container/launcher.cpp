@@ -157,8 +157,11 @@ public:
         return image_launch_spec(m_settings, call, unique_container_name());
     }
 
+    // The image's id once it was checked (after the first run): what exactly ran.
     std::string describe() const override {
-        return fmt::format("{} image {}{}", m_settings.runtime, m_settings.image,
+        std::lock_guard lock(m_mutex);
+        return fmt::format("{} image {}{}{}", m_settings.runtime, m_settings.image,
+                           m_image_id.empty() ? "" : fmt::format(" ({})", m_image_id.substr(0, 19)),
                            m_settings.network ? " (network on)" : "");
     }
 
@@ -188,8 +191,8 @@ private:
         if (!m_image_checked) {
             m_image_checked = true;
             try {
-                ensure_image({m_settings.runtime, m_settings.global_args}, m_settings.image,
-                             m_settings.pull);
+                m_image_id = ensure_image({m_settings.runtime, m_settings.global_args},
+                                          m_settings.image, m_settings.pull);
             } catch (const Error& error) {
                 m_image_error = error;
             }
@@ -200,9 +203,10 @@ private:
     }
 
     ImageSettings m_settings;
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
     bool m_image_checked = false;
     std::optional<Error> m_image_error;
+    std::string m_image_id;
 };
 
 }  // namespace

@@ -73,10 +73,23 @@ std::string failure_detail(const CommandOutput& output, std::chrono::millisecond
     return summary;
 }
 
-bool image_present(const RuntimeCommand& runtime, const std::string& image, std::string& why_not) {
+// podman prints the bare hex, docker prefixes "sha256:".
+std::string image_id_from(std::string text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {
+        text.pop_back();
+    }
+    if (text.empty() || text.find('\n') != std::string::npos) {
+        return {};
+    }
+    return text.starts_with("sha256:") ? text : "sha256:" + text;
+}
+
+bool image_present(const RuntimeCommand& runtime, const std::string& image, std::string& id,
+                   std::string& why_not) {
     CommandOutput output =
         run_runtime(runtime, {"image", "inspect", "--format", "{{.Id}}", image}, k_inspect_timeout);
     if (output.succeeded()) {
+        id = image_id_from(output.stdout_text);
         return true;
     }
     why_not = fmt::format("{} image inspect: {}", runtime_label(runtime),
@@ -182,14 +195,12 @@ std::vector<std::string> RuntimeCommand::with(std::vector<std::string> args) con
     return argv;
 }
 
-void ensure_image(const RuntimeCommand& runtime, const std::string& image, PullPolicy policy) {
-    if (policy == PullPolicy::always) {
-        pull_image(runtime, image, policy);
-        return;
-    }
+std::string ensure_image(const RuntimeCommand& runtime, const std::string& image,
+                         PullPolicy policy) {
+    std::string id;
     std::string why_not;
-    if (image_present(runtime, image, why_not)) {
-        return;
+    if (policy != PullPolicy::always && image_present(runtime, image, id, why_not)) {
+        return id;
     }
     if (policy == PullPolicy::never) {
         throw Error(ErrorKind::input,
@@ -197,6 +208,8 @@ void ensure_image(const RuntimeCommand& runtime, const std::string& image, PullP
                                 image, why_not));
     }
     pull_image(runtime, image, policy);
+    image_present(runtime, image, id, why_not);
+    return id;
 }
 
 }  // namespace conform::container

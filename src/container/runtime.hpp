@@ -40,8 +40,10 @@ struct RuntimeCommand {
 };
 
 // Makes sure `image` is available under `policy`: inspects it, and pulls it when the policy says
-// so. Throws conform::Error (input) when the image is absent under "never" or cannot be pulled,
-// and (usage) when the runtime cannot be started.
-void ensure_image(const RuntimeCommand& runtime, const std::string& image, PullPolicy policy);
+// so. Returns the image's id ("sha256:" and 64 hex digits, as the runtime reports it; empty when it
+// reports none), which names exactly what ran. Throws conform::Error (input) when the image is
+// absent under "never" or cannot be pulled, and (usage) when the runtime cannot be started.
+std::string ensure_image(const RuntimeCommand& runtime, const std::string& image,
+                         PullPolicy policy);
 
 }  // namespace conform::container

@@ -327,7 +327,8 @@ TEST_CASE("pull policy never: an absent image is a clear input error, checked on
     CHECK(calls[0].find("pull") == std::string::npos);
 }
 
-TEST_CASE("pull policy missing pulls an absent image once; always pulls without inspecting") {
+TEST_CASE(
+    "pull policy missing pulls an absent image once; always pulls first; both then learn its id") {
     process::PrivateDir dir;
     auto settings = podman_settings();
     settings.runtime = write_fake_runtime(dir, 1, 0).string();
@@ -336,16 +337,19 @@ TEST_CASE("pull policy missing pulls an absent image once; always pulls without 
     CHECK(client_argv(spec.argv)[0] == settings.runtime);
     launcher->prepare(read_call());
     auto calls = logged_calls(dir);
-    REQUIRE(calls.size() == 2);
+    REQUIRE(calls.size() == 3);
     CHECK(calls[0].find("image inspect") != std::string::npos);
     CHECK(calls[1] == "--storage-driver=vfs pull localhost/conform-reference:test");
+    CHECK(calls[2].find("image inspect") != std::string::npos);
 
     process::PrivateDir always_dir;
     settings.runtime = write_fake_runtime(always_dir, 0, 0).string();
     settings.pull = PullPolicy::always;
     make_image_launcher(settings)->prepare(read_call());
-    CHECK(logged_calls(always_dir) ==
-          Args{"--storage-driver=vfs pull localhost/conform-reference:test"});
+    auto always_calls = logged_calls(always_dir);
+    REQUIRE(always_calls.size() == 2);
+    CHECK(always_calls[0] == "--storage-driver=vfs pull localhost/conform-reference:test");
+    CHECK(always_calls[1].find("image inspect") != std::string::npos);
 }
 
 TEST_CASE("a failed pull is an input error carrying the runtime's message") {

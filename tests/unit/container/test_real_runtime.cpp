@@ -150,6 +150,10 @@ TEST_CASE("files are mounted read-only under /data, env and stdin arrive, networ
     CHECK(has_line(lines.lines, "stdin=line two"));
     CHECK(has_line(lines.lines, "interfaces=0"));
     CHECK(our_containers().empty());
+    // Once run, the image is described by its id: what exactly ran.
+    auto description = launcher->describe();
+    INFO(description);
+    CHECK(description.find(std::string(k_image) + " (sha256:") != std::string::npos);
 }
 
 TEST_CASE("network on gives the container the host's network") {
