@@ -376,7 +376,7 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
         auto baseline = diff::load_baseline(flags.baseline);
         diff.changes = diff::diff_verdicts(baseline.verdicts, report);
         if (baseline.streams.empty()) {
-            diff.notes.push_back(
+            diff.notes.emplace_back(
                 "records not compared: the baseline has no \"streams\" (write "
                 "it with --record-digests)");
         } else if (answers.read_failure.empty()) {

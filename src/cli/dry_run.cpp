@@ -81,9 +81,9 @@ std::string step_shape(const suite::Step& step) {
                                     to_string(step.state_checkpoint)));
     }
     if (step.projections != suite::ProjectionChoice::none) {
-        parts.push_back(step.projections == suite::ProjectionChoice::configured
-                            ? "projections configured"
-                            : "projections identity");
+        parts.emplace_back(step.projections == suite::ProjectionChoice::configured
+                               ? "projections configured"
+                               : "projections identity");
     }
     return fmt::format("{}", fmt::join(parts, ", "));
 }

@@ -39,7 +39,8 @@ void compare_documents(const std::optional<std::string>& control,
 void compare_state(VersionProbe& target_probe, const VersionAnswers& control,
                    const VersionAnswers& target, const StreamKeys& keys, DiffReport& diff) {
     if (control.read.states.empty()) {
-        diff.notes.push_back("state compatibility not checked: the control's read wrote no STATE");
+        diff.notes.emplace_back(
+            "state compatibility not checked: the control's read wrote no STATE");
         return;
     }
     std::size_t checkpoint = (control.read.states.size() - 1) / 2;

@@ -88,9 +88,9 @@ public:
         current += (current.empty() ? "" : "; ") + text;
     }
 
-    void skip(std::string_view check, std::string why) {
+    void skip(std::string_view check, const std::string& why) {
         m_findings[std::string(check)].skipped = true;
-        note(check, std::move(why));
+        note(check, why);
     }
 
     // Runs `initialize` in a new project folder and returns the folder, for steps that need a

@@ -26,8 +26,8 @@ const schema::Schema& suite_schema() {
     return k_schema;
 }
 
-std::string string_or(const rapidjson::Value& object, const char* name, std::string fallback) {
-    return object.HasMember(name) ? std::string(object[name].GetString()) : fallback;
+std::string string_or(const rapidjson::Value& object, const char* name, std::string_view fallback) {
+    return object.HasMember(name) ? std::string(object[name].GetString()) : std::string(fallback);
 }
 
 bool flag(const rapidjson::Value& object, const char* name) {
