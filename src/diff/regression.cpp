@@ -45,7 +45,7 @@ void compare_state(VersionProbe& target_probe, const VersionAnswers& control,
     std::size_t checkpoint = (control.read.states.size() - 1) / 2;
     std::string failure;
     auto resumed =
-        target_probe.resume(target.read_catalog, control.read.states[checkpoint], failure);
+        target_probe.read(target.read_catalog, &control.read.states[checkpoint], failure);
     if (!failure.empty()) {
         diff.changes.push_back({"state.resume_failed",
                                 "read",
@@ -59,8 +59,31 @@ void compare_state(VersionProbe& target_probe, const VersionAnswers& control,
     append(diff.changes, resume_losses(control.read, checkpoint, target.read, resumed, keys));
 }
 
-void compare_reads(VersionProbe& target_probe, const VersionAnswers& control,
-                   const VersionAnswers& target, DiffReport& diff) {
+// Fields that differ between two reads of the control are not the target's doing.
+StreamPointers fields_varying_between_reads(VersionProbe& control_probe,
+                                            const VersionAnswers& control, const StreamKeys& keys,
+                                            DiffReport& diff) {
+    std::string failure;
+    auto again = control_probe.read(control.read_catalog, nullptr, failure);
+    if (!failure.empty()) {
+        diff.notes.push_back(
+            fmt::format("the control's second read {}: fields that vary between "
+                        "reads are not known",
+                        failure));
+        return {};
+    }
+    auto unstable = unstable_fields(control.read, again, keys);
+    for (const auto& [stream, pointers] : unstable) {
+        diff.notes.push_back(
+            fmt::format("{}: {} differ between two reads of the control and are "
+                        "ignored (volatile_fields says so for good)",
+                        stream, fmt::join(pointers, ", ")));
+    }
+    return unstable;
+}
+
+void compare_reads(VersionProbe& control_probe, VersionProbe& target_probe,
+                   const VersionAnswers& control, const VersionAnswers& target, DiffReport& diff) {
     if (!control.read_failure.empty()) {
         diff.notes.push_back(
             fmt::format("records not compared: the control's read {}", control.read_failure));
@@ -75,7 +98,8 @@ void compare_reads(VersionProbe& target_probe, const VersionAnswers& control,
         return;
     }
     auto keys = keys_of_catalog(control.read_catalog);
-    append(diff.changes, diff_records(control.read, target.read, keys, diff.streams));
+    auto unstable = fields_varying_between_reads(control_probe, control, keys, diff);
+    append(diff.changes, diff_records(control.read, target.read, keys, diff.streams, unstable));
     for (const auto* side : {&control, &target}) {
         for (const auto& [stream, count] : side->read.dropped) {
             diff.notes.push_back(fmt::format(
@@ -102,7 +126,7 @@ DiffReport compare_versions(const config::TestConfig& control, const config::Tes
     auto target_answers = target_probe.answer();
     compare_documents(control_answers.spec, target_answers.spec, "spec", diff);
     compare_documents(control_answers.catalog, target_answers.catalog, "catalog", diff);
-    compare_reads(target_probe, control_answers, target_answers, diff);
+    compare_reads(control_probe, target_probe, control_answers, target_answers, diff);
     append(diff.changes, diff_verdicts(control_report, target_report));
     apply_accepted(diff.changes, accepted);
     std::stable_sort(diff.changes.begin(), diff.changes.end(),
