@@ -326,6 +326,7 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
             diff.changes.insert(diff.changes.end(), records.begin(), records.end());
         }
         diff::apply_accepted(diff.changes, accepted_changes_of(config));
+        diff::redact_secrets(diff, {answers.spec}, config.config_text);
         fmt::print("{}", diff::to_console_text(diff));
     }
     if (!flags.report_json.empty()) {

@@ -11,6 +11,7 @@
 #include "diff/schema_diff.hpp"
 #include "diff/verdicts.hpp"
 #include "json/parse.hpp"
+#include "protocol/secrets.hpp"
 #include "util/error.hpp"
 
 namespace conform::diff {
@@ -128,12 +129,43 @@ DiffReport compare_versions(const config::TestConfig& control, const config::Tes
     compare_documents(control_answers.catalog, target_answers.catalog, "catalog", diff);
     compare_reads(control_probe, target_probe, control_answers, target_answers, diff);
     append(diff.changes, diff_verdicts(control_report, target_report));
+    redact_secrets(diff, {control_answers.spec, target_answers.spec}, control.config_text);
     apply_accepted(diff.changes, accepted);
     std::stable_sort(diff.changes.begin(), diff.changes.end(),
                      [](const Change& left, const Change& right) {
                          return left.counts_as_breaking() > right.counts_as_breaking();
                      });
     return diff;
+}
+
+void redact_secrets(DiffReport& diff, const std::vector<std::optional<std::string>>& specs,
+                    const std::string& config_text) {
+    rapidjson::Document config;
+    config.Parse(config_text.c_str(), config_text.size());
+    if (config.HasParseError()) {
+        return;
+    }
+    std::vector<std::string> values;
+    for (const auto& spec : specs) {
+        if (spec) {
+            auto schema = json::parse_json_text(*spec, "spec");
+            auto found = protocol::collect_secrets(schema, config);
+            values.insert(values.end(), found.begin(), found.end());
+        }
+    }
+    protocol::Secrets secrets(std::move(values));
+    if (secrets.empty()) {
+        return;
+    }
+    for (auto& change : diff.changes) {
+        change.where = secrets.redact(change.where);
+        change.detail = secrets.redact(change.detail);
+    }
+    for (auto& note : diff.notes) {
+        note = secrets.redact(note);
+    }
+    diff.control = secrets.redact(diff.control);
+    diff.target = secrets.redact(diff.target);
 }
 
 std::string to_console_text(const DiffReport& diff) {
