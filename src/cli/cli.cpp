@@ -384,6 +384,7 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
             diff.changes.insert(diff.changes.end(), records.begin(), records.end());
         }
         diff::apply_accepted(diff.changes, accepted_changes_of(config));
+        diff::redact_secrets(diff, {answers.spec}, config.config_text);
         fmt::print("{}", diff::to_console_text(diff));
     }
     if (!flags.report_json.empty()) {
@@ -527,9 +528,19 @@ int diff_command(const RunFlags& flags, const DiffFlags& versions) {
     check_selection_names(flags.skip, scenarios);
     auto control = version_config(flags, versions.control, versions.control_image);
     auto target = version_config(flags, versions.target, versions.target_image);
-    auto control_report = run_version("control", control, flags, scenarios);
-    auto target_report = run_version("target", target, flags, scenarios);
+    report::RunReport control_report;
+    report::RunReport target_report;
+    try {
+        control_report = run_version("control", control, flags, scenarios);
+        target_report = run_version("target", target, flags, scenarios);
+    } catch (const Error&) {
+        // What failed after Ctrl-C failed because of it; no diff of half-finished runs.
+        if (!process::stop_requested()) {
+            throw;
+        }
+    }
     if (process::stop_requested()) {
+        fmt::print(stderr, "conform: interrupted; no diff was made\n");
         return k_exit_interrupted;
     }
     auto diff = diff::compare_versions(control, target, control_report, target_report,
@@ -785,6 +796,7 @@ int conform_main(int argc, char** argv) {
         ->delimiter(',');
     diff->add_option("--container-runtime", flags.runtime, "docker, podman or a compatible CLI");
     diff->add_option("--runtime-arg", flags.runtime_args, "extra argument for `RUNTIME run`");
+    diff->add_flag("--network", flags.network, "give containers network access (off by default)");
     diff->add_option("--pull", flags.pull, "image pull policy")
         ->check(CLI::IsMember({"never", "missing", "always"}));
     diff->add_option("--volatile", flags.volatile_fields,

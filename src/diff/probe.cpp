@@ -202,9 +202,9 @@ VersionAnswers VersionProbe::answer() {
     return answers;
 }
 
-ReadCapture VersionProbe::resume(const std::string& catalog_json, const std::string& state_text,
-                                 std::string& failure) {
-    return m_impl->read(catalog_json, &state_text, failure);
+ReadCapture VersionProbe::read(const std::string& catalog_json, const std::string* state_text,
+                               std::string& failure) {
+    return m_impl->read(catalog_json, state_text, failure);
 }
 
 }  // namespace conform::diff

@@ -28,9 +28,10 @@ public:
     // spec, discover, then a read of the test config's catalog restricted to the streams this
     // version discovers (or, without one, of every discovered stream in full_refresh).
     VersionAnswers answer();
-    // A read of `catalog_json` resumed from `state_text`.
-    ReadCapture resume(const std::string& catalog_json, const std::string& state_text,
-                       std::string& failure);
+    // A read of `catalog_json`, resumed from `state_text` when given. `failure` says how the
+    // read ended when it did not exit 0, else it is empty.
+    ReadCapture read(const std::string& catalog_json, const std::string* state_text,
+                     std::string& failure);
     std::string describe() const;
 
 private:

@@ -106,24 +106,29 @@ std::string examples(const std::vector<std::string>& identities) {
     return identities.size() > k_examples ? text + ", ..." : text;
 }
 
+struct FieldChange {
+    std::string pointer;
+    std::string text;  // "/name: \"a\" -> \"b\""
+};
+
 void list_field_changes(const Value& before, const Value& after, const std::string& path,
-                        std::vector<std::string>& out) {
+                        std::vector<FieldChange>& out) {
     if (before.IsObject() && after.IsObject()) {
         for (const auto& member : before.GetObject()) {
             auto child = path + "/" + json::escape_pointer_token(member.name.GetString());
             auto found = after.FindMember(member.name);
             if (found == after.MemberEnd()) {
-                out.push_back(
-                    fmt::format("{}: {} -> absent", child, json::to_canonical_json(member.value)));
+                out.push_back({child, fmt::format("{}: {} -> absent", child,
+                                                  json::to_canonical_json(member.value))});
             } else {
                 list_field_changes(member.value, found->value, child, out);
             }
         }
         for (const auto& member : after.GetObject()) {
             if (!before.HasMember(member.name)) {
-                out.push_back(fmt::format("{}/{}: absent -> {}", path,
-                                          json::escape_pointer_token(member.name.GetString()),
-                                          json::to_canonical_json(member.value)));
+                auto child = path + "/" + json::escape_pointer_token(member.name.GetString());
+                out.push_back({child, fmt::format("{}: absent -> {}", child,
+                                                  json::to_canonical_json(member.value))});
             }
         }
         return;
@@ -131,8 +136,30 @@ void list_field_changes(const Value& before, const Value& after, const std::stri
     auto old_text = json::to_canonical_json(before);
     auto new_text = json::to_canonical_json(after);
     if (old_text != new_text) {
-        out.push_back(fmt::format("{}: {} -> {}", path.empty() ? "/" : path, old_text, new_text));
+        auto pointer = path.empty() ? std::string("/") : path;
+        out.push_back({pointer, fmt::format("{}: {} -> {}", pointer, old_text, new_text)});
     }
+}
+
+// The fields that differ between two records, without those in `ignored`.
+std::vector<FieldChange> field_changes(std::string_view before, std::string_view after,
+                                       const std::set<std::string>& ignored) {
+    rapidjson::Document old_document;
+    rapidjson::Document new_document;
+    old_document.Parse(before.data(), before.size());
+    new_document.Parse(after.data(), after.size());
+    std::vector<FieldChange> fields;
+    list_field_changes(old_document, new_document, "", fields);
+    std::erase_if(fields, [&](const FieldChange& field) { return ignored.count(field.pointer); });
+    return fields;
+}
+
+std::string describe_fields(const std::vector<FieldChange>& fields, std::size_t limit) {
+    std::string text;
+    for (std::size_t i = 0; i < fields.size() && i < limit; ++i) {
+        text += (i == 0 ? "" : "; ") + fields[i].text;
+    }
+    return fields.size() > limit ? text + fmt::format("; {} more", fields.size() - limit) : text;
 }
 
 // ["address", "city"] -> "/address/city"
@@ -146,6 +173,13 @@ std::string pointer_of_path(const Value& path) {
         }
     }
     return pointer;
+}
+
+const std::set<std::string>& pointers_for(const StreamPointers& pointers,
+                                          const std::string& stream) {
+    static const std::set<std::string> none;
+    auto found = pointers.find(stream);
+    return found == pointers.end() ? none : found->second;
 }
 
 }  // namespace
@@ -236,21 +270,34 @@ StreamKeys keys_of_catalog(std::string_view catalog_json) {
 }
 
 std::string changed_fields(std::string_view before, std::string_view after, std::size_t limit) {
-    rapidjson::Document old_document;
-    rapidjson::Document new_document;
-    old_document.Parse(before.data(), before.size());
-    new_document.Parse(after.data(), after.size());
-    std::vector<std::string> fields;
-    list_field_changes(old_document, new_document, "", fields);
-    std::string text;
-    for (std::size_t i = 0; i < fields.size() && i < limit; ++i) {
-        text += (i == 0 ? "" : "; ") + fields[i];
+    return describe_fields(field_changes(before, after, {}), limit);
+}
+
+StreamPointers unstable_fields(const ReadCapture& first, const ReadCapture& second,
+                               const StreamKeys& keys) {
+    StreamPointers unstable;
+    for (const auto& [stream, records] : first.streams) {
+        auto other = second.streams.find(stream);
+        if (other == second.streams.end()) {
+            continue;
+        }
+        const auto& key = key_for(keys, stream);
+        auto again = by_identity(other->second, key);
+        for (const auto& [identity, record] : by_identity(records, key)) {
+            auto found = again.find(identity);
+            if (found != again.end() && found->second->data != record->data) {
+                for (const auto& field : field_changes(record->data, found->second->data, {})) {
+                    unstable[stream].insert(field.pointer);
+                }
+            }
+        }
     }
-    return fields.size() > limit ? text + fmt::format("; {} more", fields.size() - limit) : text;
+    return unstable;
 }
 
 std::vector<Change> diff_records(const ReadCapture& control, const ReadCapture& target,
-                                 const StreamKeys& keys, std::vector<StreamSummary>& summary) {
+                                 const StreamKeys& keys, std::vector<StreamSummary>& summary,
+                                 const StreamPointers& unstable) {
     std::vector<Change> changes;
     std::set<std::string> streams;
     for (const auto* capture : {&control, &target}) {
@@ -274,9 +321,11 @@ std::vector<Change> diff_records(const ReadCapture& control, const ReadCapture& 
             if (found == after.end()) {
                 removed.push_back(key.empty() ? "a record without key" : identity);
             } else if (found->second->data != record->data) {
-                if (row.changed++ == 0) {
+                auto fields = field_changes(record->data, found->second->data,
+                                            pointers_for(unstable, stream));
+                if (!fields.empty() && row.changed++ == 0) {
                     first_change = fmt::format("{}: {}", key.empty() ? "" : identity,
-                                               changed_fields(record->data, found->second->data));
+                                               describe_fields(fields, 3));
                 }
             }
         }

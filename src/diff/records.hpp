@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,11 +59,21 @@ struct StreamSummary {
     std::uint64_t changed = 0;
 };
 
+// Per stream, JSON pointers of fields.
+using StreamPointers = std::map<std::string, std::set<std::string>>;
+
+// The fields whose values differ between two reads of the same version, by identity: they vary
+// from read to read (timestamps of the read itself) and say nothing about a new version.
+StreamPointers unstable_fields(const ReadCapture& first, const ReadCapture& second,
+                               const StreamKeys& keys);
+
 // Records of each stream compared by identity (the control's keys): removed and changed records
 // are breaking ("records.removed", "records.changed", with the differing fields by JSON pointer),
-// added ones are not ("records.added").
+// added ones are not ("records.added"). A record whose only differences are `unstable` fields is
+// not changed.
 std::vector<Change> diff_records(const ReadCapture& control, const ReadCapture& target,
-                                 const StreamKeys& keys, std::vector<StreamSummary>& summary);
+                                 const StreamKeys& keys, std::vector<StreamSummary>& summary,
+                                 const StreamPointers& unstable = {});
 
 // A target resumed from the control's state at checkpoint `checkpoint` must, together with what
 // the control emitted before that checkpoint, cover every record of the target's own full read:

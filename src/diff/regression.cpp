@@ -11,6 +11,7 @@
 #include "diff/schema_diff.hpp"
 #include "diff/verdicts.hpp"
 #include "json/parse.hpp"
+#include "protocol/secrets.hpp"
 #include "util/error.hpp"
 
 namespace conform::diff {
@@ -46,7 +47,7 @@ void compare_state(VersionProbe& target_probe, const VersionAnswers& control,
     std::size_t checkpoint = (control.read.states.size() - 1) / 2;
     std::string failure;
     auto resumed =
-        target_probe.resume(target.read_catalog, control.read.states[checkpoint], failure);
+        target_probe.read(target.read_catalog, &control.read.states[checkpoint], failure);
     if (!failure.empty()) {
         diff.changes.push_back({"state.resume_failed",
                                 "read",
@@ -60,8 +61,31 @@ void compare_state(VersionProbe& target_probe, const VersionAnswers& control,
     append(diff.changes, resume_losses(control.read, checkpoint, target.read, resumed, keys));
 }
 
-void compare_reads(VersionProbe& target_probe, const VersionAnswers& control,
-                   const VersionAnswers& target, DiffReport& diff) {
+// Fields that differ between two reads of the control are not the target's doing.
+StreamPointers fields_varying_between_reads(VersionProbe& control_probe,
+                                            const VersionAnswers& control, const StreamKeys& keys,
+                                            DiffReport& diff) {
+    std::string failure;
+    auto again = control_probe.read(control.read_catalog, nullptr, failure);
+    if (!failure.empty()) {
+        diff.notes.push_back(
+            fmt::format("the control's second read {}: fields that vary between "
+                        "reads are not known",
+                        failure));
+        return {};
+    }
+    auto unstable = unstable_fields(control.read, again, keys);
+    for (const auto& [stream, pointers] : unstable) {
+        diff.notes.push_back(
+            fmt::format("{}: {} differ between two reads of the control and are "
+                        "ignored (volatile_fields says so for good)",
+                        stream, fmt::join(pointers, ", ")));
+    }
+    return unstable;
+}
+
+void compare_reads(VersionProbe& control_probe, VersionProbe& target_probe,
+                   const VersionAnswers& control, const VersionAnswers& target, DiffReport& diff) {
     if (!control.read_failure.empty()) {
         diff.notes.push_back(
             fmt::format("records not compared: the control's read {}", control.read_failure));
@@ -76,7 +100,8 @@ void compare_reads(VersionProbe& target_probe, const VersionAnswers& control,
         return;
     }
     auto keys = keys_of_catalog(control.read_catalog);
-    append(diff.changes, diff_records(control.read, target.read, keys, diff.streams));
+    auto unstable = fields_varying_between_reads(control_probe, control, keys, diff);
+    append(diff.changes, diff_records(control.read, target.read, keys, diff.streams, unstable));
     for (const auto* side : {&control, &target}) {
         for (const auto& [stream, count] : side->read.dropped) {
             diff.notes.push_back(fmt::format(
@@ -103,14 +128,45 @@ DiffReport compare_versions(const config::TestConfig& control, const config::Tes
     auto target_answers = target_probe.answer();
     compare_documents(control_answers.spec, target_answers.spec, "spec", diff);
     compare_documents(control_answers.catalog, target_answers.catalog, "catalog", diff);
-    compare_reads(target_probe, control_answers, target_answers, diff);
+    compare_reads(control_probe, target_probe, control_answers, target_answers, diff);
     append(diff.changes, diff_verdicts(control_report, target_report));
+    redact_secrets(diff, {control_answers.spec, target_answers.spec}, control.config_text);
     apply_accepted(diff.changes, accepted);
     std::stable_sort(diff.changes.begin(), diff.changes.end(),
                      [](const Change& left, const Change& right) {
                          return left.counts_as_breaking() > right.counts_as_breaking();
                      });
     return diff;
+}
+
+void redact_secrets(DiffReport& diff, const std::vector<std::optional<std::string>>& specs,
+                    const std::string& config_text) {
+    rapidjson::Document config;
+    config.Parse(config_text.c_str(), config_text.size());
+    if (config.HasParseError()) {
+        return;
+    }
+    std::vector<std::string> values;
+    for (const auto& spec : specs) {
+        if (spec) {
+            auto schema = json::parse_json_text(*spec, "spec");
+            auto found = protocol::collect_secrets(schema, config);
+            values.insert(values.end(), found.begin(), found.end());
+        }
+    }
+    protocol::Secrets secrets(std::move(values));
+    if (secrets.empty()) {
+        return;
+    }
+    for (auto& change : diff.changes) {
+        change.where = secrets.redact(change.where);
+        change.detail = secrets.redact(change.detail);
+    }
+    for (auto& note : diff.notes) {
+        note = secrets.redact(note);
+    }
+    diff.control = secrets.redact(diff.control);
+    diff.target = secrets.redact(diff.target);
 }
 
 std::string to_console_text(const DiffReport& diff) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ DiffReport compare_versions(const config::TestConfig& control, const config::Tes
                             const report::RunReport& control_report,
                             const report::RunReport& target_report,
                             const std::vector<AcceptedChange>& accepted);
+
+// Masks, in every text of `diff`, the config's values at properties any of `specs` (their
+// connectionSpecification, as JSON) marks airbyte_secret: a record or a detail may quote one.
+void redact_secrets(DiffReport& diff, const std::vector<std::optional<std::string>>& specs,
+                    const std::string& config_text);
 
 // The diff as console text: one line per change, breaking ones first, and a summary line.
 std::string to_console_text(const DiffReport& diff);

@@ -64,6 +64,8 @@ def main():
     parser.add_argument("--connector", required=True)
     parser.add_argument("--fixtures", required=True)
     parser.add_argument("--changes", required=True)
+    parser.add_argument("--control-changes", default="",
+                        help="CONFORM_REF_CHANGES of the control (default: none)")
     parser.add_argument("--expect-breaking", required=True)
     parser.add_argument("--expect-harmless", default="")
     parser.add_argument("--accept", action="append")
@@ -100,7 +102,7 @@ def main():
             command += ["--control-image", args.image, "--target-image", args.target_image]
         else:
             connector = os.path.abspath(args.connector)
-            command += ["--control", connector,
+            command += ["--control", f"env CONFORM_REF_CHANGES={args.control_changes} {connector}",
                         "--target", f"env CONFORM_REF_CHANGES={args.changes} {connector}"]
         command += args.extra
         result = subprocess.run(command, capture_output=True, text=True, timeout=600)

@@ -111,3 +111,16 @@ TEST_CASE("the JUnit report gains a diff testsuite with one failure per unaccept
     CHECK(xml.find(R"(<failure message="&lt;2&gt; missing"/>)") != std::string::npos);
     CHECK(xml.rfind("</testsuites>") > xml.find(R"(name="diff")"));
 }
+
+TEST_CASE("secret config values are masked in every text of a diff") {
+    DiffReport diff;
+    diff.changes.push_back(
+        {"records.changed", "users", R"([1]: /token: "old" -> "hunter2-secret")", true, ""});
+    diff.notes.push_back("saw hunter2-secret");
+    redact_secrets(diff,
+                   {std::nullopt, std::string(R"({"properties":{"key":{"airbyte_secret":true}}})")},
+                   R"({"key": "hunter2-secret"})");
+    CHECK(diff.changes[0].detail.find("hunter2") == std::string::npos);
+    CHECK(diff.changes[0].detail.find("**********") != std::string::npos);
+    CHECK(diff.notes[0] == "saw **********");
+}
