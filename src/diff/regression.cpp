@@ -13,6 +13,7 @@
 #include "json/parse.hpp"
 #include "protocol/secrets.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace conform::diff {
 
@@ -266,33 +267,6 @@ std::string with_diff_member(const std::string& report_json, const DiffReport& d
            report_json.substr(closing);
 }
 
-namespace {
-
-std::string xml_escaped(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '&':
-                out += "&amp;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            default:
-                out += static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' ? ' ' : c;
-        }
-    }
-    return out;
-}
-
-}  // namespace
-
 std::string with_diff_testsuite(const std::string& junit_xml, const DiffReport& diff) {
     auto closing = junit_xml.rfind("</testsuites>");
     if (closing == std::string::npos) {
@@ -302,14 +276,15 @@ std::string with_diff_testsuite(const std::string& junit_xml, const DiffReport& 
                                     diff.changes.size(), diff.breaking());
     for (const auto& change : diff.changes) {
         suite += fmt::format("    <testcase classname=\"diff\" name=\"{} {}\">",
-                             xml_escaped(change.rule), xml_escaped(change.where));
+                             markup_escaped(change.rule), markup_escaped(change.where));
         if (change.counts_as_breaking()) {
-            suite += fmt::format("<failure message=\"{}\"/>", xml_escaped(change.detail));
+            suite += fmt::format("<failure message=\"{}\"/>", markup_escaped(change.detail));
         } else {
-            suite += fmt::format("<system-out>{}{}</system-out>", xml_escaped(change.detail),
-                                 change.accepted_reason.empty()
-                                     ? ""
-                                     : " (accepted: " + xml_escaped(change.accepted_reason) + ")");
+            suite +=
+                fmt::format("<system-out>{}{}</system-out>", markup_escaped(change.detail),
+                            change.accepted_reason.empty()
+                                ? ""
+                                : " (accepted: " + markup_escaped(change.accepted_reason) + ")");
         }
         suite += "</testcase>\n";
     }

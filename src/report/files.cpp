@@ -102,35 +102,6 @@ void write_scenario(Writer& writer, const ScenarioResult& scenario) {
     writer.EndObject();
 }
 
-std::string xml_escape(std::string_view raw) {
-    std::string text = valid_utf8(raw);
-    std::string escaped;
-    for (char c : text) {
-        switch (c) {
-            case '&':
-                escaped += "&amp;";
-                break;
-            case '<':
-                escaped += "&lt;";
-                break;
-            case '>':
-                escaped += "&gt;";
-                break;
-            case '"':
-                escaped += "&quot;";
-                break;
-            default:
-                // XML 1.0 forbids most control characters even when escaped.
-                if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-                    escaped += '?';
-                } else {
-                    escaped += c;
-                }
-        }
-    }
-    return escaped;
-}
-
 std::string failure_text(const CheckResult& check) {
     std::string text =
         fmt::format("{} [{}]: {}\n", check.id, fmt::join(check.clauses, ", "), check.title);
@@ -224,22 +195,24 @@ std::string to_junit_xml(const RunReport& report) {
         xml += fmt::format(
             "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" "
             "time=\"{:.3f}\">\n",
-            xml_escape(scenario.id), scenario.checks.size(), failures, skipped,
+            markup_escaped(scenario.id), scenario.checks.size(), failures, skipped,
             static_cast<double>(scenario.duration_ms) / 1000.0);
         for (const auto& check : scenario.checks) {
             xml += fmt::format("    <testcase classname=\"{}\" name=\"{}\">",
-                               xml_escape(scenario.id), xml_escape(check.id));
+                               markup_escaped(scenario.id), markup_escaped(check.id));
             if (check.status == Status::failed) {
-                xml += fmt::format(
-                    "\n      <failure message=\"{}\">{}</failure>\n    ",
-                    xml_escape(check.examples.empty() ? check.title : check.examples[0].message),
-                    xml_escape(failure_text(check) + "rerun: " + scenario.rerun));
-            } else if (check.status == Status::skipped) {
                 xml +=
-                    fmt::format("\n      <skipped message=\"{}\"/>\n    ", xml_escape(check.note));
+                    fmt::format("\n      <failure message=\"{}\">{}</failure>\n    ",
+                                markup_escaped(check.examples.empty() ? check.title
+                                                                      : check.examples[0].message),
+                                markup_escaped(failure_text(check) + "rerun: " + scenario.rerun));
+            } else if (check.status == Status::skipped) {
+                xml += fmt::format("\n      <skipped message=\"{}\"/>\n    ",
+                                   markup_escaped(check.note));
             } else if (check.status == Status::warned) {
-                xml += fmt::format("\n      <system-out>{}</system-out>\n    ",
-                                   xml_escape("WARNING (SHOULD clause): " + failure_text(check)));
+                xml +=
+                    fmt::format("\n      <system-out>{}</system-out>\n    ",
+                                markup_escaped("WARNING (SHOULD clause): " + failure_text(check)));
             }
             xml += "</testcase>\n";
         }

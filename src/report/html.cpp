@@ -31,34 +31,6 @@ code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f6f8fa;padding:8px
 .meta td:first-child{width:170px;color:#57606a}.matrix td{padding:1px 4px}.matrix .cell{width:14px;height:14px;display:inline-block;border-radius:2px;margin:1px}
 )css";
 
-std::string escaped(std::string_view raw) {
-    std::string text = valid_utf8(raw);
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            case '\'':
-                out += "&#39;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
-
 // A CSS class from a status or level name ("not tested" -> "not-tested").
 std::string css_class(std::string_view name) {
     std::string css(name);
@@ -67,7 +39,7 @@ std::string css_class(std::string_view name) {
 }
 
 std::string badge(std::string_view name) {
-    return fmt::format("<span class=\"badge {}\">{}</span>", css_class(name), escaped(name));
+    return fmt::format("<span class=\"badge {}\">{}</span>", css_class(name), markup_escaped(name));
 }
 
 std::string anchor(std::string_view scenario, std::string_view check = {}) {
@@ -87,8 +59,8 @@ std::string clause_list(const CheckResult& check) {
     std::string html;
     for (const auto& clause : check.clauses) {
         auto text = clause_text(clause);
-        html += fmt::format("<li><b>{}</b> {}</li>", escaped(clause),
-                            escaped(text.empty() ? "(not in docs/CONTRACT.md)" : text));
+        html += fmt::format("<li><b>{}</b> {}</li>", markup_escaped(clause),
+                            markup_escaped(text.empty() ? "(not in docs/CONTRACT.md)" : text));
     }
     return "<ul>" + html + "</ul>";
 }
@@ -113,12 +85,12 @@ std::string metadata_section(const RunReport& report) {
     auto row = [&html](std::string_view name, const std::string& value) {
         html += fmt::format("<tr><td>{}</td><td>{}</td></tr>", name, value);
     };
-    row("Connector", "<code>" + escaped(report.connector) + "</code>");
-    row("Test config", "<code>" + escaped(report.test_config) + "</code>");
-    row("Claimed extensions", escaped(claimed));
-    row("Started (UTC)", escaped(report.started_at));
+    row("Connector", "<code>" + markup_escaped(report.connector) + "</code>");
+    row("Test config", "<code>" + markup_escaped(report.test_config) + "</code>");
+    row("Claimed extensions", markup_escaped(claimed));
+    row("Started (UTC)", markup_escaped(report.started_at));
     row("Duration", fmt::format("{:.1f} s", static_cast<double>(report.duration_ms) / 1000.0));
-    row("conform version", escaped(report.conform_version));
+    row("conform version", markup_escaped(report.conform_version));
     row("Mode", report.strict ? "strict (SHOULD clauses fail)" : "default (SHOULD clauses warn)");
     row("Checks", fmt::format("{} passed, {} failed, {} warned, {} skipped", totals.passed,
                               totals.failed, totals.warned, totals.skipped));
@@ -136,8 +108,9 @@ std::string certification_section(const RunReport& report) {
         "<h2 id=\"certification\">Certification</h2><table><tr><th>Area</th><th>Level</th>"
         "<th>Why</th></tr>";
     for (const auto& verdict : certify(report)) {
-        html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>", escaped(verdict.area),
-                            badge(certified_name(verdict.level)), escaped(verdict.reason));
+        html +=
+            fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>", markup_escaped(verdict.area),
+                        badge(certified_name(verdict.level)), markup_escaped(verdict.reason));
     }
     return html + "</table>";
 }
@@ -150,11 +123,11 @@ std::string matrix_section(const RunReport& report) {
     for (const auto& scenario : report.scenarios) {
         html +=
             fmt::format("<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td>", anchor(scenario.id),
-                        escaped(scenario.id), badge(status_name(scenario.status)));
+                        markup_escaped(scenario.id), badge(status_name(scenario.status)));
         for (const auto& check : scenario.checks) {
             html +=
                 fmt::format("<a href=\"#{}\" title=\"{}: {}\"><span class=\"cell {}\"></span></a>",
-                            anchor(scenario.id, check.id), escaped(check.id),
+                            anchor(scenario.id, check.id), markup_escaped(check.id),
                             status_name(check.status), css_class(status_name(check.status)));
         }
         html += "</td></tr>";
@@ -185,7 +158,7 @@ std::string records_chart(const std::vector<RunSummary>& runs) {
             "<text x=\"0\" y=\"{}\" font-size=\"11\" font-family=\"monospace\">{}</text>"
             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"12\" fill=\"#0969da\"/>"
             "<text x=\"{}\" y=\"{}\" font-size=\"11\">{}</text>",
-            y + 11, escaped(excerpt(run.label, 48)), k_label_width, y, std::max(width, 1),
+            y + 11, markup_escaped(excerpt(run.label, 48)), k_label_width, y, std::max(width, 1),
             k_label_width + std::max(width, 1) + 4, y + 11, run.records);
         y += k_row_height;
     }
@@ -193,17 +166,19 @@ std::string records_chart(const std::vector<RunSummary>& runs) {
 }
 
 std::string example_html(const Example& example) {
-    std::string where = example.run.empty() ? "" : "run <code>" + escaped(example.run) + "</code>";
+    std::string where =
+        example.run.empty() ? "" : "run <code>" + markup_escaped(example.run) + "</code>";
     if (example.line > 0) {
         where += fmt::format("{}stdout line {}", where.empty() ? "" : ", ", example.line);
     }
     std::string html = fmt::format("<p><span class=\"label\">expected versus seen</span><br>{}</p>",
-                                   escaped(example.message));
+                                   markup_escaped(example.message));
     if (!where.empty()) {
         html += "<p class=\"label\">" + where + "</p>";
     }
     if (!example.excerpt.empty()) {
-        html += "<p class=\"label\">transcript</p><pre>" + escaped(example.excerpt) + "</pre>";
+        html +=
+            "<p class=\"label\">transcript</p><pre>" + markup_escaped(example.excerpt) + "</pre>";
     }
     return html;
 }
@@ -212,8 +187,8 @@ std::string failure_html(const ScenarioResult& scenario, const CheckResult& chec
     std::string html = fmt::format(
         "<div class=\"failure\" id=\"fail-{}\"><h3>{} <code>{}</code> in scenario <a "
         "href=\"#{}\">{}</a></h3><p>{} ({})</p>{}",
-        anchor(scenario.id, check.id), badge(status_name(check.status)), escaped(check.id),
-        anchor(scenario.id), escaped(scenario.id), escaped(check.title),
+        anchor(scenario.id, check.id), badge(status_name(check.status)), markup_escaped(check.id),
+        anchor(scenario.id), markup_escaped(scenario.id), markup_escaped(check.title),
         check.level == checks::Level::must ? "MUST" : "SHOULD", clause_list(check));
     for (const auto& example : check.examples) {
         html += example_html(example);
@@ -223,7 +198,7 @@ std::string failure_html(const ScenarioResult& scenario, const CheckResult& chec
                             check.occurrences, check.examples.size());
     }
     html += "<p class=\"label\">rerun this scenario</p><pre class=\"rerun\">" +
-            escaped(scenario.rerun) + "</pre></div>";
+            markup_escaped(scenario.rerun) + "</pre></div>";
     return html;
 }
 
@@ -250,13 +225,13 @@ std::string runs_table(const std::vector<RunSummary>& runs) {
         html += fmt::format(
             "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
             "<td>{}</td></tr>",
-            escaped(run.label), escaped(run.command), escaped(run.exit), run.duration_ms,
-            run.records, run.states, run.lines);
+            markup_escaped(run.label), markup_escaped(run.command), markup_escaped(run.exit),
+            run.duration_ms, run.records, run.states, run.lines);
         if (!run.stderr_tail.empty()) {
             html += fmt::format(
                 "<tr><td colspan=\"7\"><details><summary>stderr of {} (tail)</summary><pre>{}"
                 "</pre></details></td></tr>",
-                escaped(run.label), escaped(run.stderr_tail));
+                markup_escaped(run.label), markup_escaped(run.stderr_tail));
         }
     }
     return html + "</table>";
@@ -265,21 +240,22 @@ std::string runs_table(const std::vector<RunSummary>& runs) {
 std::string scenario_html(const ScenarioResult& scenario) {
     std::string html = fmt::format(
         "<h3 id=\"{}\">{} {} <small>({}, {})</small></h3><p>{}</p>", anchor(scenario.id),
-        badge(status_name(scenario.status)), escaped(scenario.id), escaped(scenario.suite),
-        scenario.extension.empty() ? "core" : "extension " + escaped(scenario.extension),
-        escaped(scenario.title));
+        badge(status_name(scenario.status)), markup_escaped(scenario.id),
+        markup_escaped(scenario.suite),
+        scenario.extension.empty() ? "core" : "extension " + markup_escaped(scenario.extension),
+        markup_escaped(scenario.title));
     html +=
         "<table><tr><th>Check</th><th>Status</th><th>Clauses</th><th>Title / note</th>"
         "<th>ms</th></tr>";
     for (const auto& check : scenario.checks) {
         std::string clauses;
         for (const auto& clause : check.clauses) {
-            clauses += fmt::format("<span title=\"{}\">{}</span> ", escaped(clause_text(clause)),
-                                   escaped(clause));
+            clauses += fmt::format("<span title=\"{}\">{}</span> ",
+                                   markup_escaped(clause_text(clause)), markup_escaped(clause));
         }
-        std::string detail = escaped(check.title);
+        std::string detail = markup_escaped(check.title);
         if (!check.note.empty()) {
-            detail += "<br><i>" + escaped(check.note) + "</i>";
+            detail += "<br><i>" + markup_escaped(check.note) + "</i>";
         }
         if (check.status == Status::failed || check.status == Status::warned) {
             detail +=
@@ -288,8 +264,8 @@ std::string scenario_html(const ScenarioResult& scenario) {
         html += fmt::format(
             "<tr id=\"{}\"><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
             "</tr>",
-            anchor(scenario.id, check.id), escaped(check.id), badge(status_name(check.status)),
-            clauses, detail, check.duration_ms);
+            anchor(scenario.id, check.id), markup_escaped(check.id),
+            badge(status_name(check.status)), clauses, detail, check.duration_ms);
     }
     html += "</table>";
     if (scenario.runs.size() > 1) {
@@ -298,7 +274,7 @@ std::string scenario_html(const ScenarioResult& scenario) {
     if (!scenario.runs.empty()) {
         html += runs_table(scenario.runs);
     }
-    html += "<p class=\"label\">rerun</p><pre>" + escaped(scenario.rerun) + "</pre>";
+    html += "<p class=\"label\">rerun</p><pre>" + markup_escaped(scenario.rerun) + "</pre>";
     return html;
 }
 
@@ -308,7 +284,7 @@ std::string page_head(std::string_view title) {
         "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         "<title>{}</title><style>{}</style></head><body>\n",
-        k_content_security_policy, escaped(title), k_style);
+        k_content_security_policy, markup_escaped(title), k_style);
 }
 
 // Makes the ids and in-page links of one connector's section unique on a registry page. Every
@@ -331,7 +307,7 @@ std::string to_html_registry(const std::vector<RunReport>& reports) {
     html += fmt::format("<h1>conform registry report: {} connector(s)</h1>", reports.size());
     html += "<table><tr><th>Connector</th><th>Started (UTC)</th><th>Checks</th>";
     for (const auto& verdict : certify(RunReport{})) {
-        html += "<th>" + escaped(verdict.area) + "</th>";
+        html += "<th>" + markup_escaped(verdict.area) + "</th>";
     }
     html += "</tr>";
     for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -339,17 +315,17 @@ std::string to_html_registry(const std::vector<RunReport>& reports) {
         html += fmt::format(
             "<tr><td><a href=\"#c{}\"><code>{}</code></a></td><td>{}</td><td>{} passed, {} "
             "failed</td>",
-            i, escaped(reports[i].connector), escaped(reports[i].started_at), totals.passed,
-            totals.failed);
+            i, markup_escaped(reports[i].connector), markup_escaped(reports[i].started_at),
+            totals.passed, totals.failed);
         for (const auto& verdict : certify(reports[i])) {
-            html += fmt::format("<td title=\"{}\">{}</td>", escaped(verdict.reason),
+            html += fmt::format("<td title=\"{}\">{}</td>", markup_escaped(verdict.reason),
                                 badge(certified_name(verdict.level)));
         }
         html += "</tr>";
     }
     html += "</table>";
     for (std::size_t i = 0; i < reports.size(); ++i) {
-        auto section = fmt::format("<h2 id=\"\">{}</h2>", escaped(reports[i].connector)) +
+        auto section = fmt::format("<h2 id=\"\">{}</h2>", markup_escaped(reports[i].connector)) +
                        metadata_section(reports[i]) + certification_section(reports[i]) +
                        failures_section(reports[i]) + matrix_section(reports[i]);
         for (const auto& scenario : reports[i].scenarios) {

@@ -63,26 +63,9 @@ std::string inline_text(std::string_view raw) {
 
 // Text inside an HTML element (a <summary>), where Markdown escapes would show literally.
 std::string html_text(std::string_view raw) {
-    std::string out;
-    for (char c : valid_utf8(raw)) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '\n':
-                out += ' ';
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
+    std::string text(raw);
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    return markup_escaped(text);
 }
 
 // A fenced block that its content cannot close: the fence is longer than any backtick run in it.

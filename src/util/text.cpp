@@ -64,6 +64,36 @@ std::size_t valid_sequence_length(std::string_view text, std::size_t at) {
 
 }  // namespace
 
+std::string markup_escaped(std::string_view raw) {
+    std::string text = valid_utf8(raw);
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                bool forbidden =
+                    static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r';
+                out += forbidden ? '?' : c;
+        }
+    }
+    return out;
+}
+
 std::string valid_utf8(std::string_view text) {
     std::string result;
     result.reserve(text.size());

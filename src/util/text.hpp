@@ -14,6 +14,11 @@ std::string nearest_name(std::string_view name, const std::vector<std::string>& 
 // whatever bytes a connector wrote.
 std::string valid_utf8(std::string_view text);
 
+// `raw` as text inside HTML or XML (elements and quoted attributes): valid UTF-8, with & < > " '
+// escaped, and the control characters XML 1.0 forbids (all below 0x20 but tab, LF and CR) shown
+// as '?'.
+std::string markup_escaped(std::string_view raw);
+
 // Shortens `text` to at most `limit` bytes for a report, marking the cut with "…".
 std::string excerpt(std::string_view text, std::size_t limit = 200);
 

@@ -47,3 +47,10 @@ TEST_CASE("shell_quote: safe words stay, others are single-quoted so a shell rea
     CHECK(conform::shell_quote("it's") == "'it'\\''s'");
     CHECK(conform::shell_quote("$HOME") == "'$HOME'");
 }
+
+TEST_CASE("text::markup_escaped: safe inside HTML and XML elements and quoted attributes") {
+    CHECK(conform::markup_escaped("a<b>&\"c\"'d'") == "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;");
+    CHECK(conform::markup_escaped("tab\tline\nret\r") == "tab\tline\nret\r");
+    CHECK(conform::markup_escaped("bell\x07 esc\x1b") == "bell? esc?");
+    CHECK(conform::markup_escaped("bad \xff byte") == "bad \xef\xbf\xbd byte");
+}
