@@ -275,13 +275,8 @@ int exit_code_for(const report::RunReport& report) {
     return totals.passed + totals.warned == 0 ? k_exit_nothing_ran : k_exit_passed;
 }
 
-void write_reports(const report::RunReport& report, const RunFlags& flags) {
-    if (!flags.report_json.empty()) {
-        report::write_report_file(flags.report_json, report::to_json_report(report));
-    }
-    if (!flags.junit.empty()) {
-        report::write_report_file(flags.junit, report::to_junit_xml(report));
-    }
+// The reports drawn from the report model alone: HTML, Markdown and the badge.
+void write_page_reports(const report::RunReport& report, const RunFlags& flags) {
     if (!flags.html.empty()) {
         report::write_report_file(flags.html, report::to_html_report(report));
     }
@@ -291,6 +286,16 @@ void write_reports(const report::RunReport& report, const RunFlags& flags) {
     if (!flags.badge.empty()) {
         report::write_report_file(flags.badge, report::to_svg_badge(report));
     }
+}
+
+void write_reports(const report::RunReport& report, const RunFlags& flags) {
+    if (!flags.report_json.empty()) {
+        report::write_report_file(flags.report_json, report::to_json_report(report));
+    }
+    if (!flags.junit.empty()) {
+        report::write_report_file(flags.junit, report::to_junit_xml(report));
+    }
+    write_page_reports(report, flags);
 }
 
 // Passes everything on to the console until conform is interrupted, and keeps the scenarios that
@@ -386,6 +391,9 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
         diff::apply_accepted(diff.changes, accepted_changes_of(config));
         diff::redact_secrets(diff, {answers.spec}, config.config_text);
         fmt::print("{}", diff::to_console_text(diff));
+        auto with_differences = report;
+        diff::attach_differences(with_differences, diff, "the baseline " + flags.baseline);
+        write_page_reports(with_differences, flags);
     }
     if (!flags.report_json.empty()) {
         auto json = diff::with_member(report::to_json_report(report), "streams",
@@ -546,6 +554,8 @@ int diff_command(const RunFlags& flags, const DiffFlags& versions) {
     auto diff = diff::compare_versions(control, target, control_report, target_report,
                                        accepted_changes_of(target));
     fmt::print("{}", diff::to_console_text(diff));
+    diff::attach_differences(target_report, diff, "the control version " + diff.control);
+    write_page_reports(target_report, flags);
     if (!flags.report_json.empty()) {
         report::write_report_file(
             flags.report_json, diff::with_diff_member(report::to_json_report(target_report), diff));

@@ -267,6 +267,18 @@ std::string with_diff_member(const std::string& report_json, const DiffReport& d
            report_json.substr(closing);
 }
 
+void attach_differences(report::RunReport& report, const DiffReport& diff,
+                        std::string compared_with) {
+    report::Differences differences;
+    differences.control = std::move(compared_with);
+    for (const auto& change : diff.changes) {
+        differences.changes.push_back(
+            {change.rule, change.where, change.detail, change.breaking, change.accepted_reason});
+    }
+    differences.notes = diff.notes;
+    report.differences = std::move(differences);
+}
+
 std::string with_diff_testsuite(const std::string& junit_xml, const DiffReport& diff) {
     auto closing = junit_xml.rfind("</testsuites>");
     if (closing == std::string::npos) {

@@ -29,6 +29,11 @@ DiffReport compare_versions(const config::TestConfig& control, const config::Tes
                             const report::RunReport& target_report,
                             const std::vector<AcceptedChange>& accepted);
 
+// Gives `report` the differences, for the HTML report and the Markdown summary; `compared_with`
+// names the control version or the baseline file.
+void attach_differences(report::RunReport& report, const DiffReport& diff,
+                        std::string compared_with);
+
 // Masks, in every text of `diff`, the config's values at properties any of `specs` (their
 // connectionSpecification, as JSON) marks airbyte_secret: a record or a detail may quote one.
 void redact_secrets(DiffReport& diff, const std::vector<std::optional<std::string>>& specs,

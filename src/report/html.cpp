@@ -25,7 +25,7 @@ td,th{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:to
 code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f6f8fa;padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all;margin:4px 0}
 .badge{display:inline-block;border-radius:4px;padding:0 6px;color:#fff;font-weight:600;font-size:12px}
 .passed,.certified{background:#1a7f37}.failed{background:#cf222e}.warned,.incomplete{background:#bf8700}
-.skipped,.not-tested,.not-claimed{background:#6e7781}
+.skipped,.not-tested,.not-claimed,.accepted{background:#6e7781}
 .failure{border-left:4px solid #cf222e;padding:4px 12px;margin:12px 0;background:#fff8f8}
 .label{color:#57606a;font-size:12px;text-transform:uppercase;letter-spacing:.04em}
 .meta td:first-child{width:170px;color:#57606a}.matrix td{padding:1px 4px}.matrix .cell{width:14px;height:14px;display:inline-block;border-radius:2px;margin:1px}
@@ -113,6 +113,48 @@ std::string certification_section(const RunReport& report) {
                         badge(certified_name(verdict.level)), markup_escaped(verdict.reason));
     }
     return html + "</table>";
+}
+
+std::string_view difference_kind(const Difference& change) {
+    if (!change.accepted_reason.empty()) {
+        return "accepted";
+    }
+    return change.breaking ? "failed" : "passed";
+}
+
+// What changed against the control version or the baseline, breaking changes first.
+std::string differences_section(const RunReport& report) {
+    if (!report.differences) {
+        return {};
+    }
+    const auto& differences = *report.differences;
+    std::string html = fmt::format(
+        "<h2 id=\"differences\">Differences from {}</h2><p>{} difference(s), {} breaking and not "
+        "accepted</p><table><tr><th></th><th>Rule</th><th>Where</th><th>Detail</th></tr>",
+        markup_escaped(differences.control), differences.changes.size(),
+        differences.unaccepted_breaking());
+    auto ordered = differences.changes;
+    std::stable_partition(ordered.begin(), ordered.end(),
+                          [](const Difference& change) { return change.breaking; });
+    for (const auto& change : ordered) {
+        std::string label = !change.accepted_reason.empty() ? "accepted"
+                            : change.breaking               ? "breaking"
+                                                            : "harmless";
+        std::string detail = markup_escaped(change.detail);
+        if (!change.accepted_reason.empty()) {
+            detail += "<br><i>accepted: " + markup_escaped(change.accepted_reason) + "</i>";
+        }
+        html += fmt::format(
+            "<tr><td><span class=\"badge {}\">{}</span></td><td><code>{}</code></td><td>{}</td>"
+            "<td>{}</td></tr>",
+            difference_kind(change), label, markup_escaped(change.rule),
+            markup_escaped(change.where), detail);
+    }
+    html += "</table>";
+    for (const auto& note : differences.notes) {
+        html += "<p class=\"label\">" + markup_escaped(note) + "</p>";
+    }
+    return html;
 }
 
 // One row per scenario, one square per check, coloured by status; each links to its check.
@@ -341,6 +383,7 @@ std::string to_html_report(const RunReport& report) {
     html += fmt::format("<h1>conform certification report {}</h1>", badge(overall_status(report)));
     html += metadata_section(report);
     html += certification_section(report);
+    html += differences_section(report);
     html += failures_section(report);
     html += matrix_section(report);
     html += "<h2 id=\"scenarios\">Scenarios</h2>";

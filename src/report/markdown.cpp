@@ -117,6 +117,44 @@ std::string failure_markdown(const ScenarioResult& scenario, const CheckResult& 
 
 }  // namespace
 
+namespace {
+
+// What changed against the control version or the baseline: every breaking change, then a
+// collapsed list of the rest.
+std::string differences_markdown(const RunReport& report) {
+    if (!report.differences) {
+        return {};
+    }
+    const auto& differences = *report.differences;
+    std::string breaking;
+    std::string other;
+    for (const auto& change : differences.changes) {
+        std::string line = fmt::format("- `{}` {}: {}", change.rule, inline_text(change.where),
+                                       inline_text(change.detail));
+        if (!change.accepted_reason.empty()) {
+            other += line + fmt::format(" (accepted: {})\n", inline_text(change.accepted_reason));
+        } else if (change.breaking) {
+            breaking += "❌ " + line.substr(2) + "\n\n";
+        } else {
+            other += line + "\n";
+        }
+    }
+    std::string text =
+        fmt::format("\n### Differences from {}: {} breaking\n\n", inline_text(differences.control),
+                    differences.unaccepted_breaking());
+    text += breaking;
+    if (!other.empty()) {
+        text += "<details><summary>Harmless and accepted differences</summary>\n\n" + other +
+                "\n</details>\n";
+    }
+    for (const auto& note : differences.notes) {
+        text += fmt::format("\n> {}\n", inline_text(note));
+    }
+    return text;
+}
+
+}  // namespace
+
 std::string to_markdown_summary(const RunReport& report) {
     auto totals = report.check_totals();
     auto status = overall(report);
@@ -132,6 +170,7 @@ std::string to_markdown_summary(const RunReport& report) {
         text += fmt::format("| {} | {} {} | {} |\n", verdict.area, mark(verdict.level),
                             certified_name(verdict.level), inline_text(verdict.reason));
     }
+    text += differences_markdown(report);
     std::size_t shown = 0;
     std::size_t failures = 0;
     std::string failure_text;

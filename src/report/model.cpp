@@ -1,5 +1,7 @@
 #include "report/model.hpp"
 
+#include <algorithm>
+
 namespace conform::report {
 
 std::string_view status_name(Status status) {
@@ -30,6 +32,13 @@ void redact(ScenarioResult& result, const Mask& mask) {
         run.stderr_tail = mask(run.stderr_tail);
     }
     result.rerun = mask(result.rerun);
+}
+
+std::size_t Differences::unaccepted_breaking() const {
+    return static_cast<std::size_t>(
+        std::count_if(changes.begin(), changes.end(), [](const Difference& change) {
+            return change.breaking && change.accepted_reason.empty();
+        }));
 }
 
 Totals RunReport::check_totals() const {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,24 @@ struct Totals {
     std::size_t skipped = 0;
 };
 
+// One difference between two versions of a connector (conform diff, run --baseline;
+// docs/regression.md), as the reports show it.
+struct Difference {
+    std::string rule;  // stable id, e.g. "catalog.stream_removed"
+    std::string where;
+    std::string detail;
+    bool breaking = false;
+    std::string accepted_reason;  // set when the test config accepts it after review
+};
+
+struct Differences {
+    std::string control;  // what the run was compared with
+    std::vector<Difference> changes;
+    std::vector<std::string> notes;  // what could not be compared, and why
+
+    std::size_t unaccepted_breaking() const;
+};
+
 struct RunReport {
     std::string conform_version;
     std::string connector;
@@ -85,6 +104,7 @@ struct RunReport {
     // cannot certify anything.
     bool filtered = false;
     std::string shard;  // "K/N" for one shard of a run (--shard); empty for a whole run
+    std::optional<Differences> differences;  // set by conform diff and run --baseline
     std::vector<ScenarioResult> scenarios;
 
     Totals check_totals() const;

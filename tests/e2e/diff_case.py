@@ -58,6 +58,21 @@ def rule_set(text):
     return set() if text in ("", "none") else set(text.split(","))
 
 
+def page_problems(html_path, markdown_path, diff):
+    """The HTML report and the Markdown summary carry the same differences as the JSON report."""
+    problems = []
+    with open(html_path) as html_file, open(markdown_path) as markdown_file:
+        html, markdown = html_file.read(), markdown_file.read()
+    if "Differences from" not in html or "### Differences from" not in markdown:
+        return ["the HTML report or the Markdown summary has no differences section"]
+    for change in diff["changes"]:
+        if change["rule"] not in html or change["rule"] not in markdown:
+            problems.append(f"{change['rule']} is missing from the HTML or Markdown report")
+    if f"{diff['breaking']} breaking and not accepted" not in html:
+        problems.append("the HTML report's breaking count disagrees with the JSON report")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--conform", required=True)
@@ -83,8 +98,11 @@ def main():
         test_config = write_test_config(folder, args)
         report_path = os.path.join(folder, "report.json")
         junit_path = os.path.join(folder, "report.xml")
+        html_path = os.path.join(folder, "report.html")
+        markdown_path = os.path.join(folder, "summary.md")
+        pages = ["--html", html_path, "--markdown", markdown_path]
         command = [args.conform, "diff", "--test-config", test_config,
-                   "--report-json", report_path, "--junit", junit_path]
+                   "--report-json", report_path, "--junit", junit_path] + pages
         if args.baseline:
             baseline_path = os.path.join(folder, "baseline.json")
             saved = subprocess.run([args.conform, "run", "--test-config", test_config,
@@ -97,7 +115,7 @@ def main():
                 return 1
             command = [args.conform, "run", "--test-config",
                        write_test_config(folder, args, args.changes), "--baseline",
-                       baseline_path, "--report-json", report_path, "--junit", junit_path]
+                       baseline_path, "--report-json", report_path, "--junit", junit_path] + pages
         elif args.image:
             command += ["--control-image", args.image, "--target-image", args.target_image]
         else:
@@ -137,6 +155,7 @@ def main():
         if len(suites) != 1 or int(suites[0].get("failures")) != diff["breaking"]:
             problems.append("the JUnit report has no diff testsuite with one failure per "
                             "breaking change")
+        problems += page_problems(html_path, markdown_path, diff)
         if problems:
             print(result.stdout[-6000:], result.stderr[-3000:], sep="\n")
             for problem in problems:

@@ -88,3 +88,26 @@ TEST_CASE("html registry: one row per connector, each section's ids unique on th
     CHECK(html.find("id=\"fail-") == std::string::npos);
     CHECK(html.find("Content-Security-Policy\" content=\"default-src 'none'") != std::string::npos);
 }
+
+TEST_CASE("html report: differences from the control, breaking first, each rule and detail") {
+    auto report = failing_report();
+    report.differences = Differences{
+        "the control version ./v1",
+        {{"spec.property_added", "/properties/region", "optional property added", false, ""},
+         {"catalog.stream_removed", "users", "stream <users> is gone", true, ""},
+         {"records.changed", "events", "3 records changed", true, "reviewed: new ids"}},
+        {"state compatibility not checked"}};
+    auto html = to_html_report(report);
+    auto section = html.find("Differences from the control version ./v1");
+    REQUIRE(section != std::string::npos);
+    CHECK(html.find("3 difference(s), 1 breaking and not accepted") != std::string::npos);
+    auto removed = html.find("catalog.stream_removed", section);
+    auto added = html.find("spec.property_added", section);
+    REQUIRE(removed != std::string::npos);
+    REQUIRE(added != std::string::npos);
+    CHECK(removed < added);
+    CHECK(html.find("stream &lt;users&gt; is gone") != std::string::npos);
+    CHECK(html.find("accepted: reviewed: new ids") != std::string::npos);
+    CHECK(html.find("state compatibility not checked") != std::string::npos);
+    CHECK(to_html_report(failing_report()).find("Differences from") == std::string::npos);
+}

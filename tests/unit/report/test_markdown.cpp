@@ -65,3 +65,22 @@ TEST_CASE("svg badge: failed in red, certified areas in green") {
     CHECK(passed.find(">core + range</text>") != std::string::npos);
     CHECK(passed.find("#1a7f37") != std::string::npos);
 }
+
+TEST_CASE("markdown summary: breaking differences listed, harmless and accepted ones folded") {
+    auto report = report_with(Status::passed);
+    report.differences =
+        Differences{"the baseline base.json",
+                    {{"catalog.stream_removed", "users", "stream users is gone", true, ""},
+                     {"catalog.stream_added", "orders", "new stream", false, ""},
+                     {"records.changed", "events", "3 records changed", true, "reviewed"}},
+                    {}};
+    auto text = to_markdown_summary(report);
+    CHECK(text.find("### Differences from the baseline base.json: 1 breaking") !=
+          std::string::npos);
+    CHECK(text.find("❌ `catalog.stream_removed` users: stream users is gone") != std::string::npos);
+    auto folded = text.find("<details><summary>Harmless and accepted differences</summary>");
+    REQUIRE(folded != std::string::npos);
+    CHECK(text.find("`catalog.stream_added` orders", folded) != std::string::npos);
+    CHECK(text.find("`records.changed` events: 3 records changed (accepted: reviewed)", folded) !=
+          std::string::npos);
+}
