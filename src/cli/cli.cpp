@@ -678,6 +678,22 @@ int report_command(const std::vector<std::string>& inputs, const RunFlags& flags
     return exit_code_for(merged);
 }
 
+// What `run` and `diff` share: which scenarios, how images run, which fields may vary.
+void add_selection_and_container_flags(CLI::App& command, RunFlags& flags,
+                                       const std::string& volatile_help) {
+    command.add_option("--suite", flags.suites, "suite file(s) instead of the built-in suites");
+    command.add_option("--only", flags.only, "run only these scenarios, suites or checks")
+        ->delimiter(',');
+    command.add_option("--skip", flags.skip, "skip these scenarios, suites or checks")
+        ->delimiter(',');
+    command.add_option("--container-runtime", flags.runtime, "docker, podman or a compatible CLI");
+    command.add_option("--runtime-arg", flags.runtime_args, "extra argument for `RUNTIME run`");
+    command.add_flag("--network", flags.network, "give containers network access (off by default)");
+    command.add_option("--pull", flags.pull, "image pull policy")
+        ->check(CLI::IsMember({"never", "missing", "always"}));
+    command.add_option("--volatile", flags.volatile_fields, volatile_help);
+}
+
 void add_report_flags(CLI::App& command, RunFlags& flags) {
     command.add_flag("--strict", flags.strict, "SHOULD clauses fail instead of warning");
     command.add_option(
@@ -742,20 +758,11 @@ int conform_main(int argc, char** argv) {
     run->add_option("--extensions", flags.extensions, "extensions the connector claims")
         ->delimiter(',')
         ->check(CLI::IsMember({"tail", "range", "merge", "projections"}));
-    run->add_option("--suite", flags.suites, "suite file(s) instead of the built-in suites");
-    run->add_option("--only", flags.only, "run only these scenarios, suites or checks")
-        ->delimiter(',');
-    run->add_option("--skip", flags.skip, "skip these scenarios, suites or checks")->delimiter(',');
+    add_selection_and_container_flags(
+        *run, flags, "STREAM:/pointer of a field that may differ between reads (repeatable)");
     run->add_option("--extension-keys", flags.extension_keys,
                     "spelling of extension keys written into catalogs")
         ->check(CLI::IsMember({"bare", "estuary"}));
-    run->add_option("--container-runtime", flags.runtime, "docker, podman or a compatible CLI");
-    run->add_option("--runtime-arg", flags.runtime_args, "extra argument for `RUNTIME run`");
-    run->add_flag("--network", flags.network, "give containers network access (off by default)");
-    run->add_option("--pull", flags.pull, "image pull policy")
-        ->check(CLI::IsMember({"never", "missing", "always"}));
-    run->add_option("--volatile", flags.volatile_fields,
-                    "STREAM:/pointer of a field that may differ between reads (repeatable)");
     run->add_option("--read-timeout", flags.read_timeout, "seconds a read may take")
         ->check(CLI::PositiveNumber);
     run->add_option("--inject", flags.inject,
@@ -799,18 +806,8 @@ int conform_main(int argc, char** argv) {
                      "test config (its connector is replaced by each version)");
     diff->add_option("--config", flags.config, "connector config file (without --test-config)");
     diff->add_option("--catalog", flags.catalog, "configured catalog (default: from discover)");
-    diff->add_option("--suite", flags.suites, "suite file(s) instead of the built-in suites");
-    diff->add_option("--only", flags.only, "run only these scenarios, suites or checks")
-        ->delimiter(',');
-    diff->add_option("--skip", flags.skip, "skip these scenarios, suites or checks")
-        ->delimiter(',');
-    diff->add_option("--container-runtime", flags.runtime, "docker, podman or a compatible CLI");
-    diff->add_option("--runtime-arg", flags.runtime_args, "extra argument for `RUNTIME run`");
-    diff->add_flag("--network", flags.network, "give containers network access (off by default)");
-    diff->add_option("--pull", flags.pull, "image pull policy")
-        ->check(CLI::IsMember({"never", "missing", "always"}));
-    diff->add_option("--volatile", flags.volatile_fields,
-                     "STREAM:/pointer of a field that may differ between versions (repeatable)");
+    add_selection_and_container_flags(
+        *diff, flags, "STREAM:/pointer of a field that may differ between versions (repeatable)");
     add_report_flags(*diff, flags);
     std::vector<std::string> report_inputs;
     auto* report_cmd = app.add_subcommand(
