@@ -45,10 +45,8 @@ struct RecordStore::Shared {
     std::vector<std::string> unwritten_keys;
     std::size_t block_start = 0;  // the block last read from the file
     std::vector<FixedEntry> block;
-    std::vector<RecordEntry> memory;  // every record, once loaded
-    bool is_loaded = false;
 
-    std::size_t size() const { return is_loaded ? memory.size() : written + unwritten.size(); }
+    std::size_t size() const { return written + unwritten.size(); }
 
     void write_unwritten() {
         if (unwritten.empty()) {
@@ -74,10 +72,6 @@ struct RecordStore::Shared {
     }
 
     void add(const RecordEntry& entry) {
-        if (is_loaded) {
-            memory.push_back(entry);
-            return;
-        }
         unwritten.push_back({entry.identity, entry.content, entry.projected, entry.line,
                              entry.checkpoint, entry.stream, 0});
         unwritten_keys.push_back(entry.key.substr(0, k_key_length_limit));
@@ -86,14 +80,26 @@ struct RecordStore::Shared {
         }
     }
 
+    std::vector<FixedEntry> read_block(std::size_t start) const {
+        auto count = std::min(k_block_entries, written - start);
+        auto bytes = entries->read(start * sizeof(FixedEntry), count * sizeof(FixedEntry));
+        std::vector<FixedEntry> fixed(count);
+        std::memcpy(fixed.data(), bytes.data(), bytes.size());
+        return fixed;
+    }
+
+    static RecordEntry without_key(const FixedEntry& fixed) {
+        return {fixed.identity,
+                fixed.content,
+                fixed.projected,
+                fixed.line,
+                fixed.checkpoint,
+                fixed.stream,
+                {}};
+    }
+
     RecordEntry read_fixed(const FixedEntry& fixed, const std::string* key_text) const {
-        RecordEntry entry{fixed.identity,
-                          fixed.content,
-                          fixed.projected,
-                          fixed.line,
-                          fixed.checkpoint,
-                          fixed.stream,
-                          {}};
+        auto entry = without_key(fixed);
         if (key_text != nullptr) {
             entry.key = *key_text;
             return entry;
@@ -108,41 +114,17 @@ struct RecordStore::Shared {
     const FixedEntry& fixed_at(std::size_t index) {
         if (block.empty() || index < block_start || index >= block_start + block.size()) {
             block_start = index - index % k_block_entries;
-            auto count = std::min(k_block_entries, written - block_start);
-            auto bytes =
-                entries->read(block_start * sizeof(FixedEntry), count * sizeof(FixedEntry));
-            block.resize(count);
-            std::memcpy(block.data(), bytes.data(), bytes.size());
+            block = read_block(block_start);
         }
         return block[index - block_start];
     }
 
     RecordEntry at(std::size_t index) {
-        if (is_loaded) {
-            return memory.at(index);
-        }
         if (index >= written) {
             auto pending = index - written;
             return read_fixed(unwritten.at(pending), &unwritten_keys.at(pending));
         }
         return read_fixed(fixed_at(index), nullptr);
-    }
-
-    void load_all() {
-        if (is_loaded) {
-            return;
-        }
-        std::vector<RecordEntry> all;
-        all.reserve(size());
-        for (std::size_t i = 0; i < size(); ++i) {
-            all.push_back(at(i));
-        }
-        memory = std::move(all);
-        is_loaded = true;
-        block.clear();
-        block.shrink_to_fit();
-        unwritten.clear();
-        unwritten_keys.clear();
     }
 };
 
@@ -160,7 +142,6 @@ RecordStore& RecordStore::operator=(const RecordStore& other) {
     std::lock_guard lock(other.m_shared->mutex);
     auto& source = *other.m_shared;
     copy->folder = source.folder;
-    copy->is_loaded = source.is_loaded;
     for (std::size_t i = 0; i < source.size(); ++i) {
         copy->add(source.at(i));
     }
@@ -188,21 +169,38 @@ RecordEntry RecordStore::operator[](std::size_t index) const {
     return m_shared->at(index);
 }
 
-RecordEntry& RecordStore::operator[](std::size_t index) {
-    std::lock_guard lock(m_shared->mutex);
-    m_shared->load_all();
-    return m_shared->memory.at(index);
+void RecordStore::scan(std::size_t from,
+                       const std::function<void(std::size_t, const RecordEntry&)>& visit) const {
+    // The lock is held only while reading: `visit` may read this store again.
+    auto index = from;
+    while (true) {
+        std::vector<RecordEntry> batch;
+        {
+            std::lock_guard lock(m_shared->mutex);
+            auto& shared = *m_shared;
+            if (index >= shared.size()) {
+                return;
+            }
+            if (index < shared.written) {
+                for (const auto& fixed : shared.read_block(index)) {
+                    batch.push_back(Shared::without_key(fixed));
+                }
+            } else {
+                for (auto pending = index - shared.written; pending < shared.unwritten.size();
+                     ++pending) {
+                    batch.push_back(Shared::without_key(shared.unwritten[pending]));
+                }
+            }
+        }
+        for (const auto& entry : batch) {
+            visit(index++, entry);
+        }
+    }
 }
 
-const std::vector<RecordEntry>& RecordStore::load() const {
+std::filesystem::path RecordStore::folder() const {
     std::lock_guard lock(m_shared->mutex);
-    m_shared->load_all();
-    return m_shared->memory;
-}
-
-bool RecordStore::loaded() const {
-    std::lock_guard lock(m_shared->mutex);
-    return m_shared->is_loaded;
+    return m_shared->folder;
 }
 
 }  // namespace conform::protocol

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -24,9 +25,8 @@ struct RecordEntry {
 };
 
 // The records of one run, kept in an unlinked file rather than in memory: a run's records cost
-// conform no memory until a check across runs loads them (load()). Reading one by index or in
-// order works without loading. A copy is independent: it writes its own file (or holds its own
-// memory when the original was loaded).
+// conform a block of entries however many there are. Checks across runs read them by index or
+// scan them in order. A copy is independent: it writes its own file.
 class RecordStore {
 public:
     RecordStore();
@@ -37,18 +37,20 @@ public:
     ~RecordStore() = default;
     // Where the file goes (the run's scratch folder); the system's temporary folder by default.
     void set_folder(const std::filesystem::path& folder);
+    std::filesystem::path folder() const;
 
     void push_back(const RecordEntry& entry);
     std::size_t size() const;
     bool empty() const { return size() == 0; }
 
     RecordEntry operator[](std::size_t index) const;
-    // Loads every record into memory (it stays there) and returns the one to change.
-    RecordEntry& operator[](std::size_t index);
-    // Every record in memory, in order; the references stay valid while any copy of the store
-    // lives and nothing is added.
-    const std::vector<RecordEntry>& load() const;
-    bool loaded() const;
+    // Calls visit(index, record) for every record in order, reading the file a block at a time.
+    // The record's key text is left empty: it costs a read of its own (use operator[]).
+    void scan(const std::function<void(std::size_t, const RecordEntry&)>& visit) const {
+        scan(0, visit);
+    }
+    void scan(std::size_t from,
+              const std::function<void(std::size_t, const RecordEntry&)>& visit) const;
 
     class const_iterator {
     public:

@@ -378,13 +378,13 @@ void check_deterministic(const ScenarioContext& context, CheckOutcome& outcome) 
         const auto& stream = context.catalog->streams[entry.stream];
         return !stream.incremental() || (as_full_refresh && stream.supports_full_refresh);
     };
-    auto first_records = records_of(first, full_refresh);
-    auto second_records = records_of(second, full_refresh);
+    RecordSet first_records(first, full_refresh);
+    RecordSet second_records(second, full_refresh);
     auto names = stream_names(context);
     auto changed = changed_records(first_records, second_records);
     for (const auto& [before, after] : changed.examples) {
         auto fields = describe_changes(
-            before, after, context.catalog->streams[before.entry->stream].volatile_pointers);
+            before, after, context.catalog->streams[before.entry.stream].volatile_pointers);
         outcome.add(fmt::format("same key, other content in the second read: {} became {}{}",
                                 describe_record(before, names), describe_record(after, names),
                                 fields.empty() ? "" : " (" + fields + ")"));
@@ -392,7 +392,7 @@ void check_deterministic(const ScenarioContext& context, CheckOutcome& outcome) 
     outcome.occurrences += changed.count - changed.examples.size();
     auto is_changed = [&changed](const RecordRef& record, bool first_read) {
         return std::any_of(changed.examples.begin(), changed.examples.end(), [&](const auto& pair) {
-            return (first_read ? pair.first : pair.second).entry == record.entry;
+            return (first_read ? pair.first : pair.second).position == record.position;
         });
     };
     auto diff = diff_records(first_records, second_records, CompareBy::content, CompareBy::content);
@@ -427,7 +427,9 @@ void check_expected_records(const ScenarioContext& context, CheckOutcome& outcom
     }
     const auto& run = reads[0]->runs.front();
     std::set<std::uint32_t> streams_with_expectations;
-    std::vector<protocol::RecordEntry> expected_entries;
+    protocol::Observation expected_run;
+    expected_run.label = config.expected_origin;
+    expected_run.records.set_folder(run.records.folder());
     std::vector<json::Digester> digesters;
     for (const auto& stream : context.catalog->streams) {
         digesters.emplace_back(stream.volatile_pointers);
@@ -447,16 +449,11 @@ void check_expected_records(const ScenarioContext& context, CheckOutcome& outcom
         entry.content = digesters[*index].digest(data);
         entry.line = expected.line;
         entry.key = expected.data_json.substr(0, 80);
-        expected_entries.push_back(entry);
+        expected_run.records.push_back(entry);
         streams_with_expectations.insert(entry.stream);
     }
-    protocol::Observation expected_run;
-    expected_run.label = config.expected_origin;
-    std::vector<RecordRef> expected_refs;
-    for (const auto& entry : expected_entries) {
-        expected_refs.push_back({&entry, &expected_run});
-    }
-    auto actual = records_of(run, [&](const protocol::RecordEntry& entry) {
+    RecordSet expected_refs(expected_run);
+    RecordSet actual(run, [&](const protocol::RecordEntry& entry) {
         return streams_with_expectations.count(entry.stream) > 0;
     });
     auto diff = diff_records(expected_refs, actual, CompareBy::content, CompareBy::content);
@@ -471,7 +468,7 @@ void check_expected_records(const ScenarioContext& context, CheckOutcome& outcom
         }
         outcome.occurrences += diff.extra_count - diff.examples.extra.size();
     }
-    outcome.note = fmt::format("{} expected records, mode {}", expected_entries.size(),
+    outcome.note = fmt::format("{} expected records, mode {}", expected_run.records.size(),
                                config.expected_exact ? "exact" : "subset");
 }
 

@@ -87,28 +87,29 @@ void require_clean_exit(const protocol::Observation& run, std::string_view what,
 // once a checkpoint marked it complete: all of these deliver what is owed, so only incremental
 // streams are held to exactly-once.
 struct ResumeExpectation {
-    std::vector<RecordRef> owed;
-    std::vector<RecordRef> committed;            // incremental records committed by k
-    std::vector<RecordRef> committed_to_reread;  // full-refresh records committed by k
+    RecordSet owed;
+    RecordSet committed;            // incremental records committed by k
+    RecordSet committed_to_reread;  // full-refresh records committed by k
 };
 
 ResumeExpectation expectation_after(const ScenarioContext& context,
                                     const protocol::Observation& base, std::size_t checkpoint) {
-    CommitModel commits(base);
-    ResumeExpectation expectation;
-    for (const auto& record : records_of(base)) {
-        if (commits.commit_of(*record.entry) > checkpoint) {
-            expectation.owed.push_back(record);
-        } else if (is_incremental(context, *record.entry)) {
-            expectation.committed.push_back(record);
-        } else {
-            expectation.committed_to_reread.push_back(record);
-        }
-    }
-    return expectation;
+    auto commits = std::make_shared<const CommitModel>(base);
+    auto owed = [commits, checkpoint](const protocol::RecordEntry& entry) {
+        return commits->commit_of(entry) > checkpoint;
+    };
+    auto incremental = [&context](const protocol::RecordEntry& entry) {
+        return is_incremental(context, entry);
+    };
+    return {
+        RecordSet(base, owed),
+        RecordSet(base, [=](const auto& entry) { return !owed(entry) && incremental(entry); }),
+        RecordSet(base, [=](const auto& entry) { return !owed(entry) && !incremental(entry); })};
 }
 
 struct ResumeComparison {
+    RecordSet owed;
+    RecordSet resumed_records;
     DiffCounts lost;    // owed records the resumed run did not emit
     Overlap reemitted;  // incremental records committed by the checkpoint, emitted again
     Changed changed;    // owed records emitted again under the same key with other content
@@ -135,7 +136,7 @@ std::vector<const StepResult*> resume_steps(const ScenarioContext& context, bool
 }
 
 std::vector<ResumeComparison> compare_resumes(const ScenarioContext& context, CheckOutcome& outcome,
-                                              bool shards = false, std::size_t keep_lost = 5) {
+                                              bool shards = false) {
     std::vector<ResumeComparison> comparisons;
     auto steps = resume_steps(context, shards);
     if (steps.empty()) {
@@ -155,10 +156,10 @@ std::vector<ResumeComparison> compare_resumes(const ScenarioContext& context, Ch
                 continue;
             }
             auto expectation = expectation_after(context, base_run, *plan.checkpoint);
-            auto resumed = records_of(step->runs[i]);
+            RecordSet resumed(step->runs[i]);
             comparisons.push_back(
-                {diff_records(expectation.owed, resumed, CompareBy::identity, CompareBy::identity,
-                              keep_lost),
+                {expectation.owed, resumed,
+                 diff_records(expectation.owed, resumed, CompareBy::identity, CompareBy::identity),
                  overlap_records(resumed, expectation.committed, CompareBy::identity),
                  changed_records(expectation.owed, resumed), *plan.checkpoint, &base_run,
                  &step->runs[i]});
@@ -174,7 +175,7 @@ void report_changed(const Changed& changed, const ScenarioContext& context, Chec
     auto names = stream_names(context);
     for (const auto& [expected, actual] : changed.examples) {
         auto fields = describe_changes(
-            expected, actual, context.catalog->streams[expected.entry->stream].volatile_pointers);
+            expected, actual, context.catalog->streams[expected.entry.stream].volatile_pointers);
         outcome.advise(
             fmt::format("{}: same key, other content: {} became {}{}; declare the "
                         "field volatile if it may change between reads (AP-READ-6)",
@@ -191,8 +192,8 @@ void compare_reads(const protocol::Observation& expected, const protocol::Observ
                    const ScenarioContext& context, CheckOutcome& outcome,
                    std::string_view missing_text, std::string_view extra_text,
                    std::string_view when) {
-    auto expected_records = records_of(expected);
-    auto actual_records = records_of(actual);
+    RecordSet expected_records(expected);
+    RecordSet actual_records(actual);
     auto diff =
         diff_records(expected_records, actual_records, CompareBy::identity, CompareBy::identity);
     report_diff(diff, context, outcome, missing_text, extra_text);
@@ -241,34 +242,35 @@ void check_resume_exactly_once(const ScenarioContext& context, CheckOutcome& out
 // A loss confined, stream by stream, to the records that the checkpoint after k commits means
 // STATE k claimed records that were emitted only after it.
 void check_commit_boundaries(const ScenarioContext& context, CheckOutcome& outcome) {
-    for (const auto& comparison : compare_resumes(context, outcome, false, CommitModel::k_never)) {
-        const auto& lost = comparison.lost.examples.missing;
-        if (lost.empty()) {
+    for (const auto& comparison : compare_resumes(context, outcome)) {
+        if (comparison.lost.missing_count == 0) {
             continue;
         }
         CommitModel commits(*comparison.base);
         auto k = comparison.checkpoint;
-        bool in_next_window = std::all_of(lost.begin(), lost.end(), [&](const RecordRef& record) {
-            return commits.commit_of(*record.entry) ==
-                   commits.next_covering(record.entry->stream, k + 1);
+        auto in_next_window = [&](const protocol::RecordEntry& entry) {
+            return commits.commit_of(entry) == commits.next_covering(entry.stream, k + 1);
+        };
+        bool all_in_next_window = true;
+        std::set<std::uint32_t> lost_streams;
+        auto lost =
+            missing_records(comparison.owed, comparison.resumed_records, CompareBy::identity);
+        lost.scan([&](std::uint64_t, const protocol::RecordEntry& entry) {
+            all_in_next_window = all_in_next_window && in_next_window(entry);
+            lost_streams.insert(entry.stream);
         });
-        if (!in_next_window) {
+        if (!all_in_next_window) {
             continue;
         }
-        std::set<std::uint32_t> lost_streams;
-        for (const auto& record : lost) {
-            lost_streams.insert(record.entry->stream);
-        }
         std::uint64_t window = 0;
-        for (const auto& entry : comparison.base->records) {
-            window += lost_streams.count(entry.stream) > 0 &&
-                      commits.commit_of(entry) == commits.next_covering(entry.stream, k + 1);
-        }
+        comparison.base->records.scan([&](std::size_t, const protocol::RecordEntry& entry) {
+            window += lost_streams.count(entry.stream) > 0 && in_next_window(entry);
+        });
         const auto& state = comparison.base->checkpoints[k];
         outcome.add(fmt::format("STATE {} (line {}) covers records emitted after it: resuming "
                                 "from it lost {} of the {} record(s) that the next STATE of "
                                 "their stream commits",
-                                k + 1, state.line, lost.size(), window),
+                                k + 1, state.line, comparison.lost.missing_count, window),
                     comparison.base->label, state.line);
     }
 }
@@ -364,11 +366,8 @@ const StepResult* read_after(const ScenarioContext& context, const StepResult& t
 
 // The records a plain read emits after `later` that it did not emit in `earlier`: the injected
 // data, identified without the inject command naming it.
-std::vector<RecordRef> added_between(const protocol::Observation& earlier,
-                                     const protocol::Observation& later) {
-    auto diff = diff_records(records_of(earlier), records_of(later), CompareBy::identity,
-                             CompareBy::identity, CommitModel::k_never);
-    return diff.examples.extra;
+RecordSet added_between(const protocol::Observation& earlier, const protocol::Observation& later) {
+    return extra_records(RecordSet(earlier), RecordSet(later), CompareBy::identity);
 }
 
 void check_tail_delivers(const ScenarioContext& context, CheckOutcome& outcome) {
@@ -402,7 +401,7 @@ void check_tail_delivers(const ScenarioContext& context, CheckOutcome& outcome) 
             "tail.inject_command");
         return;
     }
-    auto delivered = records_of(
+    RecordSet delivered(
         run, [&run](const protocol::RecordEntry& entry) { return entry.line > run.mark_line; });
     auto diff = diff_records(injected, delivered, CompareBy::identity, CompareBy::identity);
     report_diff(diff, context, outcome,
@@ -412,11 +411,11 @@ void check_tail_delivers(const ScenarioContext& context, CheckOutcome& outcome) 
     if (diff.missing_count > 0) {
         return;
     }
-    auto found = overlap_records(delivered, injected, CompareBy::identity, CommitModel::k_never);
     std::uint64_t last_new = 0;
-    for (const auto& record : found.examples) {
-        last_new = std::max(last_new, record.entry->line);
-    }
+    shared_records(delivered, injected, CompareBy::identity)
+        .scan([&last_new](std::uint64_t, const protocol::RecordEntry& entry) {
+            last_new = std::max(last_new, entry.line);
+        });
     if (run.checkpoints.empty() || run.checkpoints.back().line < last_new) {
         outcome.add(fmt::format("the new data (last at line {}) was never followed by a STATE "
                                 "before SIGTERM: nothing committed it",
@@ -457,7 +456,7 @@ void check_next_read_delivers(const ScenarioContext& context, CheckOutcome& outc
         return;
     }
     require_clean_exit(next->runs.front(), "the next read", outcome, &first->runs.front());
-    auto diff = diff_records(added, records_of(next->runs.front()), CompareBy::identity,
+    auto diff = diff_records(added, RecordSet(next->runs.front()), CompareBy::identity,
                              CompareBy::identity);
     report_diff(diff, context, outcome,
                 "added after the final STATE (a plain read emits it), not delivered by the read "
@@ -493,15 +492,13 @@ void check_tail_resume(const ScenarioContext& context, CheckOutcome& outcome) {
     }
     const auto& tail_run = tail->runs.front();
     CommitModel commits(tail_run);
-    auto committed = records_of(tail_run, [&commits](const protocol::RecordEntry& entry) {
+    RecordSet delivered(tail_run, [&commits](const protocol::RecordEntry& entry) {
         return commits.commit_of(entry) != CommitModel::k_never;
     });
     require_clean_exit(resume->runs.front(), "the read resumed from the tail run's last STATE",
                        outcome, &truth->runs.front());
-    auto delivered = committed;
-    auto resumed = records_of(resume->runs.front());
-    delivered.insert(delivered.end(), resumed.begin(), resumed.end());
-    auto diff = diff_records(records_of(truth->runs.front()), delivered, CompareBy::identity,
+    delivered.add(resume->runs.front());
+    auto diff = diff_records(RecordSet(truth->runs.front()), delivered, CompareBy::identity,
                              CompareBy::identity);
     report_diff(diff, context, outcome,
                 "lost: committed by neither the stopped tail run nor the run resumed from its last "
@@ -518,11 +515,10 @@ const StepResult* full_range_read(const ScenarioContext& context) {
     return full != nullptr ? full : plain_read(context);
 }
 
-std::vector<RecordRef> union_of(const StepResult& step) {
-    std::vector<RecordRef> records;
+RecordSet union_of(const StepResult& step) {
+    RecordSet records;
     for (const auto& run : step.runs) {
-        auto part = records_of(run);
-        records.insert(records.end(), part.begin(), part.end());
+        records.add(run);
     }
     return records;
 }
@@ -533,7 +529,7 @@ void check_range_split(const ScenarioContext& context, CheckOutcome& outcome) {
         outcome.not_applicable = "no full-range read in this scenario";
         return;
     }
-    auto expected = records_of(full->runs.front());
+    RecordSet expected(full->runs.front());
     if (baseline_failed(full->runs.front(), outcome)) {
         return;
     }
@@ -586,8 +582,9 @@ void check_range_subdivision(const ScenarioContext& context, CheckOutcome& outco
         auto checkpoint = *step.plans.front().checkpoint;
         auto expectation = expectation_after(context, base->runs.front(), checkpoint);
         auto children = union_of(step);
-        auto diff = diff_records(expectation.owed, children, CompareBy::identity,
-                                 CompareBy::identity, CommitModel::k_never);
+        auto diff =
+            diff_records(expectation.owed, children, CompareBy::identity, CompareBy::identity);
+        auto beyond_owed = extra_records(expectation.owed, children, CompareBy::identity);
         report_diff(diff, context, outcome,
                     fmt::format("emitted by the full range after checkpoint {}, by neither child "
                                 "range resumed from it",
@@ -597,8 +594,7 @@ void check_range_subdivision(const ScenarioContext& context, CheckOutcome& outco
                        fmt::format("child ranges resumed from checkpoint {}", checkpoint + 1));
         // Re-emitting what the parent's checkpoint committed is X-STATE-3's SHOULD; a record
         // beyond that is a duplicate among the children.
-        auto reemitted =
-            overlap_records(diff.examples.extra, expectation.committed, CompareBy::identity);
+        auto reemitted = overlap_records(beyond_owed, expectation.committed, CompareBy::identity);
         auto names = stream_names(context);
         for (const auto& record : reemitted.examples) {
             outcome.advise(
@@ -608,8 +604,8 @@ void check_range_subdivision(const ScenarioContext& context, CheckOutcome& outco
         }
         outcome.advisories += reemitted.count - reemitted.examples.size();
         outcome.occurrences += reemitted.count - reemitted.examples.size();
-        auto reread = overlap_records(diff.examples.extra, expectation.committed_to_reread,
-                                      CompareBy::identity, 0);
+        auto reread =
+            overlap_records(beyond_owed, expectation.committed_to_reread, CompareBy::identity, 0);
         auto duplicates = diff.extra_count - reemitted.count - reread.count;
         if (duplicates > 0) {
             outcome.add(
@@ -747,7 +743,7 @@ void check_projections(const ScenarioContext& context, CheckOutcome& outcome) {
         outcome.not_applicable = "needs a plain read and one with the configured projections";
         return;
     }
-    auto diff = diff_records(records_of(plain->runs.front()), records_of(projected->runs.front()),
+    auto diff = diff_records(RecordSet(plain->runs.front()), RecordSet(projected->runs.front()),
                              CompareBy::projected, CompareBy::content);
     report_diff(
         diff, context, outcome,

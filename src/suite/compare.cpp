@@ -3,13 +3,154 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
+#include <queue>
 #include <span>
 #include <tuple>
-#include <unordered_map>
+
+#include "protocol/spill.hpp"
 
 namespace conform::suite {
 
+// --- RecordSet --------------------------------------------------------------------------------
+
+RecordSet::RecordSet(const protocol::Observation& run, Filter keep) {
+    add(run, std::move(keep));
+}
+
+void RecordSet::add(const protocol::Observation& run, Filter keep) {
+    m_parts.push_back({&run, std::move(keep), positions()});
+}
+
+void RecordSet::scan(
+    const std::function<void(std::uint64_t, const protocol::RecordEntry&)>& visit) const {
+    std::size_t next_only = 0;
+    for (const auto& part : m_parts) {
+        part.run->records.scan([&](std::size_t index, const protocol::RecordEntry& entry) {
+            auto position = part.first_position + index;
+            if (m_only) {
+                while (next_only < m_only->size() && (*m_only)[next_only] < position) {
+                    ++next_only;
+                }
+                if (next_only == m_only->size() || (*m_only)[next_only] != position) {
+                    return;
+                }
+            }
+            if (!part.keep || part.keep(entry)) {
+                visit(position, entry);
+            }
+        });
+    }
+}
+
+RecordRef RecordSet::at(std::uint64_t position) const {
+    for (const auto& part : m_parts) {
+        auto index = position - part.first_position;
+        if (position >= part.first_position && index < part.run->records.size()) {
+            return {part.run->records[index], part.run, position};
+        }
+    }
+    throw std::out_of_range(fmt::format("no record at position {} of the set", position));
+}
+
+RecordSet RecordSet::only(std::vector<std::uint64_t> positions) const {
+    RecordSet subset = *this;
+    subset.m_only = std::make_shared<const std::vector<std::uint64_t>>(std::move(positions));
+    return subset;
+}
+
+std::uint64_t RecordSet::size() const {
+    bool filtered = std::any_of(m_parts.begin(), m_parts.end(),
+                                [](const Part& part) { return static_cast<bool>(part.keep); });
+    if (!filtered) {
+        return m_only ? m_only->size() : positions();
+    }
+    std::uint64_t count = 0;
+    scan([&count](std::uint64_t, const protocol::RecordEntry&) { ++count; });
+    return count;
+}
+
+std::uint64_t RecordSet::positions() const {
+    return m_parts.empty() ? 0 : m_parts.back().first_position + m_parts.back().run->records.size();
+}
+
+std::filesystem::path RecordSet::scratch_folder() const {
+    return m_parts.empty() ? std::filesystem::temp_directory_path()
+                           : m_parts.front().run->records.folder();
+}
+
 namespace {
+
+// --- Partitions: what a comparison remembers, a bounded part at a time -------------------------
+
+// Keys per partition: two partitions (one per side) are in memory at a time, about 10 MiB each.
+constexpr std::uint64_t k_partition_keys = 256 * 1024;
+constexpr std::size_t k_buffered_keys = 1024;  // per partition, before it is written out
+
+std::size_t partition_count(const RecordSet& left, const RecordSet& right) {
+    auto largest = std::max(left.positions(), right.positions());
+    return static_cast<std::size_t>(
+        std::max<std::uint64_t>(1, (largest + k_partition_keys - 1) / k_partition_keys));
+}
+
+std::size_t partition_of(std::uint32_t stream, const json::Digest& digest, std::size_t count) {
+    auto mixed = (digest.high ^ (digest.low * 0x9E3779B97F4A7C15ULL)) + stream;
+    return static_cast<std::size_t>(mixed % count);
+}
+
+// Items spread over `count` partitions; with more than one, each is written to an unlinked file
+// once its buffer fills, and read back whole by take().
+template <typename Item>
+class Partitions {
+public:
+    Partitions(std::size_t count, std::filesystem::path folder)
+        : m_buffers(count), m_files(count), m_folder(std::move(folder)) {}
+
+    void add(std::size_t partition, const Item& item) {
+        auto& buffer = m_buffers[partition];
+        buffer.push_back(item);
+        if (m_buffers.size() > 1 && buffer.size() >= k_buffered_keys) {
+            write_out(partition);
+        }
+    }
+
+    std::vector<Item> take(std::size_t partition) {
+        auto items = std::move(m_buffers[partition]);
+        auto& file = m_files[partition];
+        if (!file.file) {
+            return items;
+        }
+        auto bytes = file.file->read(0, file.size);
+        std::vector<Item> all(bytes.size() / sizeof(Item));
+        std::memcpy(all.data(), bytes.data(), bytes.size());
+        all.insert(all.end(), items.begin(), items.end());
+        file = {};
+        return all;
+    }
+
+private:
+    struct File {
+        std::unique_ptr<protocol::SpillFile> file;
+        std::size_t size = 0;
+    };
+
+    void write_out(std::size_t partition) {
+        auto& buffer = m_buffers[partition];
+        auto& file = m_files[partition];
+        if (!file.file) {
+            file.file = std::make_unique<protocol::SpillFile>(m_folder);
+        }
+        std::string bytes(buffer.size() * sizeof(Item), '\0');
+        std::memcpy(bytes.data(), buffer.data(), bytes.size());
+        file.file->append(bytes);
+        file.size += bytes.size();
+        buffer.clear();
+    }
+
+    std::vector<std::vector<Item>> m_buffers;
+    std::vector<File> m_files;
+    std::filesystem::path m_folder;
+};
 
 const json::Digest& key_of(const protocol::RecordEntry& entry, CompareBy by) {
     switch (by) {
@@ -23,45 +164,14 @@ const json::Digest& key_of(const protocol::RecordEntry& entry, CompareBy by) {
     return entry.identity;
 }
 
-// Stream index is part of the key: identical documents of two streams are different records.
-struct StreamKey {
-    std::uint32_t stream;
-    json::Digest digest;
-    bool operator==(const StreamKey&) const = default;
-};
-
-struct StreamKeyHash {
-    std::size_t operator()(const StreamKey& key) const noexcept {
-        return std::hash<json::Digest>{}(key.digest) ^ (static_cast<std::size_t>(key.stream) << 48);
-    }
-};
-
-// One version of a record: its identity and its content.
-struct VersionKey {
-    std::uint32_t stream;
-    json::Digest identity;
-    json::Digest content;
-    bool operator==(const VersionKey&) const = default;
-};
-
-struct VersionKeyHash {
-    std::size_t operator()(const VersionKey& key) const noexcept {
-        return std::hash<json::Digest>{}(key.identity) * 31 ^
-               std::hash<json::Digest>{}(key.content) ^
-               (static_cast<std::size_t>(key.stream) << 48);
-    }
-};
-
-VersionKey version_of(const RecordRef& record) {
-    return {record.entry->stream, record.entry->identity, record.entry->content};
-}
-
-// A record's key and where it is in its list: 24 bytes per record compared, where a hash map
-// with a node per key costs several times that.
+// A record's key (the stream is part of it: identical documents of two streams are different
+// records) and where the record is.
 struct PlacedKey {
     std::uint32_t stream;
-    std::uint32_t position;
     json::Digest digest;
+    std::uint64_t position;
+    std::uint64_t line;
+
     bool same_key(const PlacedKey& other) const {
         return stream == other.stream && digest == other.digest;
     }
@@ -71,36 +181,32 @@ struct PlacedKey {
     }
 };
 
-std::vector<PlacedKey> sorted_keys(const std::vector<RecordRef>& records, CompareBy by) {
-    std::vector<PlacedKey> keys;
-    keys.reserve(records.size());
-    for (std::size_t i = 0; i < records.size(); ++i) {
-        keys.push_back({records[i].entry->stream, static_cast<std::uint32_t>(i),
-                        key_of(*records[i].entry, by)});
-    }
-    std::sort(keys.begin(), keys.end());
-    return keys;
+Partitions<PlacedKey> partition_keys(const RecordSet& records, CompareBy by, std::size_t count) {
+    Partitions<PlacedKey> partitions(count, records.scratch_folder());
+    records.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
+        const auto& digest = key_of(entry, by);
+        partitions.add(partition_of(entry.stream, digest, count),
+                       {entry.stream, digest, position, entry.line});
+    });
+    return partitions;
 }
 
-// Calls `visit(ours, theirs)` for every key in either list with the copies of it in each, in
-// list order (either span may be empty).
-template <typename Visit>
-void for_each_key(const std::vector<PlacedKey>& ours, const std::vector<PlacedKey>& theirs,
-                  Visit visit) {
-    std::span<const PlacedKey> left(ours);
-    std::span<const PlacedKey> right(theirs);
-    auto run_length = [](std::span<const PlacedKey> keys) {
+// Calls `visit(ours, theirs)` for every group of equal items in either sorted list, with the
+// copies of it in each (either span may be empty).
+template <typename Item, typename SameGroup, typename Visit>
+void for_each_group(std::span<const Item> left, std::span<const Item> right, SameGroup same,
+                    Visit visit) {
+    auto run_length = [&same](std::span<const Item> items) {
         std::size_t length = 1;
-        while (length < keys.size() && keys[length].same_key(keys[0])) {
+        while (length < items.size() && same(items[length], items[0])) {
             ++length;
         }
         return length;
     };
     while (!left.empty() || !right.empty()) {
-        bool take_left =
-            !left.empty() && (right.empty() || !(right[0] < left[0]) || left[0].same_key(right[0]));
-        bool take_right =
-            !right.empty() && (left.empty() || right[0].same_key(left[0]) || right[0] < left[0]);
+        bool both = !left.empty() && !right.empty() && same(left[0], right[0]);
+        bool take_left = both || (!left.empty() && (right.empty() || left[0] < right[0]));
+        bool take_right = both || !take_left;
         auto left_length = take_left ? run_length(left) : 0;
         auto right_length = take_right ? run_length(right) : 0;
         visit(left.first(left_length), right.first(right_length));
@@ -109,125 +215,255 @@ void for_each_key(const std::vector<PlacedKey>& ours, const std::vector<PlacedKe
     }
 }
 
-}  // namespace
+// Calls `visit(ours, theirs)` for every key of either set with the copies of it in each, in
+// position order, one partition at a time.
+template <typename Visit>
+void for_each_key(const RecordSet& left, CompareBy left_by, const RecordSet& right,
+                  CompareBy right_by, Visit visit) {
+    auto count = partition_count(left, right);
+    auto left_keys = partition_keys(left, left_by, count);
+    auto right_keys = partition_keys(right, right_by, count);
+    for (std::size_t partition = 0; partition < count; ++partition) {
+        auto ours = left_keys.take(partition);
+        auto theirs = right_keys.take(partition);
+        std::sort(ours.begin(), ours.end());
+        std::sort(theirs.begin(), theirs.end());
+        for_each_group<PlacedKey>(
+            ours, theirs, [](const PlacedKey& a, const PlacedKey& b) { return a.same_key(b); },
+            visit);
+    }
+}
 
-DiffCounts diff_records(const std::vector<RecordRef>& expected,
-                        const std::vector<RecordRef>& actual, CompareBy expected_by,
-                        CompareBy actual_by, std::size_t keep) {
-    // Per key, the first actual copies match (the later ones are extra) and the last expected
-    // copies are matched (the first ones are missing).
-    auto expected_keys = sorted_keys(expected, expected_by);
-    auto actual_keys = sorted_keys(actual, actual_by);
-    std::vector<std::uint32_t> missing;
-    std::vector<std::uint32_t> extra;
-    for_each_key(expected_keys, actual_keys, [&](auto ours, auto theirs) {
+// The `keep` smallest items seen, by `Less`, whatever their number.
+template <typename Item, typename Less = std::less<Item>>
+class Smallest {
+public:
+    explicit Smallest(std::size_t keep) : m_keep(keep) {}
+
+    void offer(const Item& item) {
+        if (m_keep == 0) {
+            return;
+        }
+        if (m_heap.size() < m_keep) {
+            m_heap.push(item);
+        } else if (Less{}(item, m_heap.top())) {
+            m_heap.pop();
+            m_heap.push(item);
+        }
+    }
+
+    std::vector<Item> sorted() {
+        std::vector<Item> items;
+        for (; !m_heap.empty(); m_heap.pop()) {
+            items.push_back(m_heap.top());
+        }
+        std::reverse(items.begin(), items.end());
+        return items;
+    }
+
+private:
+    std::size_t m_keep;
+    std::priority_queue<Item, std::vector<Item>, Less> m_heap;
+};
+
+// Missing copies are shown by line: a record missing from several runs shows the earliest first.
+struct ByLine {
+    bool operator()(const PlacedKey& a, const PlacedKey& b) const {
+        return std::tie(a.line, a.position) < std::tie(b.line, b.position);
+    }
+};
+
+// Per key, the first actual copies match (the later ones are extra) and the last expected copies
+// are matched (the first ones are missing).
+template <typename OnMissing, typename OnExtra>
+void match_copies(const RecordSet& expected, const RecordSet& actual, CompareBy expected_by,
+                  CompareBy actual_by, OnMissing on_missing, OnExtra on_extra) {
+    for_each_key(expected, expected_by, actual, actual_by, [&](auto ours, auto theirs) {
         auto matched = std::min(ours.size(), theirs.size());
         for (const auto& item : ours.first(ours.size() - matched)) {
-            missing.push_back(item.position);
+            on_missing(item);
         }
         for (const auto& item : theirs.subspan(matched)) {
-            extra.push_back(item.position);
+            on_extra(item);
         }
     });
-    expected_keys = {};
-    actual_keys = {};
-    DiffCounts counts;
-    counts.extra_count = extra.size();
-    std::sort(extra.begin(), extra.end());
-    for (std::size_t i = 0; i < std::min(extra.size(), keep); ++i) {
-        counts.examples.extra.push_back(actual[extra[i]]);
-    }
-    counts.missing_count = missing.size();
-    auto by_line = [&expected](std::uint32_t a, std::uint32_t b) {
-        auto line_a = expected[a].entry->line;
-        auto line_b = expected[b].entry->line;
-        return line_a != line_b ? line_a < line_b : a < b;
-    };
-    auto shown = std::min(missing.size(), keep);
-    std::partial_sort(missing.begin(), missing.begin() + static_cast<std::ptrdiff_t>(shown),
-                      missing.end(), by_line);
-    for (std::size_t i = 0; i < shown; ++i) {
-        counts.examples.missing.push_back(expected[missing[i]]);
-    }
-    return counts;
 }
 
-Overlap overlap_records(const std::vector<RecordRef>& records, const std::vector<RecordRef>& others,
-                        CompareBy by, std::size_t keep) {
-    // Per key, the first copies in `records` overlap, as many as `others` has.
-    auto record_keys = sorted_keys(records, by);
-    auto other_keys = sorted_keys(others, by);
-    std::vector<std::uint32_t> shared;
-    for_each_key(record_keys, other_keys, [&](auto ours, auto theirs) {
-        for (const auto& item : ours.first(std::min(ours.size(), theirs.size()))) {
-            shared.push_back(item.position);
-        }
-    });
-    Overlap overlap;
-    overlap.count = shared.size();
-    auto shown = std::min(shared.size(), keep);
-    std::partial_sort(shared.begin(), shared.begin() + static_cast<std::ptrdiff_t>(shown),
-                      shared.end());
-    for (std::size_t i = 0; i < shown; ++i) {
-        overlap.examples.push_back(records[shared[i]]);
-    }
-    return overlap;
-}
-
-Changed changed_records(const std::vector<RecordRef>& expected,
-                        const std::vector<RecordRef>& actual, std::size_t keep) {
-    // First every exact (identity, content) match is taken out, then the expected records left
-    // over are paired with actual records left over under the same identity.
-    std::unordered_map<VersionKey, std::size_t, VersionKeyHash> exact;
-    for (const auto& record : actual) {
-        ++exact[version_of(record)];
-    }
-    std::vector<RecordRef> unmatched;
-    for (const auto& record : expected) {
-        auto found = exact.find(version_of(record));
-        if (found != exact.end() && found->second > 0) {
-            --found->second;
-        } else {
-            unmatched.push_back(record);
-        }
-    }
-    std::unordered_map<StreamKey, std::vector<RecordRef>, StreamKeyHash> left_over;
-    for (const auto& record : actual) {
-        auto found = exact.find(version_of(record));
-        if (found->second > 0) {
-            --found->second;
-            left_over[{record.entry->stream, record.entry->identity}].push_back(record);
-        }
-    }
-    Changed changed;
-    for (const auto& record : unmatched) {
-        auto found = left_over.find({record.entry->stream, record.entry->identity});
-        if (found == left_over.end() || found->second.empty()) {
-            continue;
-        }
-        if (++changed.count <= keep) {
-            changed.examples.emplace_back(record, found->second.back());
-        }
-        found->second.pop_back();
-    }
-    return changed;
-}
-
-std::vector<RecordRef> records_of(const protocol::Observation& run,
-                                  const std::function<bool(const protocol::RecordEntry&)>& keep) {
+std::vector<RecordRef> resolve(const RecordSet& set, const std::vector<PlacedKey>& keys) {
     std::vector<RecordRef> records;
-    const auto& loaded = run.records.load();
-    records.reserve(loaded.size());
-    for (const auto& entry : loaded) {
-        if (!keep || keep(entry)) {
-            records.push_back({&entry, &run});
-        }
+    for (const auto& key : keys) {
+        records.push_back(set.at(key.position));
     }
     return records;
 }
 
+RecordSet subset_of(const RecordSet& set, std::vector<std::uint64_t> positions) {
+    std::sort(positions.begin(), positions.end());
+    return set.only(std::move(positions));
+}
+
+struct ByPosition {
+    bool operator()(const PlacedKey& a, const PlacedKey& b) const {
+        return a.position < b.position;
+    }
+};
+
+}  // namespace
+
+DiffCounts diff_records(const RecordSet& expected, const RecordSet& actual, CompareBy expected_by,
+                        CompareBy actual_by, std::size_t keep) {
+    DiffCounts counts;
+    Smallest<PlacedKey, ByLine> missing(keep);
+    Smallest<PlacedKey, ByPosition> extra(keep);
+    match_copies(
+        expected, actual, expected_by, actual_by,
+        [&](const PlacedKey& key) {
+            ++counts.missing_count;
+            missing.offer(key);
+        },
+        [&](const PlacedKey& key) {
+            ++counts.extra_count;
+            extra.offer(key);
+        });
+    counts.examples.missing = resolve(expected, missing.sorted());
+    counts.examples.extra = resolve(actual, extra.sorted());
+    return counts;
+}
+
+RecordSet missing_records(const RecordSet& expected, const RecordSet& actual, CompareBy by) {
+    std::vector<std::uint64_t> positions;
+    match_copies(
+        expected, actual, by, by, [&](const PlacedKey& key) { positions.push_back(key.position); },
+        [](const PlacedKey&) {});
+    return subset_of(expected, std::move(positions));
+}
+
+RecordSet extra_records(const RecordSet& expected, const RecordSet& actual, CompareBy by) {
+    std::vector<std::uint64_t> positions;
+    match_copies(
+        expected, actual, by, by, [](const PlacedKey&) {},
+        [&](const PlacedKey& key) { positions.push_back(key.position); });
+    return subset_of(actual, std::move(positions));
+}
+
+namespace {
+
+// Per key, the first copies in `records` overlap, as many as `others` has.
+template <typename OnShared>
+void match_shared(const RecordSet& records, const RecordSet& others, CompareBy by,
+                  OnShared on_shared) {
+    for_each_key(records, by, others, by, [&](auto ours, auto theirs) {
+        for (const auto& item : ours.first(std::min(ours.size(), theirs.size()))) {
+            on_shared(item);
+        }
+    });
+}
+
+}  // namespace
+
+Overlap overlap_records(const RecordSet& records, const RecordSet& others, CompareBy by,
+                        std::size_t keep) {
+    Overlap overlap;
+    Smallest<PlacedKey, ByPosition> shared(keep);
+    match_shared(records, others, by, [&](const PlacedKey& key) {
+        ++overlap.count;
+        shared.offer(key);
+    });
+    overlap.examples = resolve(records, shared.sorted());
+    return overlap;
+}
+
+RecordSet shared_records(const RecordSet& records, const RecordSet& others, CompareBy by) {
+    std::vector<std::uint64_t> positions;
+    match_shared(records, others, by,
+                 [&](const PlacedKey& key) { positions.push_back(key.position); });
+    return subset_of(records, std::move(positions));
+}
+
+namespace {
+
+// One version of a record: its identity and its content, and where it is.
+struct Version {
+    std::uint32_t stream;
+    json::Digest identity;
+    json::Digest content;
+    std::uint64_t position;
+
+    bool same_identity(const Version& other) const {
+        return stream == other.stream && identity == other.identity;
+    }
+    bool operator<(const Version& other) const {
+        return std::tie(stream, identity, content, position) <
+               std::tie(other.stream, other.identity, other.content, other.position);
+    }
+};
+
+Partitions<Version> partition_versions(const RecordSet& records, std::size_t count) {
+    Partitions<Version> partitions(count, records.scratch_folder());
+    records.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
+        partitions.add(partition_of(entry.stream, entry.identity, count),
+                       {entry.stream, entry.identity, entry.content, position});
+    });
+    return partitions;
+}
+
+using Pair = std::pair<std::uint64_t, std::uint64_t>;  // expected and actual positions
+
+// The pairs of one identity: per content, the later expected copies that no actual copy matches
+// and the first actual copies that no expected copy matches are left over; left-over expected
+// copies, in order, pair with left-over actual copies from the last one back.
+void pair_versions(std::span<const Version> expected, std::span<const Version> actual,
+                   const std::function<void(const Pair&)>& on_pair) {
+    std::vector<std::uint64_t> unmatched;
+    std::vector<std::uint64_t> left_over;
+    for_each_group<Version>(
+        expected, actual, [](const Version& a, const Version& b) { return a.content == b.content; },
+        [&](auto ours, auto theirs) {
+            auto matched = std::min(ours.size(), theirs.size());
+            for (const auto& version : ours.subspan(matched)) {
+                unmatched.push_back(version.position);
+            }
+            for (const auto& version : theirs.first(theirs.size() - matched)) {
+                left_over.push_back(version.position);
+            }
+        });
+    std::sort(unmatched.begin(), unmatched.end());
+    std::sort(left_over.begin(), left_over.end());
+    for (std::size_t i = 0; i < std::min(unmatched.size(), left_over.size()); ++i) {
+        on_pair({unmatched[i], left_over[left_over.size() - 1 - i]});
+    }
+}
+
+}  // namespace
+
+Changed changed_records(const RecordSet& expected, const RecordSet& actual, std::size_t keep) {
+    auto count = partition_count(expected, actual);
+    auto expected_versions = partition_versions(expected, count);
+    auto actual_versions = partition_versions(actual, count);
+    Changed changed;
+    Smallest<Pair> pairs(keep);
+    for (std::size_t partition = 0; partition < count; ++partition) {
+        auto ours = expected_versions.take(partition);
+        auto theirs = actual_versions.take(partition);
+        std::sort(ours.begin(), ours.end());
+        std::sort(theirs.begin(), theirs.end());
+        for_each_group<Version>(
+            ours, theirs, [](const Version& a, const Version& b) { return a.same_identity(b); },
+            [&](auto one_identity, auto its_actual) {
+                pair_versions(one_identity, its_actual, [&](const Pair& pair) {
+                    ++changed.count;
+                    pairs.offer(pair);
+                });
+            });
+    }
+    for (const auto& [from, to] : pairs.sorted()) {
+        changed.examples.emplace_back(expected.at(from), actual.at(to));
+    }
+    return changed;
+}
+
 std::string describe_record(const RecordRef& record, const std::vector<std::string>& stream_names) {
-    const auto& entry = *record.entry;
+    const auto& entry = record.entry;
     std::string stream = entry.stream < stream_names.size() ? stream_names[entry.stream] : "?";
     std::string key = entry.key.empty()
                           ? fmt::format("digest {}", entry.content.hex().substr(0, 12))

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -9,10 +10,48 @@
 
 namespace conform::suite {
 
-// A record taken from a run, with the run it came from (for examples).
+// A record taken from a run, with the run it came from and its position in the RecordSet it was
+// found in (for examples).
 struct RecordRef {
-    const protocol::RecordEntry* entry;
-    const protocol::Observation* run;
+    protocol::RecordEntry entry;
+    const protocol::Observation* run = nullptr;
+    std::uint64_t position = 0;
+};
+
+// Records to compare: the records of one or more runs, each run's optionally filtered. Nothing
+// is loaded: a comparison scans the runs' record files, so what it remembers per record is a
+// few bytes in a partition, never the record (docs/hostile-input.md, "Memory").
+class RecordSet {
+public:
+    using Filter = std::function<bool(const protocol::RecordEntry&)>;
+
+    RecordSet() = default;
+    explicit RecordSet(const protocol::Observation& run, Filter keep = {});
+    void add(const protocol::Observation& run, Filter keep = {});
+
+    // Calls visit(position, record) for every record of the set, run by run, in order; the
+    // record's key text is left empty. A position counts every record of the runs, kept or not.
+    void scan(const std::function<void(std::uint64_t, const protocol::RecordEntry&)>& visit) const;
+    // The record at `position`, key included.
+    RecordRef at(std::uint64_t position) const;
+    // The records at `positions` (sorted) only: a subset of this set.
+    RecordSet only(std::vector<std::uint64_t> positions) const;
+
+    // Records in the set (a scan when filtered).
+    std::uint64_t size() const;
+    bool empty() const { return size() == 0; }
+    // Records in the runs, kept or not: the bound on positions.
+    std::uint64_t positions() const;
+    std::filesystem::path scratch_folder() const;
+
+private:
+    struct Part {
+        const protocol::Observation* run;
+        Filter keep;
+        std::uint64_t first_position;
+    };
+    std::vector<Part> m_parts;
+    std::shared_ptr<const std::vector<std::uint64_t>> m_only;  // sorted; all when null
 };
 
 // How to identify a record when comparing: by identity (primary key or content) or by content.
@@ -23,16 +62,19 @@ struct MultisetDiff {
     std::vector<RecordRef> extra;    // in actual, not in expected
 };
 
-// Compares two record multisets. Keeps at most `keep` examples of each kind but counts all of
-// them in the returned sizes via `missing_count` / `extra_count`.
+// Compares two record multisets. Keeps at most `keep` examples of each kind (missing ones first
+// by line, extra ones in order) but counts all of them in `missing_count` / `extra_count`.
 struct DiffCounts {
     MultisetDiff examples;
     std::uint64_t missing_count = 0;
     std::uint64_t extra_count = 0;
 };
-DiffCounts diff_records(const std::vector<RecordRef>& expected,
-                        const std::vector<RecordRef>& actual, CompareBy expected_by,
+DiffCounts diff_records(const RecordSet& expected, const RecordSet& actual, CompareBy expected_by,
                         CompareBy actual_by, std::size_t keep = 5);
+
+// The records of `expected` that `actual` lacks, and of `actual` beyond `expected`, as subsets.
+RecordSet missing_records(const RecordSet& expected, const RecordSet& actual, CompareBy by);
+RecordSet extra_records(const RecordSet& expected, const RecordSet& actual, CompareBy by);
 
 // The records of `records` that also occur in `others` (multiset intersection): count and the
 // first `keep` examples.
@@ -40,8 +82,10 @@ struct Overlap {
     std::vector<RecordRef> examples;
     std::uint64_t count = 0;
 };
-Overlap overlap_records(const std::vector<RecordRef>& records, const std::vector<RecordRef>& others,
-                        CompareBy by, std::size_t keep = 5);
+Overlap overlap_records(const RecordSet& records, const RecordSet& others, CompareBy by,
+                        std::size_t keep = 5);
+// The same records as a subset of `records`.
+RecordSet shared_records(const RecordSet& records, const RecordSet& others, CompareBy by);
 
 // Records of `expected` whose identity `actual` also emitted, but only with other content (volatile
 // fields ignored): the same key, changed data. Each pairs the expected record with an actual one.
@@ -49,13 +93,7 @@ struct Changed {
     std::vector<std::pair<RecordRef, RecordRef>> examples;
     std::uint64_t count = 0;
 };
-Changed changed_records(const std::vector<RecordRef>& expected,
-                        const std::vector<RecordRef>& actual, std::size_t keep = 5);
-
-// Every record of `run`, optionally filtered.
-std::vector<RecordRef> records_of(
-    const protocol::Observation& run,
-    const std::function<bool(const protocol::RecordEntry&)>& keep = {});
+Changed changed_records(const RecordSet& expected, const RecordSet& actual, std::size_t keep = 5);
 
 // "events id=[5] (line 12 of read [range ...])".
 std::string describe_record(const RecordRef& record, const std::vector<std::string>& stream_names);

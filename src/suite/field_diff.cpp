@@ -25,7 +25,7 @@ std::optional<rapidjson::Document> record_data(const RecordRef& record) {
     }
     std::ifstream in(record.run->transcript_path);
     std::string text;
-    for (std::uint64_t number = 1; number <= record.entry->line; ++number) {
+    for (std::uint64_t number = 1; number <= record.entry.line; ++number) {
         if (!std::getline(in, text)) {
             return std::nullopt;
         }

@@ -386,14 +386,13 @@ struct Runner::Impl {
 
     // The records a tailing step must deliver before new data is injected: the first run of the
     // step it names as its backlog.
-    static std::vector<protocol::RecordEntry> backlog_for(const Step& step,
-                                                          const ScenarioContext* context) {
-        if (context == nullptr || step.backlog_from.empty()) {
-            return {};
-        }
-        const auto* backlog = context->step(step.backlog_from);
-        return backlog == nullptr || backlog->runs.empty() ? std::vector<protocol::RecordEntry>{}
-                                                           : backlog->runs.front().records.load();
+    static const protocol::RecordStore& backlog_for(const Step& step,
+                                                    const ScenarioContext* context) {
+        static const protocol::RecordStore none;
+        const auto* backlog = context == nullptr || step.backlog_from.empty()
+                                  ? nullptr
+                                  : context->step(step.backlog_from);
+        return backlog == nullptr || backlog->runs.empty() ? none : backlog->runs.front().records;
     }
 
     TailDriver::Settings tail_settings(std::function<void()> inject_and_mark) const {

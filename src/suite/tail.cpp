@@ -4,27 +4,40 @@
 
 namespace conform::suite {
 
-TailDriver::TailDriver(const std::vector<protocol::RecordEntry>& backlog, Settings settings)
+TailDriver::TailDriver(const protocol::RecordStore& backlog, Settings settings)
     : m_settings(std::move(settings)) {
-    for (const auto& record : backlog) {
-        ++m_remaining[record.identity];
+    m_backlog.reserve(backlog.size());
+    backlog.scan([this](std::size_t, const protocol::RecordEntry& record) {
+        m_backlog.push_back(record.identity);
+    });
+    std::sort(m_backlog.begin(), m_backlog.end());
+    m_emitted.assign(m_backlog.size(), false);
+    m_remaining_total = m_backlog.size();
+}
+
+bool TailDriver::take_from_backlog(const json::Digest& identity) {
+    auto index = static_cast<std::size_t>(
+        std::lower_bound(m_backlog.begin(), m_backlog.end(), identity) - m_backlog.begin());
+    for (; index < m_backlog.size() && m_backlog[index] == identity; ++index) {
+        if (!m_emitted[index]) {
+            m_emitted[index] = true;
+            return true;
+        }
     }
-    m_remaining_total = backlog.size();
+    return false;
 }
 
 bool TailDriver::take_new_records(const protocol::Observation& seen) {
     bool beyond_backlog = m_first_new_line != 0;
-    for (; m_records_taken < seen.records.size(); ++m_records_taken) {
-        const auto& record = seen.records[m_records_taken];
-        auto found = m_remaining.find(record.identity);
-        if (found != m_remaining.end() && found->second > 0) {
-            --found->second;
+    seen.records.scan(m_records_taken, [&](std::size_t index, const protocol::RecordEntry& record) {
+        m_records_taken = index + 1;
+        if (take_from_backlog(record.identity)) {
             --m_remaining_total;
         } else if (m_first_new_line == 0 && m_remaining_total == 0) {
             m_first_new_line = record.line;
             beyond_backlog = true;
         }
-    }
+    });
     return beyond_backlog;
 }
 

@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "json/digest.hpp"
@@ -29,7 +28,7 @@ public:
     };
     using Events = std::vector<std::pair<std::string, std::int64_t>>;
 
-    TailDriver(const std::vector<protocol::RecordEntry>& backlog, Settings settings);
+    TailDriver(const protocol::RecordStore& backlog, Settings settings);
 
     // Called on every tick of the tailing run with what it has emitted so far.
     process::Decision on_tick(const protocol::Observation& seen, std::chrono::milliseconds elapsed);
@@ -43,6 +42,8 @@ private:
     // Consumes the records emitted since the last tick; true once a record beyond the backlog
     // arrived.
     bool take_new_records(const protocol::Observation& seen);
+    // Marks one not yet emitted backlog copy of `identity` as emitted; false when there is none.
+    bool take_from_backlog(const json::Digest& identity);
     static bool state_after(const protocol::Observation& seen, std::uint64_t line);
 
     void note(std::string what, std::chrono::milliseconds at) {
@@ -52,7 +53,10 @@ private:
     Settings m_settings;
     Events m_events;
     Phase m_phase = Phase::catching_up;
-    std::unordered_map<json::Digest, std::uint64_t> m_remaining;  // backlog identities not yet seen
+    // The backlog's identities, sorted, and which of them the tailing run has emitted: 16 bytes
+    // and a bit per record, where a hash map costs several times that.
+    std::vector<json::Digest> m_backlog;
+    std::vector<bool> m_emitted;
     std::uint64_t m_remaining_total = 0;
     std::size_t m_records_taken = 0;
     std::uint64_t m_first_new_line = 0;

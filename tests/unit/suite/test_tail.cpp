@@ -21,6 +21,14 @@ void add_state(protocol::Observation& run, std::uint64_t line) {
     run.checkpoints.push_back(checkpoint);
 }
 
+protocol::RecordStore store_of(const std::vector<protocol::RecordEntry>& records) {
+    protocol::RecordStore store;
+    for (const auto& record : records) {
+        store.push_back(record);
+    }
+    return store;
+}
+
 bool saw(const TailDriver& driver, std::string_view what) {
     for (const auto& [event, at] : driver.events()) {
         if (event == what) {
@@ -40,7 +48,7 @@ TEST_CASE(
     settings.observe = milliseconds(100);
     settings.wait_limit = milliseconds(10'000);
     settings.inject = [&injected] { ++injected; };
-    TailDriver driver({record(1, 1), record(2, 2)}, settings);
+    TailDriver driver(store_of({record(1, 1), record(2, 2)}), settings);
     protocol::Observation run;
 
     run.records.push_back(record(1, 1));
@@ -66,7 +74,7 @@ TEST_CASE(
 TEST_CASE("tail driver: without an inject command it only observes after the backlog") {
     TailDriver::Settings settings;
     settings.observe = milliseconds(100);
-    TailDriver driver({}, settings);
+    TailDriver driver(protocol::RecordStore{}, settings);
     protocol::Observation run;
     CHECK(driver.on_tick(run, milliseconds(0)) == process::Decision::keep_going);
     CHECK(driver.on_tick(run, milliseconds(50)) == process::Decision::keep_going);
@@ -80,7 +88,7 @@ TEST_CASE("tail driver: a connector that never catches up is judged after the wa
     settings.wait_limit = milliseconds(1'000);
     bool injected = false;
     settings.inject = [&injected] { injected = true; };
-    TailDriver driver({record(1, 1)}, settings);
+    TailDriver driver(store_of({record(1, 1)}), settings);
     protocol::Observation run;
     CHECK(driver.on_tick(run, milliseconds(999)) == process::Decision::keep_going);
     CHECK_FALSE(injected);
