@@ -6,6 +6,7 @@ usage: memory_bound.py CONFORM REFERENCE_CONNECTOR CASE [RECORDS]
 Cases:
   validate    `conform validate` of a reference-connector transcript of RECORDS records
   run         `conform run --only read-twice resume` with the reference connector emitting RECORDS
+  run-all     `conform run` of every scenario of the suite, the reference connector emitting RECORDS
   states      `conform validate` of 1,000 STATEs of 1 MiB each
   types       `conform validate` of 1,000,000 messages of distinct unknown types
   measure     prints peak RSS and wall time of validate and run, asserts nothing
@@ -77,7 +78,7 @@ def validate(conform, folder, transcript):
     return code, peak, wall, err, report
 
 
-def conform_run(conform, connector, folder, records):
+def conform_run(conform, connector, folder, records, only=("read-twice", "resume")):
     test_config = {
         "connector": {"command": [connector]},
         "config": reference_config(folder, records),
@@ -89,9 +90,9 @@ def conform_run(conform, connector, folder, records):
     }
     path = write(folder, "conform.json", test_config)
     report = os.path.join(folder, "run-report.json")
+    selection = ["--only", *only] if only else []
     code, peak, wall, _, err = run_measured(
-        [conform, "run", "--test-config", path, "--only", "read-twice", "resume",
-         "--report-json", report])
+        [conform, "run", "--test-config", path, *selection, "--report-json", report])
     return code, peak, wall, err, report
 
 
@@ -138,6 +139,13 @@ def case_run(conform, connector, folder, records):
     expect_within("run", code, (0,), peak, observed, err)
 
 
+def case_run_all(conform, connector, folder, records):
+    code, peak, wall, err, report = conform_run(conform, connector, folder, records, only=())
+    observed = records_observed(report) if os.path.exists(report) else 0
+    line("run (every scenario)", code, peak, wall, observed)
+    expect_within("run-all", code, (0,), peak, observed, err)
+
+
 def case_states(conform, connector, folder, records):
     transcript = os.path.join(folder, "states.jsonl")
     filler = "x" * (1024 * 1024)
@@ -178,7 +186,7 @@ def main():
     conform, connector, case = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
     records = int(sys.argv[4]) if len(sys.argv) > 4 else 1_000_000
     with tempfile.TemporaryDirectory(prefix="conform-memory-") as folder:
-        globals()["case_" + case](conform, connector, folder, records)
+        globals()["case_" + case.replace("-", "_")](conform, connector, folder, records)
     print("PASS")
 
 
