@@ -311,6 +311,7 @@ process::LaunchSpec image_launch_spec(const ImageSettings& settings, const Call&
     spec.argv = shielded_client(std::move(spec.argv));
     spec.stop_command = kill_with_retries(runtime.with({"kill", "--signal", "TERM", name}));
     spec.cleanup_command = runtime.with({"rm", "-f", name});
+    spec.leftover_argument = name;
     // The runtime's daemons (conmon) would inherit the run marker: they are the engine's, and
     // killing them loses the container's output and exit status.
     spec.mark_descendants = false;

@@ -63,28 +63,43 @@ std::string new_run_id() {
            std::to_string(salt);
 }
 
-std::vector<pid_t> find_processes_with_environment(std::string_view entry) {
+namespace {
+
+bool holds_item(std::string_view items, std::string_view wanted) {
+    while (!items.empty()) {
+        std::size_t end = items.find('\0');
+        if (items.substr(0, end) == wanted) {
+            return true;
+        }
+        if (end == std::string_view::npos) {
+            break;
+        }
+        items.remove_prefix(end + 1);
+    }
+    return false;
+}
+
+// Processes other than conform whose /proc/<pid>/<file> (NUL-separated) holds `wanted`.
+std::vector<pid_t> find_processes_whose(const char* file, std::string_view wanted) {
     std::vector<pid_t> found;
     pid_t self = ::getpid();
     for_each_pid([&](pid_t pid) {
-        if (pid == self) {
-            return;
-        }
-        std::string environment = read_proc_file("/proc/" + std::to_string(pid) + "/environ");
-        std::string_view rest(environment);
-        while (!rest.empty()) {
-            std::size_t end = rest.find('\0');
-            if (rest.substr(0, end) == entry) {
-                found.push_back(pid);
-                return;
-            }
-            if (end == std::string_view::npos) {
-                break;
-            }
-            rest.remove_prefix(end + 1);
+        if (pid != self &&
+            holds_item(read_proc_file("/proc/" + std::to_string(pid) + "/" + file), wanted)) {
+            found.push_back(pid);
         }
     });
     return found;
+}
+
+}  // namespace
+
+std::vector<pid_t> find_processes_with_environment(std::string_view entry) {
+    return find_processes_whose("environ", entry);
+}
+
+std::vector<pid_t> find_processes_with_argument(std::string_view argument) {
+    return find_processes_whose("cmdline", argument);
 }
 
 bool read_process_info(pid_t pid, ProcessInfo& info) {

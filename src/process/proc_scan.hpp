@@ -22,6 +22,9 @@ std::string new_run_id();
 // Zombies have no environment and are not listed.
 std::vector<pid_t> find_processes_with_environment(std::string_view entry);
 
+// Processes other than conform with `argument` as one of their command-line arguments.
+std::vector<pid_t> find_processes_with_argument(std::string_view argument);
+
 struct ProcessInfo {
     pid_t pid = 0;
     pid_t parent = 0;

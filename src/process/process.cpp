@@ -18,6 +18,9 @@
 #include <thread>
 #include <utility>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "process/output.hpp"
 #include "process/proc_scan.hpp"
 #include "process/spawn.hpp"
@@ -386,7 +389,7 @@ private:
     std::vector<GroupEntry*> m_entries;
 };
 
-// A stop or cleanup command: output discarded, failures ignored, killed when it takes too long.
+// A stop or cleanup command: output discarded, killed when it takes too long.
 class HelperProcess {
 public:
     static std::optional<HelperProcess> start(const std::vector<std::string>& argv,
@@ -403,11 +406,13 @@ public:
         }
     }
 
-    HelperProcess(HelperProcess&& other) noexcept : m_pid(std::exchange(other.m_pid, 0)) {}
+    HelperProcess(HelperProcess&& other) noexcept
+        : m_pid(std::exchange(other.m_pid, 0)), m_exit(other.m_exit) {}
     HelperProcess& operator=(HelperProcess&& other) noexcept {
         if (this != &other) {
             kill_and_reap();
             m_pid = std::exchange(other.m_pid, 0);
+            m_exit = other.m_exit;
         }
         return *this;
     }
@@ -415,18 +420,23 @@ public:
 
     // True once it has exited and was reaped.
     bool finished() {
-        if (m_pid > 0 && reap_if_exited(m_pid)) {
-            KnownChildren::instance().forget(m_pid);
-            m_pid = 0;
+        if (m_pid > 0) {
+            if (auto status = reap_if_exited(m_pid)) {
+                m_exit = status;
+                KnownChildren::instance().forget(m_pid);
+                m_pid = 0;
+            }
         }
         return m_pid == 0;
     }
 
-    void wait_until(Clock::time_point deadline) {
+    // How it exited, or nothing when it was still running at `deadline` and was killed.
+    std::optional<ExitStatus> wait_until(Clock::time_point deadline) {
         while (!finished() && Clock::now() < deadline) {
             std::this_thread::sleep_for(k_helper_poll);
         }
         kill_and_reap();
+        return m_exit;
     }
 
     void kill_and_reap() noexcept {
@@ -443,6 +453,7 @@ private:
     explicit HelperProcess(pid_t pid) : m_pid(pid) {}
 
     pid_t m_pid = 0;
+    std::optional<ExitStatus> m_exit;
 };
 
 // One run(): the poll loop over the child's pipes, its stop sequence, and its cleanup.
@@ -482,6 +493,7 @@ private:
     std::optional<Clock::time_point> stop_helper_deadline() const;
     void shut_down() noexcept;
     void run_cleanup_command() noexcept;
+    std::string kill_leftovers() const;
     RunResult result() const;
 
     const LaunchSpec& m_spec;
@@ -508,6 +520,7 @@ private:
     std::optional<milliseconds> m_exit_after_stop;
     bool m_killed_after_grace = false;
     std::optional<HelperProcess> m_stop_helper;
+    std::string m_cleanup_problem;
     std::uint64_t m_stdout_lines = 0;
     std::uint64_t m_stdout_bytes = 0;
     bool m_shut_down = false;
@@ -872,9 +885,41 @@ void ChildRun::run_cleanup_command() noexcept {
     if (m_spec.cleanup_command.empty()) {
         return;
     }
-    if (auto helper = HelperProcess::start(m_spec.cleanup_command, m_spec)) {
-        helper->wait_until(Clock::now() + k_cleanup_limit);
+    auto helper = HelperProcess::start(m_spec.cleanup_command, m_spec);
+    if (!helper) {
+        m_cleanup_problem = "could not be started";
+    } else if (auto status = helper->wait_until(Clock::now() + k_cleanup_limit); !status) {
+        m_cleanup_problem =
+            fmt::format("did not finish within {} s and was killed", k_cleanup_limit.count());
+    } else if (!status->succeeded()) {
+        m_cleanup_problem = "failed: " + status->describe();
+    } else {
+        return;
     }
+    try {
+        m_cleanup_problem = fmt::format("cleanup `{}` {}{}", fmt::join(m_spec.cleanup_command, " "),
+                                        m_cleanup_problem, kill_leftovers());
+    } catch (...) {
+        m_cleanup_problem = "cleanup failed (and describing it ran out of memory)";
+    }
+}
+
+std::string ChildRun::kill_leftovers() const {
+    if (m_spec.leftover_argument.empty()) {
+        return "";
+    }
+    auto leftovers = detail::find_processes_with_argument(m_spec.leftover_argument);
+    for (auto pid : leftovers) {
+        ::kill(pid, SIGKILL);
+    }
+    if (leftovers.empty()) {
+        return fmt::format("; no process with '{}' on its command line was left",
+                           m_spec.leftover_argument);
+    }
+    return fmt::format(
+        "; conform killed {} process(es) still running with '{}' on their command "
+        "line (pid {}): what they ran may still exist",
+        leftovers.size(), m_spec.leftover_argument, fmt::join(leftovers, ", "));
 }
 
 RunResult ChildRun::result() const {
@@ -889,6 +934,7 @@ RunResult ChildRun::result() const {
     result.stdout_bytes = m_stdout_bytes;
     result.elapsed = std::chrono::duration_cast<milliseconds>(m_end - m_start);
     result.pid = m_entry.pid;
+    result.cleanup_problem = m_cleanup_problem;
     return result;
 }
 

@@ -44,9 +44,13 @@ struct LaunchSpec {
     // signals sent to its process group. Containers use it to stop the container by name.
     std::vector<std::string> stop_command;
     // Run after the process was reaped, whatever the outcome (e.g. `podman rm -f NAME`), for at
-    // most 30 s. Both commands get `env` and `working_dir`; their output is discarded and their
-    // failures are ignored.
+    // most 30 s. Both commands get `env` and `working_dir`; their output is discarded. A failed
+    // stop command is retried by its own script; a failed cleanup is RunResult::cleanup_problem.
     std::vector<std::string> cleanup_command;
+    // What only the processes the cleanup should end have on their command line (a container's
+    // name): when the cleanup fails, processes with this argument are killed, and the result
+    // names them.
+    std::string leftover_argument;
     // Sets CONFORM_RUN_ID in the environment, so that descendants that leave the process group
     // are found and killed (docs/process-runner.md). Off for container runtimes: their daemons
     // (conmon) inherit the client's environment but belong to the engine, and stop_command and
@@ -88,6 +92,8 @@ struct RunResult {
     std::uint64_t stdout_bytes = 0;
     std::chrono::milliseconds elapsed{0};
     pid_t pid = 0;
+    // Empty, or what went wrong in the cleanup command and what conform killed after it.
+    std::string cleanup_problem;
 };
 
 // Starts the process in its own process group, feeds `observer` until stdout and stderr close and

@@ -99,6 +99,12 @@ public:
         if (result.status == Status::failed || result.status == Status::warned) {
             print("    rerun: {}\n", printable(result.rerun));
         }
+        for (const auto& run : result.runs) {
+            if (!run.cleanup_problem.empty()) {
+                print("    warning: after run {}: {}\n", printable(run.label),
+                      printable(run.cleanup_problem));
+            }
+        }
         if (m_verbose) {
             for (const auto& run : result.runs) {
                 print("    run {}: {} ({} records, {} states, {} ms)\n", printable(run.label),

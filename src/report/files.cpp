@@ -74,6 +74,9 @@ void write_run(Writer& writer, const RunSummary& run) {
     write_int(writer, "states", static_cast<std::int64_t>(run.states));
     write_int(writer, "lines", static_cast<std::int64_t>(run.lines));
     write_string(writer, "stderr_tail", run.stderr_tail);
+    if (!run.cleanup_problem.empty()) {
+        write_string(writer, "cleanup_problem", run.cleanup_problem);
+    }
     writer.EndObject();
 }
 

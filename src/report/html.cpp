@@ -269,6 +269,11 @@ std::string runs_table(const std::vector<RunSummary>& runs) {
             "<td>{}</td></tr>",
             markup_escaped(run.label), markup_escaped(run.command), markup_escaped(run.exit),
             run.duration_ms, run.records, run.states, run.lines);
+        if (!run.cleanup_problem.empty()) {
+            html += fmt::format(
+                "<tr><td colspan=\"7\"><strong>Cleanup after {} failed</strong>: {}</td></tr>",
+                markup_escaped(run.label), markup_escaped(run.cleanup_problem));
+        }
         if (!run.stderr_tail.empty()) {
             html += fmt::format(
                 "<tr><td colspan=\"7\"><details><summary>stderr of {} (tail)</summary><pre>{}"

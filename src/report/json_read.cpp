@@ -153,6 +153,7 @@ RunSummary read_run(const Fields& fields) {
     run.states = static_cast<std::uint64_t>(fields.integer("states"));
     run.lines = static_cast<std::uint64_t>(fields.integer("lines"));
     run.stderr_tail = fields.text("stderr_tail");
+    run.cleanup_problem = fields.text("cleanup_problem");
     return run;
 }
 

@@ -30,6 +30,7 @@ void redact(ScenarioResult& result, const Mask& mask) {
         run.label = mask(run.label);
         run.command = mask(run.command);
         run.stderr_tail = mask(run.stderr_tail);
+        run.cleanup_problem = mask(run.cleanup_problem);
     }
     result.rerun = mask(result.rerun);
 }

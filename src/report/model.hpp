@@ -44,6 +44,8 @@ struct RunSummary {
     std::uint64_t states = 0;
     std::uint64_t lines = 0;
     std::string stderr_tail;
+    // Empty, or how cleaning up after the run failed (a container that could not be removed).
+    std::string cleanup_problem;
 };
 
 struct ScenarioResult {

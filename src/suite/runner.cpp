@@ -96,6 +96,7 @@ report::RunSummary summarize(const protocol::Observation& observation) {
     summary.records = observation.count("RECORD");
     summary.states = observation.count("STATE");
     summary.lines = observation.lines;
+    summary.cleanup_problem = observation.process.cleanup_problem;
     summary.stderr_tail = excerpt(
         observation.process.stderr_text.size() > 2000
             ? observation.process.stderr_text.substr(observation.process.stderr_text.size() - 2000)

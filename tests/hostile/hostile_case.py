@@ -140,6 +140,38 @@ def case_double_fork(folder):
     expect(report is not None, "no JSON report written")
 
 
+def case_container_cleanup_fails(folder):
+    # A runtime whose `kill` and `rm` fail, with a client that ignores SIGTERM in a session of its
+    # own: the spec timeout ends the run, the failed cleanup is reported, and the client (found by
+    # the container's name on its command line) does not outlive conform.
+    config_path = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
+    test_config = {
+        "connector": {"image": "conform-hostile/never-removed:1",
+                      "runtime": os.path.join(HERE, "broken_runtime.py"), "pull": "never"},
+        "config": config_path,
+        "catalog": write(folder, "catalog.json", CATALOG),
+        "grace_seconds": 1,
+        "timeouts": {"spec": 2},
+    }
+    test_config_path = write(folder, "conform.json", test_config)
+    report_path = os.path.join(folder, "report.json")
+    env = dict(os.environ, HOSTILE_MARKER=marker)
+    completed = subprocess.run([conform, "run", "--test-config", test_config_path,
+                                "--only", "spec", "--report-json", report_path],
+                               capture_output=True, text=True, env=env, timeout=600)
+    expect_exit(completed, (1,))
+    problems_seen = []
+    if os.path.exists(report_path):
+        with open(report_path) as file:
+            for scenario in json.load(file).get("scenarios", []):
+                problems_seen += [run.get("cleanup_problem", "") for run in scenario["runs"]]
+    expect(any("rm -f conform-" in problem and "failed: exit code 1" in problem and
+               "conform killed 1 process(es)" in problem for problem in problems_seen),
+           f"the report does not say that the cleanup failed and what was killed: {problems_seen}")
+    expect("warning: after run" in completed.stdout and "cleanup" in completed.stdout,
+           f"the console does not warn about the cleanup:\n{completed.stdout[-2000:]}")
+
+
 def start_conform(folder, modes, *args, extra_env=None):
     config_path = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
     test_config = {"connector": {"command": [sys.executable, CONNECTOR]}, "config": config_path,

@@ -90,7 +90,8 @@ TEST_CASE("report::redact masks notes, messages, excerpts, commands and stderr o
     report::ScenarioResult scenario;
     scenario.checks.push_back(to_check_result("secrets.not_leaked", outcome, false));
     scenario.checks.push_back(to_check_result("secrets.not_leaked", skipped, false));
-    scenario.runs.push_back({"read", "run --pin topsecret", "exit 0", 1, 0, 0, 0, "err topsecret"});
+    scenario.runs.push_back(
+        {"read", "run --pin topsecret", "exit 0", 1, 0, 0, 0, "err topsecret", "rm topsecret"});
     scenario.rerun = "conform run --only x # topsecret";
     report::redact(scenario, [&secrets](std::string_view text) { return secrets.redact(text); });
     const auto& result = scenario.checks[0];
@@ -101,6 +102,7 @@ TEST_CASE("report::redact masks notes, messages, excerpts, commands and stderr o
     CHECK(scenario.checks[1].note == "********** missing");
     CHECK(scenario.runs[0].command == "run --pin **********");
     CHECK(scenario.runs[0].stderr_tail == "err **********");
+    CHECK(scenario.runs[0].cleanup_problem == "rm **********");
     CHECK(scenario.rerun == "conform run --only x # **********");
 }
 
