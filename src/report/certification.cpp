@@ -62,6 +62,10 @@ AreaVerdict judge(const RunReport& report, std::string area_name, const AreaChec
     } else if (report.interrupted) {
         verdict.level = Certified::incomplete;
         verdict.reason = "the run was interrupted";
+    } else if (report.recorded_transcript) {
+        verdict.level = Certified::incomplete;
+        verdict.reason =
+            "a recorded transcript shows the messages of one read only: `conform run` certifies";
     } else if (!report.shard.empty()) {
         verdict.level = Certified::incomplete;
         verdict.reason =

@@ -160,6 +160,8 @@ std::string to_json_report(const RunReport& report) {
     writer.Key("filtered");
     writer.Bool(report.filtered);
     write_string(writer, "shard", report.shard);
+    writer.Key("recorded_transcript");
+    writer.Bool(report.recorded_transcript);
     write_strings(writer, "claimed_extensions", report.claimed_extensions);
     writer.EndObject();
     write_certification(writer, report);

@@ -97,6 +97,9 @@ std::string metadata_section(const RunReport& report) {
     if (report.filtered) {
         row("Selection", "--only/--skip left part of the suites out");
     }
+    if (report.recorded_transcript) {
+        row("Selection", "one recorded read, judged offline (conform validate)");
+    }
     if (report.interrupted) {
         row("Interrupted", "yes: only the scenarios that finished before are listed");
     }

@@ -199,6 +199,7 @@ RunReport read_json_report(const std::filesystem::path& path) {
     report.filtered = metadata.flag("filtered");
     report.claimed_extensions = metadata.texts("claimed_extensions");
     report.shard = metadata.text("shard");
+    report.recorded_transcript = metadata.flag("recorded_transcript");
     std::size_t index = 0;
     for (const auto& value : root.array("scenarios")) {
         report.scenarios.push_back(read_scenario(root.item(value, "scenarios", index++)));

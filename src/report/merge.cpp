@@ -98,6 +98,7 @@ RunReport merge_reports(const std::vector<RunReport>& reports,
         // Shards run side by side: the whole took as long as the slowest.
         merged.duration_ms = std::max(merged.duration_ms, report.duration_ms);
         merged.interrupted = merged.interrupted || report.interrupted;
+        merged.recorded_transcript = merged.recorded_transcript || report.recorded_transcript;
         merged.filtered = merged.filtered || report.filtered;
         for (const auto& scenario : report.scenarios) {
             if (auto [at, added] = owner.emplace(scenario.id, names[i]); !added) {

@@ -106,6 +106,9 @@ struct RunReport {
     // cannot certify anything.
     bool filtered = false;
     std::string shard;  // "K/N" for one shard of a run (--shard); empty for a whole run
+    // conform validate: the messages of one recorded read, judged offline. It certifies nothing:
+    // spec, check, discover and every check across runs never ran.
+    bool recorded_transcript = false;
     std::optional<Differences> differences;  // set by conform diff and run --baseline
     std::vector<ScenarioResult> scenarios;
 

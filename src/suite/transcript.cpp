@@ -77,6 +77,7 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
     scenario_result.status = scenario_status(scenario_result.checks);
     report::RunReport report;
     report.strict = strict;
+    report.recorded_transcript = true;
     report.connector = origin;
     report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                              std::chrono::steady_clock::now() - started)

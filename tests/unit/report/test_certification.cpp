@@ -70,7 +70,9 @@ TEST_CASE("certification: a failure fails its area only; warnings certify") {
     CHECK(merge.reason.find("merge-states:check.0") != std::string::npos);
 }
 
-TEST_CASE("certification: nothing ran, a filtered run and an interrupted run certify nothing") {
+TEST_CASE(
+    "certification: nothing ran, a filtered, an interrupted run and a recorded transcript certify "
+    "nothing") {
     auto empty = claiming({"range"}, {});
     CHECK(verdict_for(empty, "core").level == Certified::not_tested);
     CHECK(verdict_for(empty, "range").level == Certified::not_tested);
@@ -82,6 +84,11 @@ TEST_CASE("certification: nothing ran, a filtered run and an interrupted run cer
     auto interrupted = claiming({}, {scenario("read", "", {Status::passed})});
     interrupted.interrupted = true;
     CHECK(verdict_for(interrupted, "core").level == Certified::incomplete);
+
+    auto recorded = claiming({}, {scenario("transcript", "", {Status::passed})});
+    recorded.recorded_transcript = true;
+    CHECK(verdict_for(recorded, "core").level == Certified::incomplete);
+    CHECK(verdict_for(recorded, "core").reason.find("conform run") != std::string::npos);
 }
 
 TEST_CASE("clause texts come from docs/CONTRACT.md") {
