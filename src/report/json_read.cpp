@@ -81,6 +81,8 @@ public:
         return value->GetArray();
     }
 
+    bool has(const char* key) const { return find(key) != nullptr; }
+
     Fields object(const char* key) const {
         auto* value = find(key);
         if (value == nullptr) {
@@ -178,6 +180,21 @@ ScenarioResult read_scenario(const Fields& fields) {
     return scenario;
 }
 
+// The "diff" member that conform diff and run --baseline add (diff::to_json_member).
+Differences read_differences(const Fields& fields) {
+    Differences differences;
+    differences.control = fields.text("control");
+    std::size_t index = 0;
+    for (const auto& value : fields.array("changes")) {
+        auto change = fields.item(value, "changes", index++);
+        differences.changes.push_back({change.text("rule"), change.text("where"),
+                                       change.text("detail"), change.flag("breaking"),
+                                       change.text("accepted")});
+    }
+    differences.notes = fields.texts("notes");
+    return differences;
+}
+
 }  // namespace
 
 RunReport read_json_report(const std::filesystem::path& path) {
@@ -203,6 +220,9 @@ RunReport read_json_report(const std::filesystem::path& path) {
     std::size_t index = 0;
     for (const auto& value : root.array("scenarios")) {
         report.scenarios.push_back(read_scenario(root.item(value, "scenarios", index++)));
+    }
+    if (root.has("diff")) {
+        report.differences = read_differences(root.object("diff"));
     }
     return report;
 }

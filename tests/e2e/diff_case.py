@@ -61,6 +61,8 @@ def rule_set(text):
 def page_problems(html_path, markdown_path, diff):
     """The HTML report and the Markdown summary carry the same differences as the JSON report."""
     problems = []
+    if not os.path.exists(html_path) or not os.path.exists(markdown_path):
+        return ["no HTML report or Markdown summary was written"]
     with open(html_path) as html_file, open(markdown_path) as markdown_file:
         html, markdown = html_file.read(), markdown_file.read()
     if "Differences from" not in html or "### Differences from" not in markdown:
@@ -156,6 +158,13 @@ def main():
             problems.append("the JUnit report has no diff testsuite with one failure per "
                             "breaking change")
         problems += page_problems(html_path, markdown_path, diff)
+        # The saved report renders the same differences again (conform report).
+        html_again = os.path.join(folder, "again.html")
+        markdown_again = os.path.join(folder, "again.md")
+        subprocess.run([args.conform, "report", report_path, "--html", html_again,
+                        "--markdown", markdown_again], capture_output=True, timeout=600)
+        problems += [f"conform report of the saved report: {problem}"
+                     for problem in page_problems(html_again, markdown_again, diff)]
         if problems:
             print(result.stdout[-6000:], result.stderr[-3000:], sep="\n")
             for problem in problems:
