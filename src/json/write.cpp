@@ -10,8 +10,6 @@
 namespace conform::json {
 namespace {
 
-enum class Layout { compact, pretty };
-
 void append_json_string(std::string& out, std::string_view text) {
     constexpr std::string_view k_hex = "0123456789abcdef";
     out += '"';
@@ -62,8 +60,7 @@ std::string_view format_number(std::array<char, 32>& buffer, Number number) {
 // canonical output an integral-looking double keeps a ".0" so that it reads back as a double.
 class TextWriter {
 public:
-    TextWriter(std::string& out, Layout layout, bool mark_doubles)
-        : m_out(out), m_layout(layout), m_mark_doubles(mark_doubles) {}
+    TextWriter(std::string& out, bool mark_doubles) : m_out(out), m_mark_doubles(mark_doubles) {}
 
     void null() { m_out += "null"; }
     void boolean(bool value) { m_out += value ? "true" : "false"; }
@@ -81,55 +78,30 @@ public:
         }
     }
     void string(std::string_view value) { append_json_string(m_out, value); }
-    void begin_object() { open('{'); }
+    void begin_object() { m_out += '{'; }
     void key(std::string_view name) {
         append_json_string(m_out, name);
-        m_out += m_layout == Layout::pretty ? ": " : ":";
+        m_out += ':';
     }
-    void end_object(std::uint32_t children) { close('}', children); }
-    void begin_array() { open('['); }
-    void end_array(std::uint32_t children) { close(']', children); }
+    void end_object(std::uint32_t /*children*/) { m_out += '}'; }
+    void begin_array() { m_out += '['; }
+    void end_array(std::uint32_t /*children*/) { m_out += ']'; }
     void before_child(bool first) {
         if (!first) {
             m_out += ',';
         }
-        new_line();
     }
 
 private:
-    static constexpr std::size_t k_indent = 2;
-
-    void open(char bracket) {
-        m_out += bracket;
-        ++m_depth;
-    }
-
-    void close(char bracket, std::uint32_t children) {
-        --m_depth;
-        if (children > 0) {
-            new_line();
-        }
-        m_out += bracket;
-    }
-
-    void new_line() {
-        if (m_layout == Layout::pretty) {
-            m_out += '\n';
-            m_out.append(m_depth * k_indent, ' ');
-        }
-    }
-
     std::string& m_out;
-    Layout m_layout;
     bool m_mark_doubles;
-    std::size_t m_depth = 0;
     std::array<char, 32> m_buffer{};
 };
 
 template <bool k_canonical>
-std::string write_text(const rapidjson::Value& value, Layout layout) {
+std::string write_text(const rapidjson::Value& value) {
     std::string out;
-    TextWriter writer(out, layout, !k_canonical);
+    TextWriter writer(out, !k_canonical);
     detail::ValueWalker<k_canonical> walker;
     walker.walk(value, writer, nullptr);
     return out;
@@ -138,15 +110,11 @@ std::string write_text(const rapidjson::Value& value, Layout layout) {
 }  // namespace
 
 std::string to_json(const rapidjson::Value& value) {
-    return write_text<false>(value, Layout::compact);
-}
-
-std::string to_pretty_json(const rapidjson::Value& value) {
-    return write_text<false>(value, Layout::pretty);
+    return write_text<false>(value);
 }
 
 std::string to_canonical_json(const rapidjson::Value& value) {
-    return write_text<true>(value, Layout::compact);
+    return write_text<true>(value);
 }
 
 }  // namespace conform::json

@@ -12,9 +12,6 @@ namespace conform::json {
 // Compact JSON, members in document order; doubles keep a fraction or exponent ("1.0").
 std::string to_json(const rapidjson::Value& value);
 
-// Like to_json but indented by two spaces, for reports.
-std::string to_pretty_json(const rapidjson::Value& value);
-
 // Canonical compact JSON: object members sorted by the bytes of their names (duplicate names keep
 // their order); integral numbers within int64/uint64 written as integers, so 1 and 1.0 are
 // equal; other doubles in shortest round-trip form. Equal text means equal JSON values.

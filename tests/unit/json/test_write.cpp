@@ -60,14 +60,6 @@ TEST_CASE("write: compact output reads back equal") {
     rapidjson::Document original = parse_json_text(text, "original");
     rapidjson::Document reread = parse_json_text(to_json(original), "reread");
     CHECK(original == reread);
-    rapidjson::Document from_pretty = parse_json_text(to_pretty_json(original), "pretty");
-    CHECK(original == from_pretty);
-}
-
-TEST_CASE("write: pretty layout") {
-    CHECK(to_pretty_json(parse_json_text(R"({"a":[1,{}],"b":{},"c":[]})", "t")) ==
-          "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": {},\n  \"c\": []\n}");
-    CHECK(to_pretty_json(parse_json_text("3", "t")) == "3");
 }
 
 TEST_CASE("write: deep nesting does not exhaust the stack") {
