@@ -129,7 +129,6 @@ struct Analyzer::Impl {
     std::chrono::milliseconds now{0};
     SecretStreamScanner stderr_secrets{nullptr};
     std::size_t unknown_type_names = 0;
-    std::shared_ptr<SpillFile> spill;  // large state texts, on first need
 
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> transcript{nullptr, &std::fclose};
 
@@ -141,6 +140,7 @@ struct Analyzer::Impl {
             transcript.reset(std::fopen(setup.transcript_path.c_str(), "w"));
             observation.transcript_path = transcript ? setup.transcript_path.string() : "";
             observation.records.set_folder(setup.transcript_path.parent_path());
+            observation.checkpoints.set_folder(setup.transcript_path.parent_path());
         }
         if (setup.catalog != nullptr) {
             for (const auto& stream : setup.catalog->streams) {
@@ -476,21 +476,16 @@ struct Analyzer::Impl {
         Checkpoint checkpoint;
         checkpoint.line = line_number;
         checkpoint.records_before = observation.records.size();
-        checkpoint.state_file = SpilledText::keep(reducer.state_file_json(), spill, spill_folder());
-        checkpoint.materialized = SpilledText::keep(std::move(materialized), spill, spill_folder());
+        checkpoint.state_file = reducer.state_file_json();
+        checkpoint.materialized = std::move(materialized);
         if (auto stream = committed_stream(state)) {
             checkpoint.all_streams = false;
             if (*stream) {
                 checkpoint.streams.push_back(static_cast<std::uint32_t>(**stream));
             }
         }
-        observation.checkpoints.push_back(std::move(checkpoint));
+        observation.checkpoints.push_back(checkpoint);
         return !problems.empty();
-    }
-
-    std::filesystem::path spill_folder() const {
-        return setup.transcript_path.empty() ? std::filesystem::temp_directory_path()
-                                             : setup.transcript_path.parent_path();
     }
 
     // For a STREAM state, the catalog stream it names (nullopt inside when none); nullopt for a

@@ -9,6 +9,7 @@
 
 #include "json/digest.hpp"
 #include "process/process.hpp"
+#include "protocol/checkpoint_store.hpp"
 #include "protocol/record_store.hpp"
 #include "protocol/spill.hpp"
 
@@ -21,19 +22,6 @@ struct Finding {
     std::uint64_t line = 0;
     std::string excerpt;
     bool advisory = false;  // a SHOULD-level finding inside a check: warns, never fails alone
-};
-
-// The reduced state after one STATE message, and where it stood.
-struct Checkpoint {
-    std::uint64_t line = 0;
-    std::size_t records_before = 0;
-    // Long texts live in the run's spill file, not in memory (a STATE can be megabytes).
-    SpilledText state_file;    // what to pass as --state to resume from here
-    SpilledText materialized;  // canonical JSON of the whole reduced state
-    // The catalog streams whose records this STATE commits: one for a STREAM state, all (empty
-    // list, all_streams) for a legacy or GLOBAL state.
-    bool all_streams = true;
-    std::vector<std::uint32_t> streams;
 };
 
 // A cursor value; numbers compare as numbers, strings as strings.
@@ -67,8 +55,8 @@ struct Observation {
         std::string json;
     };
     std::vector<Kept> kept;
-    RecordStore records;  // on disk until a check across runs loads them
-    std::vector<Checkpoint> checkpoints;
+    RecordStore records;          // on disk until a check across runs loads them
+    CheckpointStore checkpoints;  // on disk, as the records are
     std::vector<std::optional<CursorValue>> max_cursor;  // per catalog stream
     std::vector<Finding> findings;
     std::map<std::string, std::uint64_t> finding_counts;   // per check, beyond the kept examples

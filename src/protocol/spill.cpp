@@ -86,6 +86,18 @@ SpilledText SpilledText::keep(std::string text, std::shared_ptr<SpillFile>& file
     return spilled;
 }
 
+SpilledText SpilledText::in_file(std::shared_ptr<SpillFile> file, std::uint64_t offset,
+                                 std::size_t size) {
+    SpilledText spilled;
+    if (size == 0) {
+        return spilled;
+    }
+    spilled.m_file = std::move(file);
+    spilled.m_offset = offset;
+    spilled.m_size = size;
+    return spilled;
+}
+
 std::string SpilledText::text() const {
     return m_file ? m_file->read(m_offset, m_size) : m_text;
 }

@@ -37,6 +37,10 @@ public:
     static SpilledText keep(std::string text, std::shared_ptr<SpillFile>& file,
                             const std::filesystem::path& folder);
 
+    // A text already in `file`, at `offset`.
+    static SpilledText in_file(std::shared_ptr<SpillFile> file, std::uint64_t offset,
+                               std::size_t size);
+
     std::string text() const;
     operator std::string() const { return text(); }  // NOLINT: reads like the string it was
     // A view must outlive the call, so a spilled text is read into memory and stays there: use

@@ -8,6 +8,9 @@ Cases:
   run         `conform run --only read-twice resume` with the reference connector emitting RECORDS
   run-all     `conform run` of every scenario of the suite, the reference connector emitting RECORDS
   states      `conform validate` of 1,000 STATEs of 1 MiB each
+  state-per-record
+              `conform run --only resume` with the reference connector emitting a STATE after
+              each of RECORDS records (200,000 by default)
   types       `conform validate` of 1,000,000 messages of distinct unknown types
   measure     prints peak RSS and wall time of validate and run, asserts nothing
 
@@ -48,13 +51,13 @@ def write(folder, name, value):
     return path
 
 
-def reference_config(folder, records):
+def reference_config(folder, records, checkpoint_every=10000):
     users = records // 2
     return write(folder, "config.json", {
         "api_key": "ref-secret-value-1234",
         "users": users,
         "events": records - users,
-        "checkpoint_every": 10000,
+        "checkpoint_every": checkpoint_every,
         "data_file": os.path.join(folder, "events.jsonl"),
     })
 
@@ -78,10 +81,11 @@ def validate(conform, folder, transcript):
     return code, peak, wall, err, report
 
 
-def conform_run(conform, connector, folder, records, only=("read-twice", "resume")):
+def conform_run(conform, connector, folder, records, only=("read-twice", "resume"),
+                checkpoint_every=10000):
     test_config = {
         "connector": {"command": [connector]},
-        "config": reference_config(folder, records),
+        "config": reference_config(folder, records, checkpoint_every),
         "catalog": catalog_path(),
         "extensions": ["tail", "range", "merge", "projections"],
         "volatile_fields": {"users": ["/fetched_at"]},
@@ -146,6 +150,14 @@ def case_run_all(conform, connector, folder, records):
     expect_within("run-all", code, (0,), peak, observed, err)
 
 
+def case_state_per_record(conform, connector, folder, records):
+    code, peak, wall, err, report = conform_run(conform, connector, folder, records,
+                                                only=("resume",), checkpoint_every=1)
+    observed = records_observed(report) if os.path.exists(report) else 0
+    line("run resume, a STATE per record", code, peak, wall, observed)
+    expect_within("state-per-record", code, (0,), peak, observed, err)
+
+
 def case_states(conform, connector, folder, records):
     transcript = os.path.join(folder, "states.jsonl")
     filler = "x" * (1024 * 1024)
@@ -184,7 +196,8 @@ def case_measure(conform, connector, folder, records):
 
 def main():
     conform, connector, case = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
-    records = int(sys.argv[4]) if len(sys.argv) > 4 else 1_000_000
+    default = 200_000 if case == "state-per-record" else 1_000_000
+    records = int(sys.argv[4]) if len(sys.argv) > 4 else default
     with tempfile.TemporaryDirectory(prefix="conform-memory-") as folder:
         globals()["case_" + case.replace("-", "_")](conform, connector, folder, records)
     print("PASS")

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "protocol/checkpoint_store.hpp"
 #include "protocol/record_store.hpp"
 #include "protocol/spill.hpp"
 
@@ -113,4 +114,48 @@ TEST_CASE("SpilledText: long texts live in the file and read back whole") {
     std::string other = long_text;
     other.back() = 'z';
     CHECK_FALSE(spilled == other);
+}
+
+TEST_CASE("CheckpointStore: reads back every checkpoint, texts and streams, across blocks") {
+    using conform::protocol::Checkpoint;
+    using conform::protocol::CheckpointStore;
+    auto numbered = [](std::uint64_t n) {
+        Checkpoint checkpoint;
+        checkpoint.line = n * 3 + 1;
+        checkpoint.records_before = n * 2;
+        checkpoint.state_file = "{\"seq\":" + std::to_string(n) + "}";
+        checkpoint.materialized = n % 500 == 0 ? std::string(5000, 'm') : "";
+        checkpoint.all_streams = n % 2 == 0;
+        if (!checkpoint.all_streams) {
+            checkpoint.streams = {static_cast<std::uint32_t>(n % 7), 9};
+        }
+        return checkpoint;
+    };
+    CheckpointStore store;
+    constexpr std::uint64_t count = 2100;  // two written blocks and a pending part
+    for (std::uint64_t n = 0; n < count; ++n) {
+        store.push_back(numbered(n));
+    }
+    REQUIRE(store.size() == count);
+    for (std::uint64_t n : {0U, 1U, 1023U, 1024U, 1500U, 2099U}) {
+        auto expected = numbered(n);
+        auto checkpoint = store[n];
+        CHECK(checkpoint.line == expected.line);
+        CHECK(checkpoint.records_before == expected.records_before);
+        CHECK(checkpoint.state_file == expected.state_file);
+        CHECK(checkpoint.materialized == expected.materialized);
+        CHECK(checkpoint.all_streams == expected.all_streams);
+        CHECK(checkpoint.streams == expected.streams);
+    }
+    CHECK(store.back().line == numbered(count - 1).line);
+    CheckpointStore copy = store;
+    copy.push_back(numbered(5000));
+    CHECK(store.size() == count);
+    CHECK(copy.size() == count + 1);
+    CHECK(copy[1500].state_file == numbered(1500).state_file);
+    std::uint64_t visited = 0;
+    for (const auto& checkpoint : store) {
+        visited += checkpoint.line == numbered(visited).line ? 1 : 0;
+    }
+    CHECK(visited == count);
 }

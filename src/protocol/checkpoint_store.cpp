@@ -1,0 +1,163 @@
+#include "protocol/checkpoint_store.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+namespace conform::protocol {
+
+namespace {
+
+// One checkpoint in the file; its texts and stream list are in the text file.
+struct FixedCheckpoint {
+    std::uint64_t line;
+    std::uint64_t records_before;
+    std::uint64_t state_file_offset;
+    std::uint64_t state_file_size;
+    std::uint64_t materialized_offset;
+    std::uint64_t materialized_size;
+    std::uint64_t streams_offset;
+    std::uint32_t stream_count;
+    std::uint32_t all_streams;
+};
+static_assert(sizeof(FixedCheckpoint) == 64);
+
+constexpr std::size_t k_block_entries = 1024;  // written and read this many at a time
+
+}  // namespace
+
+struct CheckpointStore::Shared {
+    std::mutex mutex;
+    std::filesystem::path folder = std::filesystem::temp_directory_path();
+    std::shared_ptr<SpillFile> texts;
+    std::unique_ptr<SpillFile> entries;
+    std::size_t written = 0;                 // entries in the file
+    std::vector<FixedCheckpoint> unwritten;  // entries after them
+    std::size_t block_start = 0;             // the block last read from the file
+    std::vector<FixedCheckpoint> block;
+
+    std::size_t size() const { return written + unwritten.size(); }
+
+    std::uint64_t append_text(std::string_view text) {
+        if (!texts) {
+            texts = std::make_shared<SpillFile>(folder);
+        }
+        return texts->append(text);
+    }
+
+    void add(const Checkpoint& checkpoint) {
+        auto state_file = checkpoint.state_file.text();
+        auto materialized = checkpoint.materialized.text();
+        FixedCheckpoint fixed{};
+        fixed.line = checkpoint.line;
+        fixed.records_before = checkpoint.records_before;
+        fixed.state_file_offset = append_text(state_file);
+        fixed.state_file_size = state_file.size();
+        fixed.materialized_offset = append_text(materialized);
+        fixed.materialized_size = materialized.size();
+        fixed.streams_offset =
+            append_text({reinterpret_cast<const char*>(checkpoint.streams.data()),
+                         checkpoint.streams.size() * sizeof(std::uint32_t)});
+        fixed.stream_count = static_cast<std::uint32_t>(checkpoint.streams.size());
+        fixed.all_streams = checkpoint.all_streams ? 1 : 0;
+        unwritten.push_back(fixed);
+        if (unwritten.size() >= k_block_entries) {
+            write_unwritten();
+        }
+    }
+
+    void write_unwritten() {
+        if (!entries) {
+            entries = std::make_unique<SpillFile>(folder);
+        }
+        std::string bytes(unwritten.size() * sizeof(FixedCheckpoint), '\0');
+        std::memcpy(bytes.data(), unwritten.data(), bytes.size());
+        entries->append(bytes);
+        written += unwritten.size();
+        unwritten.clear();
+    }
+
+    const FixedCheckpoint& fixed_at(std::size_t index) {
+        if (index >= written) {
+            return unwritten.at(index - written);
+        }
+        if (block.empty() || index < block_start || index >= block_start + block.size()) {
+            block_start = index - index % k_block_entries;
+            auto count = std::min(k_block_entries, written - block_start);
+            auto bytes = entries->read(block_start * sizeof(FixedCheckpoint),
+                                       count * sizeof(FixedCheckpoint));
+            block.resize(count);
+            std::memcpy(block.data(), bytes.data(), bytes.size());
+        }
+        return block[index - block_start];
+    }
+
+    Checkpoint at(std::size_t index) {
+        const auto fixed = fixed_at(index);
+        Checkpoint checkpoint;
+        checkpoint.line = fixed.line;
+        checkpoint.records_before = fixed.records_before;
+        checkpoint.state_file =
+            SpilledText::in_file(texts, fixed.state_file_offset, fixed.state_file_size);
+        checkpoint.materialized =
+            SpilledText::in_file(texts, fixed.materialized_offset, fixed.materialized_size);
+        checkpoint.all_streams = fixed.all_streams != 0;
+        if (fixed.stream_count > 0) {
+            auto bytes =
+                texts->read(fixed.streams_offset, fixed.stream_count * sizeof(std::uint32_t));
+            checkpoint.streams.resize(fixed.stream_count);
+            std::memcpy(checkpoint.streams.data(), bytes.data(), bytes.size());
+        }
+        return checkpoint;
+    }
+};
+
+CheckpointStore::CheckpointStore() : m_shared(std::make_shared<Shared>()) {}
+
+CheckpointStore::CheckpointStore(std::initializer_list<Checkpoint> checkpoints)
+    : CheckpointStore() {
+    for (const auto& checkpoint : checkpoints) {
+        m_shared->add(checkpoint);
+    }
+}
+
+CheckpointStore::CheckpointStore(const CheckpointStore& other) : CheckpointStore() {
+    *this = other;
+}
+
+CheckpointStore& CheckpointStore::operator=(const CheckpointStore& other) {
+    if (this == &other) {
+        return *this;
+    }
+    auto copy = std::make_shared<Shared>();
+    std::lock_guard lock(other.m_shared->mutex);
+    copy->folder = other.m_shared->folder;
+    for (std::size_t i = 0; i < other.m_shared->size(); ++i) {
+        copy->add(other.m_shared->at(i));
+    }
+    m_shared = std::move(copy);
+    return *this;
+}
+
+void CheckpointStore::set_folder(const std::filesystem::path& folder) {
+    std::lock_guard lock(m_shared->mutex);
+    m_shared->folder = folder;
+}
+
+void CheckpointStore::push_back(const Checkpoint& checkpoint) {
+    std::lock_guard lock(m_shared->mutex);
+    m_shared->add(checkpoint);
+}
+
+std::size_t CheckpointStore::size() const {
+    std::lock_guard lock(m_shared->mutex);
+    return m_shared->size();
+}
+
+Checkpoint CheckpointStore::operator[](std::size_t index) const {
+    std::lock_guard lock(m_shared->mutex);
+    return m_shared->at(index);
+}
+
+}  // namespace conform::protocol
