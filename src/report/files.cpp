@@ -64,6 +64,54 @@ void write_check(Writer& writer, const CheckResult& check) {
     writer.EndObject();
 }
 
+void write_checkpoint(Writer& writer, const CheckpointMark& checkpoint) {
+    writer.StartObject();
+    write_int(writer, "line", static_cast<std::int64_t>(checkpoint.line));
+    write_int(writer, "records_before", static_cast<std::int64_t>(checkpoint.records_before));
+    writer.Key("all_streams");
+    writer.Bool(checkpoint.all_streams);
+    writer.Key("streams");
+    writer.StartArray();
+    for (const auto& stream : checkpoint.streams) {
+        std::string valid = valid_utf8(stream);
+        writer.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+    }
+    writer.EndArray();
+    writer.EndObject();
+}
+
+void write_resume(Writer& writer, const ResumedCheckpoint& resume) {
+    writer.StartObject();
+    write_int(writer, "checkpoint", static_cast<std::int64_t>(resume.checkpoint));
+    write_int(writer, "line", static_cast<std::int64_t>(resume.line));
+    write_int(writer, "records_before", static_cast<std::int64_t>(resume.records_before));
+    write_string(writer, "run", resume.run);
+    write_int(writer, "lost", static_cast<std::int64_t>(resume.lost));
+    write_string(writer, "lost_example", resume.lost_example);
+    write_int(writer, "repeated", static_cast<std::int64_t>(resume.repeated));
+    write_string(writer, "repeated_example", resume.repeated_example);
+    writer.EndObject();
+}
+
+void write_timeline(Writer& writer, const CheckpointTimeline& timeline) {
+    writer.Key("timeline");
+    writer.StartObject();
+    write_int(writer, "checkpoints_total", static_cast<std::int64_t>(timeline.total));
+    writer.Key("checkpoints");
+    writer.StartArray();
+    for (const auto& checkpoint : timeline.checkpoints) {
+        write_checkpoint(writer, checkpoint);
+    }
+    writer.EndArray();
+    writer.Key("resumes");
+    writer.StartArray();
+    for (const auto& resume : timeline.resumes) {
+        write_resume(writer, resume);
+    }
+    writer.EndArray();
+    writer.EndObject();
+}
+
 void write_run(Writer& writer, const RunSummary& run) {
     writer.StartObject();
     write_string(writer, "label", run.label);
@@ -74,6 +122,9 @@ void write_run(Writer& writer, const RunSummary& run) {
     write_int(writer, "states", static_cast<std::int64_t>(run.states));
     write_int(writer, "lines", static_cast<std::int64_t>(run.lines));
     write_string(writer, "stderr_tail", run.stderr_tail);
+    if (run.timeline.total > 0) {
+        write_timeline(writer, run.timeline);
+    }
     writer.EndObject();
 }
 

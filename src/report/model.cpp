@@ -30,6 +30,11 @@ void redact(ScenarioResult& result, const Mask& mask) {
         run.label = mask(run.label);
         run.command = mask(run.command);
         run.stderr_tail = mask(run.stderr_tail);
+        for (auto& resume : run.timeline.resumes) {
+            resume.run = mask(resume.run);
+            resume.lost_example = mask(resume.lost_example);
+            resume.repeated_example = mask(resume.repeated_example);
+        }
     }
     result.rerun = mask(result.rerun);
 }

@@ -90,7 +90,13 @@ TEST_CASE("report::redact masks notes, messages, excerpts, commands and stderr o
     report::ScenarioResult scenario;
     scenario.checks.push_back(to_check_result("secrets.not_leaked", outcome, false));
     scenario.checks.push_back(to_check_result("secrets.not_leaked", skipped, false));
-    scenario.runs.push_back({"read", "run --pin topsecret", "exit 0", 1, 0, 0, 0, "err topsecret"});
+    scenario.runs.push_back(
+        {"read", "run --pin topsecret", "exit 0", 1, 0, 0, 0, "err topsecret", {}});
+    report::ResumedCheckpoint resume;
+    resume.run = "read [resume topsecret]";
+    resume.lost_example = "users id=[\"topsecret\"]";
+    resume.repeated_example = "events id=[\"topsecret\"]";
+    scenario.runs[0].timeline.resumes.push_back(resume);
     scenario.rerun = "conform run --only x # topsecret";
     report::redact(scenario, [&secrets](std::string_view text) { return secrets.redact(text); });
     const auto& result = scenario.checks[0];
@@ -101,6 +107,10 @@ TEST_CASE("report::redact masks notes, messages, excerpts, commands and stderr o
     CHECK(scenario.checks[1].note == "********** missing");
     CHECK(scenario.runs[0].command == "run --pin **********");
     CHECK(scenario.runs[0].stderr_tail == "err **********");
+    const auto& masked = scenario.runs[0].timeline.resumes[0];
+    CHECK(masked.run == "read [resume **********]");
+    CHECK(masked.lost_example == "users id=[\"**********\"]");
+    CHECK(masked.repeated_example == "events id=[\"**********\"]");
     CHECK(scenario.rerun == "conform run --only x # **********");
 }
 
