@@ -13,7 +13,7 @@ namespace {
 
 constexpr int k_left = 12;
 constexpr int k_axis_width = 720;
-constexpr int k_axis_y = 44;
+constexpr int k_axis_y = 52;
 constexpr std::string_view k_clean_colour = "#1a7f37";
 constexpr std::string_view k_lost_colour = "#cf222e";
 constexpr std::string_view k_repeated_colour = "#bf8700";
@@ -49,6 +49,12 @@ std::string ticks_svg(const RunSummary& run, std::uint64_t end) {
     return svg;
 }
 
+std::string_view colour_of(const ResumedCheckpoint& resume) {
+    return resume.lost > 0       ? k_lost_colour
+           : resume.repeated > 0 ? k_repeated_colour
+                                 : k_clean_colour;
+}
+
 // Shape as well as colour tells the outcome: a circle is clean, a square lost records, a diamond
 // repeated them (a square when it did both: a loss is the worse).
 std::string resume_mark_svg(const ResumedCheckpoint& resume, std::uint64_t end) {
@@ -61,18 +67,19 @@ std::string resume_mark_svg(const ResumedCheckpoint& resume, std::uint64_t end) 
     if (resume.lost > 0) {
         shape =
             fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\">{}</rect>",
-                        x - 6, y - 6, k_lost_colour, title);
+                        x - 6, y - 6, colour_of(resume), title);
     } else if (resume.repeated > 0) {
         shape = fmt::format("<polygon points=\"{},{} {},{} {},{} {},{}\" fill=\"{}\">{}</polygon>",
-                            x, y - 7, x + 7, y, x, y + 7, x - 7, y, k_repeated_colour, title);
+                            x, y - 7, x + 7, y, x, y + 7, x - 7, y, colour_of(resume), title);
     } else {
         shape = fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"{}\">{}</circle>", x, y,
-                            k_clean_colour, title);
+                            colour_of(resume), title);
     }
     return shape + fmt::format(
                        "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"{3}\" "
-                       "stroke-dasharray=\"2,2\"/>",
-                       x, y + 6, k_axis_y, resume.clean() ? k_clean_colour : k_lost_colour);
+                       "stroke-dasharray=\"2,2\"/><text x=\"{0}\" y=\"{4}\" font-size=\"10\" "
+                       "text-anchor=\"middle\">{5}</text>",
+                       x, y + 6, k_axis_y, colour_of(resume), y - 9, resume.checkpoint);
 }
 
 std::string timeline_svg(const RunSummary& run) {
@@ -138,9 +145,21 @@ std::string timeline_caption(const RunSummary& run) {
     }
     if (!timeline.resumes.empty()) {
         text += fmt::format("; {} resumed: ", timeline.resumes.size());
-        text += lost + repeated == 0
+        auto clean = std::count_if(timeline.resumes.begin(), timeline.resumes.end(),
+                                   [](const auto& resume) { return resume.clean(); });
+        std::vector<std::string> outcomes;
+        if (clean > 0) {
+            outcomes.push_back(fmt::format("{} clean", clean));
+        }
+        if (lost > 0) {
+            outcomes.push_back(fmt::format("{} lost records", lost));
+        }
+        if (repeated > 0) {
+            outcomes.push_back(fmt::format("{} repeated records", repeated));
+        }
+        text += clean == static_cast<std::ptrdiff_t>(timeline.resumes.size())
                     ? std::string("all clean")
-                    : fmt::format("{} lost records, {} repeated records", lost, repeated);
+                    : fmt::format("{}", fmt::join(outcomes, ", "));
     }
     return markup_escaped(text);
 }
