@@ -13,7 +13,7 @@ namespace {
 
 constexpr int k_left = 12;
 constexpr int k_axis_width = 720;
-constexpr int k_axis_y = 52;
+constexpr int k_marks_height = 38;  // above the axis, for the resumed checkpoints' marks
 constexpr std::string_view k_clean_colour = "#1a7f37";
 constexpr std::string_view k_lost_colour = "#cf222e";
 constexpr std::string_view k_repeated_colour = "#bf8700";
@@ -35,7 +35,7 @@ int x_of(std::uint64_t records, std::uint64_t end) {
 }
 
 // One tick per STATE; STATEs that fall on the same pixel share it, so a long run stays small.
-std::string ticks_svg(const RunSummary& run, std::uint64_t end) {
+std::string ticks_svg(const RunSummary& run, std::uint64_t end, int axis_y) {
     std::set<int> drawn;
     std::string svg;
     for (const auto& checkpoint : run.timeline.checkpoints) {
@@ -43,7 +43,7 @@ std::string ticks_svg(const RunSummary& run, std::uint64_t end) {
         if (drawn.insert(x).second) {
             svg += fmt::format(
                 "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#57606a\"/>", x,
-                k_axis_y - 6, k_axis_y + 6);
+                axis_y - 6, axis_y + 6);
         }
     }
     return svg;
@@ -57,9 +57,9 @@ std::string_view colour_of(const ResumedCheckpoint& resume) {
 
 // Shape as well as colour tells the outcome: a circle is clean, a square lost records, a diamond
 // repeated them (a square when it did both: a loss is the worse).
-std::string resume_mark_svg(const ResumedCheckpoint& resume, std::uint64_t end) {
+std::string resume_mark_svg(const ResumedCheckpoint& resume, std::uint64_t end, int axis_y) {
     int x = x_of(resume.records_before, end);
-    int y = k_axis_y - 24;
+    int y = axis_y - 24;
     auto title = fmt::format("<title>checkpoint {} (stdout line {}, after {} records): {}</title>",
                              resume.checkpoint, resume.line, resume.records_before,
                              markup_escaped(resume_outcome(resume)));
@@ -77,34 +77,50 @@ std::string resume_mark_svg(const ResumedCheckpoint& resume, std::uint64_t end) 
     }
     return shape + fmt::format(
                        "<line x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\" stroke=\"{3}\" "
-                       "stroke-dasharray=\"2,2\"/><text x=\"{0}\" y=\"{4}\" font-size=\"10\" "
-                       "text-anchor=\"middle\">{5}</text>",
-                       x, y + 6, k_axis_y, colour_of(resume), y - 9, resume.checkpoint);
+                       "stroke-dasharray=\"2,2\"/>",
+                       x, y + 6, axis_y, colour_of(resume));
+}
+
+// The checkpoint's number above its mark, unless it would overlap the previous number.
+std::string resume_number_svg(const ResumedCheckpoint& resume, std::uint64_t end, int axis_y,
+                              int& free_from) {
+    int x = x_of(resume.records_before, end);
+    auto text = std::to_string(resume.checkpoint);
+    int half_width = static_cast<int>(text.size()) * 3 + 2;
+    if (x - half_width < free_from) {
+        return {};
+    }
+    free_from = x + half_width;
+    return fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
+                       x, axis_y - 33, text);
 }
 
 std::string timeline_svg(const RunSummary& run) {
     auto end = axis_end(run);
+    int axis_y = 14 + (run.timeline.resumes.empty() ? 0 : k_marks_height);
     std::string svg = fmt::format(
         "<svg class=\"timeline\" role=\"img\" width=\"{}\" height=\"{}\" aria-label=\"checkpoint "
         "timeline of {}\">",
-        k_left * 2 + k_axis_width, k_axis_y + 24, markup_escaped(run.label));
+        k_left * 2 + k_axis_width, axis_y + 24, markup_escaped(run.label));
     svg += fmt::format(
         "<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"#1b1f24\" stroke-width=\"2\"/>",
-        k_left, k_left + k_axis_width, k_axis_y, k_axis_y);
-    svg += ticks_svg(run, end);
+        k_left, k_left + k_axis_width, axis_y, axis_y);
+    svg += ticks_svg(run, end, axis_y);
+    int free_from = 0;
     for (const auto& resume : run.timeline.resumes) {
-        svg += resume_mark_svg(resume, end);
+        svg += resume_mark_svg(resume, end, axis_y) +
+               resume_number_svg(resume, end, axis_y, free_from);
     }
     svg += fmt::format(
         "<text x=\"{}\" y=\"{}\" font-size=\"11\">0</text><text x=\"{}\" y=\"{}\" "
         "font-size=\"11\" text-anchor=\"end\">{} records</text>",
-        k_left, k_axis_y + 20, k_left + k_axis_width, k_axis_y + 20, end);
+        k_left, axis_y + 20, k_left + k_axis_width, axis_y + 20, end);
     return svg + "</svg>";
 }
 
 std::string outcome_badge(const ResumedCheckpoint& resume) {
     std::string_view css = resume.lost > 0 ? "failed" : resume.repeated > 0 ? "warned" : "passed";
-    return fmt::format("<span class=\"badge {}\">{}</span>", css,
+    return fmt::format("<span class=\"badge {}\" style=\"white-space:nowrap\">{}</span>", css,
                        markup_escaped(resume_outcome(resume)));
 }
 
@@ -114,7 +130,7 @@ std::string resumes_table(const RunSummary& run) {
         "before</th><th>Streams</th><th>Resumed run</th><th>Outcome</th><th>Example</th></tr>";
     const auto& checkpoints = run.timeline.checkpoints;
     for (const auto& resume : run.timeline.resumes) {
-        std::string streams = "(beyond the first checkpoints kept)";
+        std::string streams = fmt::format("(past the first {} STATEs kept)", checkpoints.size());
         if (resume.checkpoint >= 1 && resume.checkpoint <= checkpoints.size()) {
             const auto& mark = checkpoints[resume.checkpoint - 1];
             streams = mark.all_streams ? "all" : fmt::format("{}", fmt::join(mark.streams, ", "));

@@ -170,7 +170,7 @@ def check_timeline(dom, report):
     if ticks == 0:
         problems.append("the timeline has no STATE tick")
     table = dom[svg.end():dom.find("</table>", svg.end())]
-    if table.count('<span class="badge passed">clean</span>') != len(resumes):
+    if table.count('<span class="badge passed" style="white-space:nowrap">clean</span>') != len(resumes):
         problems.append(f"the timeline's table does not say 'clean' {len(resumes)} times")
     return problems
 
