@@ -95,8 +95,9 @@ struct ScenarioResult {
 };
 
 // Masks every text of `result` that can carry connector output or config values (messages,
-// excerpts, notes, commands, stderr, the rerun command) with `mask`. The one place that knows
-// them: every scenario result goes through it before any reporter sees it.
+// excerpts, notes, commands, stderr, the rerun command, resumed runs and their examples) with
+// `mask`. The one place that knows them: every scenario result goes through it before any reporter
+// sees it.
 using Mask = std::function<std::string(std::string_view)>;
 void redact(ScenarioResult& result, const Mask& mask);
 

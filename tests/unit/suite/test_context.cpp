@@ -80,7 +80,7 @@ TEST_CASE("to_check_result: advisory findings warn inside a MUST check, fail und
     CHECK(to_check_result("range.state_subdivision", outcome, false).status == Status::failed);
 }
 
-TEST_CASE("report::redact masks notes, messages, excerpts, commands and stderr of a scenario") {
+TEST_CASE("report::redact masks notes, messages, excerpts, commands, stderr and resume examples") {
     protocol::Secrets secrets({"topsecret"});
     CheckOutcome outcome;
     outcome.add("saw topsecret", "read", 3, "{\"k\":\"topsecret\"}");
