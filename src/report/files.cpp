@@ -2,6 +2,7 @@
 
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <fmt/format.h>
 
@@ -64,6 +65,61 @@ void write_check(Writer& writer, const CheckResult& check) {
     writer.EndObject();
 }
 
+// One line per checkpoint: a run lists up to 1,000 of them, and the pretty layout of an object
+// (a line per member, deeply indented) would quadruple the report's size.
+void write_checkpoint(Writer& writer, const CheckpointMark& checkpoint) {
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> line(buffer);
+    line.StartObject();
+    line.Key("line");
+    line.Uint64(checkpoint.line);
+    line.Key("records_before");
+    line.Uint64(checkpoint.records_before);
+    line.Key("all_streams");
+    line.Bool(checkpoint.all_streams);
+    line.Key("streams");
+    line.StartArray();
+    for (const auto& stream : checkpoint.streams) {
+        std::string valid = valid_utf8(stream);
+        line.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+    }
+    line.EndArray();
+    line.EndObject();
+    writer.RawValue(buffer.GetString(), buffer.GetSize(), rapidjson::kObjectType);
+}
+
+void write_resume(Writer& writer, const ResumedCheckpoint& resume) {
+    writer.StartObject();
+    write_int(writer, "checkpoint", static_cast<std::int64_t>(resume.checkpoint));
+    write_int(writer, "line", static_cast<std::int64_t>(resume.line));
+    write_int(writer, "records_before", static_cast<std::int64_t>(resume.records_before));
+    write_string(writer, "run", resume.run);
+    write_int(writer, "lost", static_cast<std::int64_t>(resume.lost));
+    write_string(writer, "lost_example", resume.lost_example);
+    write_int(writer, "repeated", static_cast<std::int64_t>(resume.repeated));
+    write_string(writer, "repeated_example", resume.repeated_example);
+    writer.EndObject();
+}
+
+void write_timeline(Writer& writer, const CheckpointTimeline& timeline) {
+    writer.Key("timeline");
+    writer.StartObject();
+    write_int(writer, "checkpoints_total", static_cast<std::int64_t>(timeline.total));
+    writer.Key("checkpoints");
+    writer.StartArray();
+    for (const auto& checkpoint : timeline.checkpoints) {
+        write_checkpoint(writer, checkpoint);
+    }
+    writer.EndArray();
+    writer.Key("resumes");
+    writer.StartArray();
+    for (const auto& resume : timeline.resumes) {
+        write_resume(writer, resume);
+    }
+    writer.EndArray();
+    writer.EndObject();
+}
+
 void write_run(Writer& writer, const RunSummary& run) {
     writer.StartObject();
     write_string(writer, "label", run.label);
@@ -76,6 +132,9 @@ void write_run(Writer& writer, const RunSummary& run) {
     write_string(writer, "stderr_tail", run.stderr_tail);
     if (!run.cleanup_problem.empty()) {
         write_string(writer, "cleanup_problem", run.cleanup_problem);
+    }
+    if (run.timeline.total > 0) {
+        write_timeline(writer, run.timeline);
     }
     writer.EndObject();
 }

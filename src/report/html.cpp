@@ -6,6 +6,7 @@
 #include "report/certification.hpp"
 #include "report/clauses.hpp"
 #include "report/files.hpp"
+#include "report/timeline.hpp"
 #include "util/text.hpp"
 
 namespace conform::report {
@@ -321,6 +322,7 @@ std::string scenario_html(const ScenarioResult& scenario) {
     if (scenario.runs.size() > 1) {
         html += "<p class=\"label\">records per connector run</p>" + records_chart(scenario.runs);
     }
+    html += checkpoint_timelines_html(scenario.runs);
     if (!scenario.runs.empty()) {
         html += runs_table(scenario.runs);
     }

@@ -145,6 +145,34 @@ CheckResult read_check(const Fields& fields) {
     return check;
 }
 
+std::uint64_t count(const Fields& fields, const char* key) {
+    auto value = fields.integer(key);
+    if (value < 0) {
+        fields.fail(key, "a count (0 or more)");
+    }
+    return static_cast<std::uint64_t>(value);
+}
+
+CheckpointTimeline read_timeline(const Fields& fields) {
+    CheckpointTimeline timeline;
+    timeline.total = count(fields, "checkpoints_total");
+    std::size_t index = 0;
+    for (const auto& value : fields.array("checkpoints")) {
+        auto item = fields.item(value, "checkpoints", index++);
+        timeline.checkpoints.push_back({count(item, "line"), count(item, "records_before"),
+                                        item.flag("all_streams"), item.texts("streams")});
+    }
+    index = 0;
+    for (const auto& value : fields.array("resumes")) {
+        auto item = fields.item(value, "resumes", index++);
+        timeline.resumes.push_back({count(item, "checkpoint"), count(item, "line"),
+                                    count(item, "records_before"), item.text("run"),
+                                    count(item, "lost"), item.text("lost_example"),
+                                    count(item, "repeated"), item.text("repeated_example")});
+    }
+    return timeline;
+}
+
 RunSummary read_run(const Fields& fields) {
     RunSummary run;
     run.label = fields.text("label");
@@ -156,6 +184,9 @@ RunSummary read_run(const Fields& fields) {
     run.lines = static_cast<std::uint64_t>(fields.integer("lines"));
     run.stderr_tail = fields.text("stderr_tail");
     run.cleanup_problem = fields.text("cleanup_problem");
+    if (fields.has("timeline")) {
+        run.timeline = read_timeline(fields.object("timeline"));
+    }
     return run;
 }
 

@@ -5,6 +5,7 @@
 #include "report/certification.hpp"
 #include "report/clauses.hpp"
 #include "report/files.hpp"
+#include "report/timeline.hpp"
 #include "util/text.hpp"
 
 namespace conform::report {
@@ -153,6 +154,49 @@ std::string differences_markdown(const RunReport& report) {
     return text;
 }
 
+// The resumed checkpoints that lost or repeated records, or that every resume was clean.
+std::string resumes_markdown(const RunReport& report) {
+    std::size_t resumes = 0;
+    std::vector<std::string> lines;
+    for (const auto& scenario : report.scenarios) {
+        for (const auto& run : scenario.runs) {
+            for (const auto& resume : run.timeline.resumes) {
+                ++resumes;
+                if (resume.clean()) {
+                    continue;
+                }
+                auto example =
+                    resume.lost_example.empty() ? resume.repeated_example : resume.lost_example;
+                lines.push_back(fmt::format(
+                    "- scenario {}, run {}: checkpoint {} (stdout line {}, after {} records): "
+                    "{}{}\n",
+                    inline_text(scenario.id), inline_text(run.label), resume.checkpoint,
+                    resume.line, resume.records_before, resume_outcome(resume),
+                    example.empty() ? "" : " (first: " + inline_text(example) + ")"));
+            }
+        }
+    }
+    if (resumes == 0) {
+        return {};
+    }
+    if (lines.empty()) {
+        return fmt::format("\n**Checkpoint timeline:** {} resumed checkpoint(s), all clean.\n",
+                           resumes);
+    }
+    std::string text = fmt::format(
+        "\n### Checkpoint timeline\n\n{} of {} resumed checkpoint(s) lost or repeated "
+        "records:\n\n",
+        lines.size(), resumes);
+    for (std::size_t i = 0; i < std::min(lines.size(), k_failures_shown); ++i) {
+        text += lines[i];
+    }
+    if (lines.size() > k_failures_shown) {
+        text += fmt::format("- …and {} more; the HTML or JSON report lists them all.\n",
+                            lines.size() - k_failures_shown);
+    }
+    return text;
+}
+
 }  // namespace
 
 std::string to_markdown_summary(const RunReport& report) {
@@ -193,6 +237,7 @@ std::string to_markdown_summary(const RunReport& report) {
                                 failures - shown);
         }
     }
+    text += resumes_markdown(report);
     text +=
         "\n<details><summary>Scenarios</summary>\n\n| Scenario | Status | Checks "
         "|\n|---|---|---|\n";

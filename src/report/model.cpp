@@ -31,6 +31,11 @@ void redact(ScenarioResult& result, const Mask& mask) {
         run.command = mask(run.command);
         run.stderr_tail = mask(run.stderr_tail);
         run.cleanup_problem = mask(run.cleanup_problem);
+        for (auto& resume : run.timeline.resumes) {
+            resume.run = mask(resume.run);
+            resume.lost_example = mask(resume.lost_example);
+            resume.repeated_example = mask(resume.repeated_example);
+        }
     }
     result.rerun = mask(result.rerun);
 }

@@ -35,6 +35,40 @@ struct CheckResult {
     std::int64_t duration_ms = 0;   // time spent judging, not running the connector
 };
 
+// One STATE of a run, where the checkpoint timeline draws it.
+struct CheckpointMark {
+    std::uint64_t line = 0;            // stdout line of the STATE
+    std::uint64_t records_before = 0;  // RECORDs the run emitted before it
+    bool all_streams = true;           // a legacy or GLOBAL state commits every stream
+    std::vector<std::string> streams;  // the streams a per-stream STATE commits
+};
+
+// What resuming from one checkpoint delivered, against the uninterrupted run that emitted it
+// (state.resume_no_loss, state.resume_exactly_once, merge.resume_no_loss, the range shards'
+// resumes of range.state_subdivision).
+struct ResumedCheckpoint {
+    std::uint64_t checkpoint = 0;  // 1-based number of the STATE in its run, as findings say
+    std::uint64_t line = 0;
+    std::uint64_t records_before = 0;
+    std::string run;         // the resumed run's label
+    std::uint64_t lost = 0;  // owed records (not committed by the checkpoint) never emitted
+    std::string lost_example;
+    std::uint64_t repeated = 0;  // incremental records the checkpoint committed, emitted again
+    std::string repeated_example;
+
+    bool clean() const { return lost == 0 && repeated == 0; }
+};
+
+// A run's STATE positions (the first k_timeline_checkpoints of `total`, so that a million STATEs
+// cannot swell the report) and the checkpoints resumed from it.
+struct CheckpointTimeline {
+    std::uint64_t total = 0;
+    std::vector<CheckpointMark> checkpoints;
+    std::vector<ResumedCheckpoint> resumes;  // ordered by checkpoint
+};
+
+inline constexpr std::size_t k_timeline_checkpoints = 1000;
+
 struct RunSummary {
     std::string label;
     std::string command;
@@ -46,6 +80,7 @@ struct RunSummary {
     std::string stderr_tail;
     // Empty, or how cleaning up after the run failed (a container that could not be removed).
     std::string cleanup_problem;
+    CheckpointTimeline timeline;  // empty when the run emitted no STATE
 };
 
 struct ScenarioResult {
@@ -62,8 +97,9 @@ struct ScenarioResult {
 };
 
 // Masks every text of `result` that can carry connector output or config values (messages,
-// excerpts, notes, commands, stderr, the rerun command) with `mask`. The one place that knows
-// them: every scenario result goes through it before any reporter sees it.
+// excerpts, notes, commands, stderr, the rerun command, resumed runs and their examples) with
+// `mask`. The one place that knows them: every scenario result goes through it before any reporter
+// sees it.
 using Mask = std::function<std::string(std::string_view)>;
 void redact(ScenarioResult& result, const Mask& mask);
 

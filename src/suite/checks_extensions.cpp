@@ -135,6 +135,27 @@ std::vector<const StepResult*> resume_steps(const ScenarioContext& context, bool
     return steps;
 }
 
+// Keeps what the resume from `comparison.checkpoint` lost and repeated for the checkpoint timeline.
+void note_resume(const ResumeComparison& comparison, const ScenarioContext& context,
+                 CheckOutcome& outcome) {
+    auto names = stream_names(context);
+    const auto& state = comparison.base->checkpoints[comparison.checkpoint];
+    report::ResumedCheckpoint resume;
+    resume.checkpoint = comparison.checkpoint + 1;
+    resume.line = state.line;
+    resume.records_before = state.records_before;
+    resume.run = comparison.resumed->label;
+    resume.lost = comparison.lost.missing_count;
+    if (!comparison.lost.examples.missing.empty()) {
+        resume.lost_example = describe_record(comparison.lost.examples.missing.front(), names);
+    }
+    resume.repeated = comparison.reemitted.count;
+    if (!comparison.reemitted.examples.empty()) {
+        resume.repeated_example = describe_record(comparison.reemitted.examples.front(), names);
+    }
+    outcome.resumes.emplace_back(comparison.base, std::move(resume));
+}
+
 std::vector<ResumeComparison> compare_resumes(const ScenarioContext& context, CheckOutcome& outcome,
                                               bool shards = false) {
     std::vector<ResumeComparison> comparisons;
@@ -163,6 +184,7 @@ std::vector<ResumeComparison> compare_resumes(const ScenarioContext& context, Ch
                  overlap_records(resumed, expectation.committed, CompareBy::identity),
                  changed_records(expectation.owed, resumed), *plan.checkpoint, &base_run,
                  &step->runs[i]});
+            note_resume(comparisons.back(), context, outcome);
         }
     }
     return comparisons;

@@ -49,6 +49,9 @@ struct CheckOutcome {
     std::uint64_t advisories = 0;
     std::string note;
     std::optional<std::string> not_applicable;  // skipped, with the reason
+    // What each resumed checkpoint lost or repeated, keyed by the run resumed from: the data of
+    // the report's checkpoint timeline (suite/timeline.hpp), not findings.
+    std::vector<std::pair<const protocol::Observation*, report::ResumedCheckpoint>> resumes;
 
     void add(std::string message, std::string run = {}, std::uint64_t line = 0,
              std::string excerpt = {});

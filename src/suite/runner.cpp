@@ -16,9 +16,11 @@
 #include "process/workdir.hpp"
 #include "protocol/analyzer.hpp"
 #include "suite/bisect.hpp"
+#include "suite/check_helpers.hpp"
 #include "suite/check_registry.hpp"
 #include "suite/context.hpp"
 #include "suite/tail.hpp"
+#include "suite/timeline.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -653,6 +655,7 @@ struct Runner::Impl {
             std::filesystem::create_directories(scenario_dir);
             context = run_steps(scenario, scenario_dir);
         }
+        ResumeNotes resumes;
         for (const auto& id : scenario.checks) {
             if (!is_check_selected(id, options)) {
                 continue;
@@ -662,10 +665,13 @@ struct Runner::Impl {
             result.checks.push_back(to_check_result(id, outcome, options.strict));
             result.checks.back().duration_ms =
                 std::chrono::duration_cast<milliseconds>(Clock::now() - judging).count();
+            resumes.insert(resumes.end(), outcome.resumes.begin(), outcome.resumes.end());
         }
         for (const auto& step : context.steps) {
             for (const auto& run : step.runs) {
                 result.runs.push_back(summarize(run));
+                result.runs.back().timeline =
+                    checkpoint_timeline(run, stream_names(context), resumes);
             }
         }
         result.status = scenario_status(result.checks);

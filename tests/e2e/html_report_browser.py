@@ -7,6 +7,8 @@ Runs `conform run --html` on the reference connector with a fault that breaks AP
 the report in Debian's chromium (--dump-dom, with a network log), and checks that:
 - the rendered DOM shows the failing check, its clause text, expected versus seen, the transcript
   line and the rerun command (the JSON report's), and the certification verdict;
+- the checkpoint timeline of the resume scenario's uninterrupted read is drawn (an SVG with a
+  mark per resumed checkpoint) with its table, every resume "clean" as the JSON report says;
 - the page cannot load anything: a strict Content-Security-Policy meta, no URL in any src/href/
   url(), and no request in Chromium's network log initiated by the page. A control page with two
   remote references proves that the network-log check catches page requests.
@@ -142,6 +144,34 @@ def check_report_page(dom, report):
         problems.append(f"no rerun block reads {scenario['rerun']!r}")
     if not re.search(r"<td>core</td><td><span class=\"badge failed\">failed</span>", dom):
         problems.append("the certification table does not show core as failed")
+    return problems + check_timeline(dom, report)
+
+
+def check_timeline(dom, report):
+    """The resume scenario's timeline: one mark per resumed checkpoint, each clean in words."""
+    resume = next((s for s in report["scenarios"] if s["id"] == "resume"), None)
+    base = next((r for r in resume["runs"] if r.get("timeline", {}).get("resumes")), None) \
+        if resume else None
+    if base is None:
+        return ["the JSON report has no resumed checkpoint in scenario 'resume'"]
+    resumes = base["timeline"]["resumes"]
+    svg = re.search(r'<svg class="timeline"[^>]*aria-label="checkpoint timeline of '
+                    + re.escape(base["label"]) + r'">(.*?)</svg>', dom, re.S)
+    if not svg:
+        return [f"no checkpoint timeline drawn for run {base['label']!r}"]
+    problems = []
+    marks = re.findall(r"<title>checkpoint (\d+) \(stdout line (\d+), after \d+ records\): "
+                       r"([^<]*)</title>", svg.group(1))
+    wanted = [(str(r["checkpoint"]), str(r["line"]), "clean") for r in resumes]
+    if marks != wanted:
+        problems.append(f"timeline marks {marks}, expected {wanted}")
+    ticks = len(re.findall(r'<line x1="(\d+)" x2="\1" y1="\d+" y2="\d+" stroke="#57606a"',
+                           svg.group(1)))
+    if ticks == 0:
+        problems.append("the timeline has no STATE tick")
+    table = dom[svg.end():dom.find("</table>", svg.end())]
+    if table.count('<span class="badge passed" style="white-space:nowrap">clean</span>') != len(resumes):
+        problems.append(f"the timeline's table does not say 'clean' {len(resumes)} times")
     return problems
 
 
@@ -165,7 +195,7 @@ def main():
         page = os.path.join(folder, "report.html")
         report_path = os.path.join(folder, "report.json")
         completed = subprocess.run(
-            [args.conform, "run", "--test-config", test_config, "--only", "core",
+            [args.conform, "run", "--test-config", test_config, "--only", "core,resume",
              "--html", page, "--report-json", report_path],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
         if completed.returncode != 1 or not os.path.exists(page):
@@ -200,7 +230,7 @@ def main():
     if problems:
         sys.exit("FAIL: " + "\n  ".join(problems))
     print(f"ok: the rendered report shows {FAILING_CHECK}, its clause, expected versus seen and "
-          f"the rerun command; no page request (control page: {len(control_requests)} caught)")
+          f"the rerun command and the checkpoint timeline; no page request (control page: {len(control_requests)} caught)")
 
 
 if __name__ == "__main__":

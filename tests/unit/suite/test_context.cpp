@@ -80,7 +80,7 @@ TEST_CASE("to_check_result: advisory findings warn inside a MUST check, fail und
     CHECK(to_check_result("range.state_subdivision", outcome, false).status == Status::failed);
 }
 
-TEST_CASE("report::redact masks notes, messages, excerpts, commands and stderr of a scenario") {
+TEST_CASE("report::redact masks notes, messages, excerpts, commands, stderr and resume examples") {
     protocol::Secrets secrets({"topsecret"});
     CheckOutcome outcome;
     outcome.add("saw topsecret", "read", 3, "{\"k\":\"topsecret\"}");
@@ -91,7 +91,12 @@ TEST_CASE("report::redact masks notes, messages, excerpts, commands and stderr o
     scenario.checks.push_back(to_check_result("secrets.not_leaked", outcome, false));
     scenario.checks.push_back(to_check_result("secrets.not_leaked", skipped, false));
     scenario.runs.push_back(
-        {"read", "run --pin topsecret", "exit 0", 1, 0, 0, 0, "err topsecret", "rm topsecret"});
+        {"read", "run --pin topsecret", "exit 0", 1, 0, 0, 0, "err topsecret", "rm topsecret", {}});
+    report::ResumedCheckpoint resume;
+    resume.run = "read [resume topsecret]";
+    resume.lost_example = "users id=[\"topsecret\"]";
+    resume.repeated_example = "events id=[\"topsecret\"]";
+    scenario.runs[0].timeline.resumes.push_back(resume);
     scenario.rerun = "conform run --only x # topsecret";
     report::redact(scenario, [&secrets](std::string_view text) { return secrets.redact(text); });
     const auto& result = scenario.checks[0];
@@ -103,6 +108,10 @@ TEST_CASE("report::redact masks notes, messages, excerpts, commands and stderr o
     CHECK(scenario.runs[0].command == "run --pin **********");
     CHECK(scenario.runs[0].stderr_tail == "err **********");
     CHECK(scenario.runs[0].cleanup_problem == "rm **********");
+    const auto& masked = scenario.runs[0].timeline.resumes[0];
+    CHECK(masked.run == "read [resume **********]");
+    CHECK(masked.lost_example == "users id=[\"**********\"]");
+    CHECK(masked.repeated_example == "events id=[\"**********\"]");
     CHECK(scenario.rerun == "conform run --only x # **********");
 }
 
