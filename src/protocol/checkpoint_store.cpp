@@ -17,7 +17,7 @@ struct FixedCheckpoint {
     std::uint64_t state_file_size;
     std::uint64_t materialized_offset;
     std::uint64_t materialized_size;
-    std::uint64_t streams_offset;
+    std::uint64_t streams_offset;  // a single stream (a STREAM state) is kept here instead
     std::uint32_t stream_count;
     std::uint32_t all_streams;
 };
@@ -57,8 +57,10 @@ struct CheckpointStore::Shared {
         fixed.materialized_offset = append_text(materialized);
         fixed.materialized_size = materialized.size();
         fixed.streams_offset =
-            append_text({reinterpret_cast<const char*>(checkpoint.streams.data()),
-                         checkpoint.streams.size() * sizeof(std::uint32_t)});
+            checkpoint.streams.size() == 1
+                ? checkpoint.streams.front()
+                : append_text({reinterpret_cast<const char*>(checkpoint.streams.data()),
+                               checkpoint.streams.size() * sizeof(std::uint32_t)});
         fixed.stream_count = static_cast<std::uint32_t>(checkpoint.streams.size());
         fixed.all_streams = checkpoint.all_streams ? 1 : 0;
         unwritten.push_back(fixed);
@@ -103,7 +105,9 @@ struct CheckpointStore::Shared {
         checkpoint.materialized =
             SpilledText::in_file(texts, fixed.materialized_offset, fixed.materialized_size);
         checkpoint.all_streams = fixed.all_streams != 0;
-        if (fixed.stream_count > 0) {
+        if (fixed.stream_count == 1) {
+            checkpoint.streams = {static_cast<std::uint32_t>(fixed.streams_offset)};
+        } else if (fixed.stream_count > 1) {
             auto bytes =
                 texts->read(fixed.streams_offset, fixed.stream_count * sizeof(std::uint32_t));
             checkpoint.streams.resize(fixed.stream_count);
