@@ -29,6 +29,22 @@ void write_int(Writer& writer, std::string_view key, std::int64_t value) {
     writer.Int64(value);
 }
 
+// Written only when there are lines, so reports without transcripts keep their shape.
+void write_transcript_lines(Writer& writer, const std::vector<TranscriptLine>& lines) {
+    if (lines.empty()) {
+        return;
+    }
+    writer.Key("context");
+    writer.StartArray();
+    for (const auto& line : lines) {
+        writer.StartObject();
+        write_int(writer, "line", static_cast<std::int64_t>(line.number));
+        write_string(writer, "text", line.text);
+        writer.EndObject();
+    }
+    writer.EndArray();
+}
+
 void write_check(Writer& writer, const CheckResult& check) {
     writer.StartObject();
     write_string(writer, "id", check.id);
@@ -58,6 +74,7 @@ void write_check(Writer& writer, const CheckResult& check) {
         write_string(writer, "run", example.run);
         write_int(writer, "line", static_cast<std::int64_t>(example.line));
         write_string(writer, "excerpt", example.excerpt);
+        write_transcript_lines(writer, example.context);
         writer.EndObject();
     }
     writer.EndArray();

@@ -207,6 +207,19 @@ std::string records_chart(const std::vector<RunSummary>& runs) {
     return svg + "</svg>";
 }
 
+// The lines around an example, numbered, the offending one marked.
+std::string transcript_html(const Example& example) {
+    std::string html = "<pre class=\"transcript\">";
+    for (const auto& line : example.context) {
+        auto text = fmt::format("{}{:>7} | {}", line.number == example.line ? "> " : "  ",
+                                line.number, line.text);
+        html += line.number == example.line
+                    ? "<mark class=\"offending\">" + markup_escaped(text) + "</mark>\n"
+                    : markup_escaped(text) + "\n";
+    }
+    return html + "</pre>";
+}
+
 std::string example_html(const Example& example) {
     std::string where =
         example.run.empty() ? "" : "run <code>" + markup_escaped(example.run) + "</code>";
@@ -218,7 +231,9 @@ std::string example_html(const Example& example) {
     if (!where.empty()) {
         html += "<p class=\"label\">" + where + "</p>";
     }
-    if (!example.excerpt.empty()) {
+    if (!example.context.empty()) {
+        html += "<p class=\"label\">transcript around it</p>" + transcript_html(example);
+    } else if (!example.excerpt.empty()) {
         html +=
             "<p class=\"label\">transcript</p><pre>" + markup_escaped(example.excerpt) + "</pre>";
     }

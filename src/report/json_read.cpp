@@ -123,6 +123,16 @@ Status status_from(const Fields& fields, const char* key) {
     fields.fail(key, "passed, warned, failed or skipped");
 }
 
+std::vector<TranscriptLine> read_transcript_lines(const Fields& example) {
+    std::vector<TranscriptLine> lines;
+    std::size_t index = 0;
+    for (const auto& value : example.array("context")) {
+        auto line = example.item(value, "context", index++);
+        lines.push_back({static_cast<std::uint64_t>(line.integer("line")), line.text("text")});
+    }
+    return lines;
+}
+
 CheckResult read_check(const Fields& fields) {
     CheckResult check;
     check.id = fields.text("id");
@@ -138,7 +148,7 @@ CheckResult read_check(const Fields& fields) {
         auto example = fields.item(value, "examples", index++);
         check.examples.push_back({example.text("message"), example.text("run"),
                                   static_cast<std::uint64_t>(example.integer("line")),
-                                  example.text("excerpt")});
+                                  example.text("excerpt"), read_transcript_lines(example)});
     }
     return check;
 }

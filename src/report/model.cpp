@@ -24,6 +24,9 @@ void redact(ScenarioResult& result, const Mask& mask) {
         for (auto& example : check.examples) {
             example.message = mask(example.message);
             example.excerpt = mask(example.excerpt);
+            for (auto& line : example.context) {
+                line.text = mask(line.text);
+            }
         }
     }
     for (auto& run : result.runs) {

@@ -15,12 +15,21 @@ enum class Status { passed, warned, failed, skipped };
 
 std::string_view status_name(Status status);
 
+// One stdout line of a run's transcript, as a report shows it (masked, then cut).
+struct TranscriptLine {
+    std::uint64_t number = 0;
+    std::string text;
+};
+
 // One example of what a check saw, already redacted.
 struct Example {
     std::string message;
     std::string run;  // which connector run, e.g. "read [range 00000000-7fffffff]"
     std::uint64_t line = 0;
     std::string excerpt;
+    // The transcript lines around `line`, itself included; empty when the run's transcript was
+    // not kept or the example names no line.
+    std::vector<TranscriptLine> context = {};
 };
 
 struct CheckResult {

@@ -18,6 +18,7 @@
 #include "suite/bisect.hpp"
 #include "suite/check_registry.hpp"
 #include "suite/context.hpp"
+#include "suite/surroundings.hpp"
 #include "suite/tail.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -669,6 +670,7 @@ struct Runner::Impl {
             }
         }
         result.status = scenario_status(result.checks);
+        add_transcript_surroundings(result, context, secrets);
         std::error_code ignored;  // the scratch folder goes with the private root at worst
         std::filesystem::remove_all(scenario_dir, ignored);
         result.duration_ms =

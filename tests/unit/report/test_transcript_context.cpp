@@ -1,0 +1,76 @@
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "report/files.hpp"
+#include "report/json_read.hpp"
+
+using namespace conform::report;
+
+namespace {
+
+// A failure whose neighbouring lines try to break out of the Markdown fence and the HTML <pre>.
+RunReport report_with_context() {
+    RunReport report;
+    report.connector = "./source";
+    CheckResult check;
+    check.id = "io.json_lines";
+    check.clauses = {"AP-IO-1"};
+    check.status = Status::failed;
+    check.occurrences = 1;
+    Example example{"not JSON", "read", 3, "DEBUG page 2"};
+    example.context = {
+        {2, "```\n# escaped"}, {3, "DEBUG page 2"}, {4, "</pre><script>x()</script>"}};
+    check.examples = {example};
+    ScenarioResult read;
+    read.id = "read";
+    read.status = Status::failed;
+    read.checks = {check};
+    report.scenarios = {read};
+    return report;
+}
+
+}  // namespace
+
+TEST_CASE("the JSON report carries the lines around a failure and reads them back") {
+    auto text = to_json_report(report_with_context());
+    CHECK(text.find("\"context\"") != std::string::npos);
+    auto path = std::filesystem::temp_directory_path() /
+                ("conform-test-context-" + std::to_string(getpid()) + ".json");
+    std::ofstream(path) << text;
+    auto back = read_json_report(path);
+    std::filesystem::remove(path);
+    const auto& context = back.scenarios.at(0).checks.at(0).examples.at(0).context;
+    REQUIRE(context.size() == 3);
+    CHECK(context[0].number == 2);
+    CHECK(context[2].text == "</pre><script>x()</script>");
+    CHECK(to_json_report(back) == text);
+}
+
+TEST_CASE("an example without transcript lines has no context member") {
+    auto report = report_with_context();
+    report.scenarios[0].checks[0].examples[0].context.clear();
+    CHECK(to_json_report(report).find("\"context\"") == std::string::npos);
+}
+
+TEST_CASE("the HTML report shows the lines around a failure, escaped, the offending one marked") {
+    auto html = to_html_report(report_with_context());
+    CHECK(html.find("<mark class=\"offending\">&gt;       3 | DEBUG page 2</mark>") !=
+          std::string::npos);
+    CHECK(html.find("      4 | &lt;/pre&gt;&lt;script&gt;") != std::string::npos);
+    CHECK(html.find("<script>x()") == std::string::npos);
+}
+
+TEST_CASE("the Markdown summary fences the lines around a failure so they cannot close it") {
+    auto markdown = to_markdown_summary(report_with_context());
+    auto marked = markdown.find(">       3 | DEBUG page 2");
+    REQUIRE(marked != std::string::npos);
+    // The fence before the lines is longer than the ``` inside them.
+    auto fence = markdown.rfind("````\n", marked);
+    REQUIRE(fence != std::string::npos);
+    CHECK(markdown.find("````\n", marked) != std::string::npos);
+}
