@@ -83,7 +83,8 @@ struct RunFlags {
     std::string html;
     std::string markdown;
     std::string badge;
-    std::string shard;  // K/N
+    std::string shard;              // K/N
+    std::string connector_version;  // what the user says the connector's version is
     std::string runtime;
     std::vector<std::string> runtime_args;
     bool network = false;
@@ -448,6 +449,10 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     }
     report.started_at = started_at;
     report.conform_version = CONFORM_VERSION;
+    if (!flags.connector_version.empty()) {
+        report.connector_version = flags.connector_version;
+        report.connector_version_source = "--connector-version";
+    }
     if (process::stop_requested()) {
         report.interrupted = true;
         report.scenarios = reporter.take_finished();
@@ -780,6 +785,8 @@ int conform_main(int argc, char** argv) {
                   "list the scenarios, steps and checks that would run; start nothing");
     run->add_option("--shard", flags.shard,
                     "K/N: run every Nth selected scenario from the Kth (merge: conform report)");
+    run->add_option("--connector-version", flags.connector_version,
+                    "the connector's version for reports (default: the image's version label)");
     add_report_flags(*run, flags);
 
     auto* list = app.add_subcommand("list", "list suites, scenarios and checks with their clauses");

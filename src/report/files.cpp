@@ -164,6 +164,8 @@ std::string to_json_report(const RunReport& report) {
     writer.StartObject();
     write_string(writer, "conform_version", report.conform_version);
     write_string(writer, "connector", report.connector);
+    write_string(writer, "connector_version", version_or_unknown(report));
+    write_string(writer, "connector_version_source", report.connector_version_source);
     write_string(writer, "test_config", report.test_config);
     write_string(writer, "started_at", report.started_at);
     write_int(writer, "duration_ms", report.duration_ms);

@@ -200,6 +200,12 @@ RunReport read_json_report(const std::filesystem::path& path) {
     auto metadata = root.object("metadata");
     report.conform_version = metadata.text("conform_version");
     report.connector = metadata.text("connector");
+    report.connector_version_source = metadata.text("connector_version_source");
+    // "unknown" without a source is what the writer puts for no version.
+    report.connector_version = metadata.text("connector_version");
+    if (report.connector_version_source.empty() && report.connector_version == "unknown") {
+        report.connector_version.clear();
+    }
     report.test_config = metadata.text("test_config");
     report.started_at = metadata.text("started_at");
     report.duration_ms = metadata.integer("duration_ms");

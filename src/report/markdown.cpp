@@ -175,6 +175,10 @@ std::string to_markdown_summary(const RunReport& report) {
     auto status = overall(report);
     std::string text = fmt::format("## {} conform: {} {}\n\n", mark(status),
                                    inline_text(report.connector), status_name(status));
+    text += fmt::format("**Connector version:** {}{}\n\n", inline_text(version_or_unknown(report)),
+                        report.connector_version_source.empty()
+                            ? ""
+                            : " (" + inline_text(report.connector_version_source) + ")");
     text += fmt::format(
         "**Checks:** {} passed, {} failed, {} warned, {} skipped · {:.1f} s · conform {}{}\n\n",
         totals.passed, totals.failed, totals.warned, totals.skipped,

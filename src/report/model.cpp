@@ -44,6 +44,10 @@ std::size_t Differences::unaccepted_breaking() const {
         }));
 }
 
+std::string version_or_unknown(const RunReport& report) {
+    return report.connector_version.empty() ? "unknown" : report.connector_version;
+}
+
 Totals RunReport::check_totals() const {
     Totals totals;
     for (const auto& scenario : scenarios) {

@@ -102,6 +102,8 @@ struct Differences {
 struct RunReport {
     std::string conform_version;
     std::string connector;
+    std::string connector_version;         // empty: unknown
+    std::string connector_version_source;  // e.g. "image label io.airbyte.version"
     std::string test_config;
     std::string started_at;  // ISO 8601 UTC
     std::int64_t duration_ms = 0;
@@ -118,6 +120,9 @@ struct RunReport {
 
     Totals check_totals() const;
 };
+
+// The connector's version as reports show it: "unknown" when nothing named it.
+std::string version_or_unknown(const RunReport& report);
 
 // Receives a run as it happens. Console output streams; files are written at the end.
 class Reporter {

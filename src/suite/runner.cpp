@@ -699,6 +699,9 @@ report::RunReport Runner::run(const std::vector<Scenario>& scenarios) {
     }
     m_impl->prepare();
     report.connector = m_impl->launcher->describe();
+    auto version = m_impl->launcher->version();
+    report.connector_version = version.value;
+    report.connector_version_source = version.source;
     std::size_t position = 0;
     for (const auto& scenario : scenarios) {
         if (!is_selected(scenario, m_impl->options)) {

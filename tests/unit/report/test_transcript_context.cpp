@@ -74,3 +74,41 @@ TEST_CASE("the Markdown summary fences the lines around a failure so they cannot
     REQUIRE(fence != std::string::npos);
     CHECK(markdown.find("````\n", marked) != std::string::npos);
 }
+
+TEST_CASE("every report names the connector's version and where it was read, or says unknown") {
+    auto report = report_with_context();
+    report.connector_version = "1.2.3<b>";
+    report.connector_version_source = "image label io.airbyte.version";
+    auto json = to_json_report(report);
+    CHECK(json.find("\"connector_version\": \"1.2.3<b>\"") != std::string::npos);
+    CHECK(json.find("\"connector_version_source\": \"image label io.airbyte.version\"") !=
+          std::string::npos);
+    CHECK(to_html_report(report).find(
+              "<code>1.2.3&lt;b&gt;</code> (image label io.airbyte.version)") != std::string::npos);
+    CHECK(to_markdown_summary(report).find("**Connector version:** 1.2.3") != std::string::npos);
+    CHECK(to_html_registry({report}).find("<td>1.2.3&lt;b&gt;</td>") != std::string::npos);
+
+    report.connector_version.clear();
+    report.connector_version_source.clear();
+    CHECK(to_json_report(report).find("\"connector_version\": \"unknown\"") != std::string::npos);
+    CHECK(to_markdown_summary(report).find("**Connector version:** unknown") != std::string::npos);
+    CHECK(to_html_registry({report}).find("<td>unknown</td>") != std::string::npos);
+}
+
+TEST_CASE("the connector version survives a JSON round trip; unknown reads back as unknown") {
+    auto path = std::filesystem::temp_directory_path() /
+                ("conform-test-version-" + std::to_string(getpid()) + ".json");
+    auto report = report_with_context();
+    report.connector_version = "0.4.1";
+    report.connector_version_source = "--connector-version";
+    std::ofstream(path) << to_json_report(report);
+    auto back = read_json_report(path);
+    CHECK(back.connector_version == "0.4.1");
+    CHECK(back.connector_version_source == "--connector-version");
+    report.connector_version.clear();
+    report.connector_version_source.clear();
+    std::ofstream(path) << to_json_report(report);
+    back = read_json_report(path);
+    std::filesystem::remove(path);
+    CHECK(back.connector_version.empty());
+}
