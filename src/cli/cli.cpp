@@ -169,13 +169,28 @@ void apply_image_flags(const RunFlags& flags, std::optional<container::ImageSett
     }
 }
 
+// The test config's connector replaced by `command` or `image` (nothing when both are empty),
+// its other settings kept: CI tests the image it just built with the connector's test config.
+void replace_connector(config::TestConfig& config, const std::string& command,
+                       const std::string& image) {
+    if (!command.empty()) {
+        config.image.reset();
+        config.command = config::split_command_line(command);
+    } else if (!image.empty()) {
+        config.command.clear();
+        auto settings = config.image.value_or(container::ImageSettings{});
+        settings.image = image;
+        config.image = settings;
+    }
+}
+
 config::TestConfig test_config_from(const RunFlags& flags) {
     if (!flags.test_config.empty()) {
-        if (!flags.connector.empty() || !flags.image.empty()) {
-            throw Error(ErrorKind::usage,
-                        "give either --test-config or --connector/--image, not both");
+        if (!flags.connector.empty() && !flags.image.empty()) {
+            throw Error(ErrorKind::usage, "give --connector or --image, not both");
         }
         auto config = config::load_test_config(flags.test_config);
+        replace_connector(config, flags.connector, flags.image);
         apply_image_flags(flags, config.image);
         apply_config_flags(flags, config);
         return config;
@@ -503,16 +518,8 @@ config::TestConfig version_config(RunFlags flags, const std::string& command,
         return test_config_from(flags);
     }
     auto config = config::load_test_config(flags.test_config);
-    config.command.clear();
-    if (!command.empty()) {
-        config.image.reset();
-        config.command = config::split_command_line(command);
-    } else {
-        auto settings = config.image.value_or(container::ImageSettings{});
-        settings.image = image;
-        config.image = settings;
-        apply_image_flags(flags, config.image);
-    }
+    replace_connector(config, command, image);
+    apply_image_flags(flags, config.image);
     apply_config_flags(flags, config);
     return config;
 }
@@ -754,9 +761,10 @@ int conform_main(int argc, char** argv) {
 
     auto* run = app.add_subcommand("run", "run the suites against one connector");
     run->add_option("-t,--test-config", flags.test_config, "the connector's test config (JSON)");
-    run->add_option("--connector", flags.connector, "command line of a native connector")
-        ->excludes("--test-config");
-    run->add_option("--image", flags.image, "connector image (docker/podman)");
+    run->add_option("--connector", flags.connector,
+                    "command line of a native connector (replaces the test config's)");
+    run->add_option("--image", flags.image,
+                    "connector image (docker/podman; replaces the test config's connector)");
     run->add_option("--config", flags.config, "connector config file (with --connector/--image)");
     run->add_option("--invalid-config", flags.invalid_config, "a config check must reject");
     run->add_option("--catalog", flags.catalog, "configured catalog (default: from discover)");
