@@ -360,8 +360,12 @@ int run_extension_command(const RunFlags& flags, int argc, char** argv) {
     apply_image_flags(flags, config.image);
     auto console = report::make_console_reporter(stdout, flags.verbose);
     auto started_at = now_iso8601();
-    auto report = meltano::run_extension_suite(
-        config, {flags.strict, flags.only, flags.skip, rerun_prefix(argc, argv)}, *console);
+    meltano::SuiteOptions options{flags.strict, flags.only, flags.skip, rerun_prefix(argc, argv)};
+    suite::RunOptions selection;
+    apply_shard(flags.shard, selection);
+    options.shard_index = selection.shard_index;
+    options.shard_count = selection.shard_count;
+    auto report = meltano::run_extension_suite(config, options, *console);
     report.started_at = started_at;
     report.conform_version = CONFORM_VERSION;
     report.filtered = !flags.only.empty() || !flags.skip.empty();
