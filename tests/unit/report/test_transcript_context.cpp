@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include <rapidjson/document.h>
 
 #include <unistd.h>
 
@@ -6,8 +7,11 @@
 #include <fstream>
 #include <string>
 
+#include "json/parse.hpp"
 #include "report/files.hpp"
 #include "report/json_read.hpp"
+#include "resources/resources.hpp"
+#include "schema/schema.hpp"
 
 using namespace conform::report;
 
@@ -17,6 +21,7 @@ namespace {
 RunReport report_with_context() {
     RunReport report;
     report.connector = "./source";
+    report.started_at = "2026-12-01T00:00:00Z";
     CheckResult check;
     check.id = "io.json_lines";
     check.clauses = {"AP-IO-1"};
@@ -111,4 +116,25 @@ TEST_CASE("the connector version survives a JSON round trip; unknown reads back 
     back = read_json_report(path);
     std::filesystem::remove(path);
     CHECK(back.connector_version.empty());
+}
+
+TEST_CASE("transcript lines and the connector version validate against the report schema") {
+    auto schema =
+        conform::schema::Schema::compile_text(conform::resources::find("report.schema.json"));
+    auto report = report_with_context();
+    report.connector_version = "1.2.3";
+    report.connector_version_source = "image label io.airbyte.version";
+    auto valid = conform::json::parse_json_text(to_json_report(report), "report.json");
+    std::vector<conform::schema::Violation> violations;
+    schema.validate(valid, &violations, 10);
+    for (const auto& violation : violations) {
+        std::string text = violation.instance_path + ": " + violation.message;
+        MESSAGE(text);
+    }
+    CHECK(violations.empty());
+
+    report.scenarios[0].checks[0].examples[0].context[0].number = 0;  // lines count from 1
+    auto invalid = conform::json::parse_json_text(to_json_report(report), "report.json");
+    schema.validate(invalid, &violations, 10);
+    CHECK_FALSE(violations.empty());
 }
