@@ -125,6 +125,10 @@ std::string failure_text(const CheckResult& check) {
     for (const auto& example : check.examples) {
         text += fmt::format("- {} ({}, line {})\n  seen: {}\n", example.message, example.run,
                             example.line, example.excerpt);
+        for (const auto& line : example.context) {
+            text += fmt::format("  {}{:>7} | {}\n", line.number == example.line ? "> " : "  ",
+                                line.number, line.text);
+        }
     }
     return text;
 }

@@ -138,3 +138,9 @@ TEST_CASE("transcript lines and the connector version validate against the repor
     schema.validate(invalid, &violations, 10);
     CHECK_FALSE(violations.empty());
 }
+
+TEST_CASE("a JUnit failure carries the transcript lines around it, escaped") {
+    auto xml = to_junit_xml(report_with_context());
+    CHECK(xml.find("  &gt;       3 | DEBUG page 2\n") != std::string::npos);
+    CHECK(xml.find("        4 | &lt;/pre&gt;&lt;script&gt;") != std::string::npos);
+}
