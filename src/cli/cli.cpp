@@ -83,7 +83,8 @@ struct RunFlags {
     std::string html;
     std::string markdown;
     std::string badge;
-    std::string shard;  // K/N
+    std::string shard;              // K/N
+    std::string connector_version;  // what the user says the connector's version is
     std::string runtime;
     std::vector<std::string> runtime_args;
     bool network = false;
@@ -168,13 +169,28 @@ void apply_image_flags(const RunFlags& flags, std::optional<container::ImageSett
     }
 }
 
+// The test config's connector replaced by `command` or `image` (nothing when both are empty),
+// its other settings kept: CI tests the image it just built with the connector's test config.
+void replace_connector(config::TestConfig& config, const std::string& command,
+                       const std::string& image) {
+    if (!command.empty()) {
+        config.image.reset();
+        config.command = config::split_command_line(command);
+    } else if (!image.empty()) {
+        config.command.clear();
+        auto settings = config.image.value_or(container::ImageSettings{});
+        settings.image = image;
+        config.image = settings;
+    }
+}
+
 config::TestConfig test_config_from(const RunFlags& flags) {
     if (!flags.test_config.empty()) {
-        if (!flags.connector.empty() || !flags.image.empty()) {
-            throw Error(ErrorKind::usage,
-                        "give either --test-config or --connector/--image, not both");
+        if (!flags.connector.empty() && !flags.image.empty()) {
+            throw Error(ErrorKind::usage, "give --connector or --image, not both");
         }
         auto config = config::load_test_config(flags.test_config);
+        replace_connector(config, flags.connector, flags.image);
         apply_image_flags(flags, config.image);
         apply_config_flags(flags, config);
         return config;
@@ -344,8 +360,12 @@ int run_extension_command(const RunFlags& flags, int argc, char** argv) {
     apply_image_flags(flags, config.image);
     auto console = report::make_console_reporter(stdout, flags.verbose);
     auto started_at = now_iso8601();
-    auto report = meltano::run_extension_suite(
-        config, {flags.strict, flags.only, flags.skip, rerun_prefix(argc, argv)}, *console);
+    meltano::SuiteOptions options{flags.strict, flags.only, flags.skip, rerun_prefix(argc, argv)};
+    suite::RunOptions selection;
+    apply_shard(flags.shard, selection);
+    options.shard_index = selection.shard_index;
+    options.shard_count = selection.shard_count;
+    auto report = meltano::run_extension_suite(config, options, *console);
     report.started_at = started_at;
     report.conform_version = CONFORM_VERSION;
     report.filtered = !flags.only.empty() || !flags.skip.empty();
@@ -448,6 +468,10 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     }
     report.started_at = started_at;
     report.conform_version = CONFORM_VERSION;
+    if (!flags.connector_version.empty()) {
+        report.connector_version = flags.connector_version;
+        report.connector_version_source = "--connector-version";
+    }
     if (process::stop_requested()) {
         report.interrupted = true;
         report.scenarios = reporter.take_finished();
@@ -498,16 +522,8 @@ config::TestConfig version_config(RunFlags flags, const std::string& command,
         return test_config_from(flags);
     }
     auto config = config::load_test_config(flags.test_config);
-    config.command.clear();
-    if (!command.empty()) {
-        config.image.reset();
-        config.command = config::split_command_line(command);
-    } else {
-        auto settings = config.image.value_or(container::ImageSettings{});
-        settings.image = image;
-        config.image = settings;
-        apply_image_flags(flags, config.image);
-    }
+    replace_connector(config, command, image);
+    apply_image_flags(flags, config.image);
     apply_config_flags(flags, config);
     return config;
 }
@@ -749,9 +765,10 @@ int conform_main(int argc, char** argv) {
 
     auto* run = app.add_subcommand("run", "run the suites against one connector");
     run->add_option("-t,--test-config", flags.test_config, "the connector's test config (JSON)");
-    run->add_option("--connector", flags.connector, "command line of a native connector")
-        ->excludes("--test-config");
-    run->add_option("--image", flags.image, "connector image (docker/podman)");
+    run->add_option("--connector", flags.connector,
+                    "command line of a native connector (replaces the test config's)");
+    run->add_option("--image", flags.image,
+                    "connector image (docker/podman; replaces the test config's connector)");
     run->add_option("--config", flags.config, "connector config file (with --connector/--image)");
     run->add_option("--invalid-config", flags.invalid_config, "a config check must reject");
     run->add_option("--catalog", flags.catalog, "configured catalog (default: from discover)");
@@ -780,6 +797,8 @@ int conform_main(int argc, char** argv) {
                   "list the scenarios, steps and checks that would run; start nothing");
     run->add_option("--shard", flags.shard,
                     "K/N: run every Nth selected scenario from the Kth (merge: conform report)");
+    run->add_option("--connector-version", flags.connector_version,
+                    "the connector's version for reports (default: the image's version label)");
     add_report_flags(*run, flags);
 
     auto* list = app.add_subcommand("list", "list suites, scenarios and checks with their clauses");

@@ -161,8 +161,16 @@ public:
     std::string describe() const override {
         std::lock_guard lock(m_mutex);
         return fmt::format("{} image {}{}{}", m_settings.runtime, m_settings.image,
-                           m_image_id.empty() ? "" : fmt::format(" ({})", m_image_id.substr(0, 19)),
+                           m_image.id.empty() ? "" : fmt::format(" ({})", m_image.id.substr(0, 19)),
                            m_settings.network ? " (network on)" : "");
+    }
+
+    ConnectorVersion version() const override {
+        std::lock_guard lock(m_mutex);
+        if (m_image.version.empty()) {
+            return {};
+        }
+        return {m_image.version, "image label " + m_image.version_label};
     }
 
 private:
@@ -191,8 +199,8 @@ private:
         if (!m_image_checked) {
             m_image_checked = true;
             try {
-                m_image_id = ensure_image({m_settings.runtime, m_settings.global_args},
-                                          m_settings.image, m_settings.pull);
+                m_image = ensure_image({m_settings.runtime, m_settings.global_args},
+                                       m_settings.image, m_settings.pull);
             } catch (const Error& error) {
                 m_image_error = error;
             }
@@ -206,7 +214,7 @@ private:
     mutable std::mutex m_mutex;
     bool m_image_checked = false;
     std::optional<Error> m_image_error;
-    std::string m_image_id;
+    ImageIdentity m_image;
 };
 
 }  // namespace

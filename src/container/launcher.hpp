@@ -24,6 +24,12 @@ struct Call {
     std::chrono::milliseconds grace{5000};
 };
 
+// A connector's version and where it was read, e.g. {"0.4.1", "image label io.airbyte.version"}.
+struct ConnectorVersion {
+    std::string value;  // empty: unknown
+    std::string source;
+};
+
 // Turns a Call into a process to run. Implementations: native command line and container image.
 // prepare() may be called from several threads at once.
 class Launcher {
@@ -34,6 +40,8 @@ public:
     virtual process::LaunchSpec prepare(const Call& call) = 0;
     // A one-line description for reports: the command line or "podman image localhost/x:1".
     virtual std::string describe() const = 0;
+    // What the launcher knows of the connector's version once it ran (an image's labels).
+    virtual ConnectorVersion version() const { return {}; }
 };
 
 // Runs `command` (argv, no shell) with the call's arguments appended. Throws conform::Error

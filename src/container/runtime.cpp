@@ -73,23 +73,29 @@ std::string failure_detail(const CommandOutput& output, std::chrono::millisecond
     return summary;
 }
 
-// podman prints the bare hex, docker prefixes "sha256:".
-std::string image_id_from(std::string text) {
-    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {
-        text.pop_back();
+std::string identity_format() {
+    std::string format = "{{.Id}}";
+    for (auto label : k_version_labels) {
+        format += fmt::format("\t{{{{index .Config.Labels \"{}\"}}}}", label);
     }
-    if (text.empty() || text.find('\n') != std::string::npos) {
-        return {};
-    }
-    return text.starts_with("sha256:") ? text : "sha256:" + text;
+    return format;
 }
 
-bool image_present(const RuntimeCommand& runtime, const std::string& image, std::string& id,
+// podman prints the bare hex, docker prefixes "sha256:".
+std::string image_id_from(std::string_view text) {
+    text = trim(text);
+    if (text.empty()) {
+        return {};
+    }
+    return text.starts_with("sha256:") ? std::string(text) : "sha256:" + std::string(text);
+}
+
+bool image_present(const RuntimeCommand& runtime, const std::string& image, ImageIdentity& identity,
                    std::string& why_not) {
-    CommandOutput output =
-        run_runtime(runtime, {"image", "inspect", "--format", "{{.Id}}", image}, k_inspect_timeout);
+    CommandOutput output = run_runtime(
+        runtime, {"image", "inspect", "--format", identity_format(), image}, k_inspect_timeout);
     if (output.succeeded()) {
-        id = image_id_from(output.stdout_text);
+        identity = image_identity_from(output.stdout_text);
         return true;
     }
     why_not = fmt::format("{} image inspect: {}", runtime_label(runtime),
@@ -195,12 +201,45 @@ std::vector<std::string> RuntimeCommand::with(std::vector<std::string> args) con
     return argv;
 }
 
-std::string ensure_image(const RuntimeCommand& runtime, const std::string& image,
-                         PullPolicy policy) {
-    std::string id;
+ImageIdentity image_identity_from(std::string_view inspect_output) {
+    // Only the line end goes: a trailing tab separates an empty last label.
+    while (inspect_output.ends_with('\n') || inspect_output.ends_with('\r')) {
+        inspect_output.remove_suffix(1);
+    }
+    std::vector<std::string_view> fields;
+    for (;;) {
+        auto end = inspect_output.find('\t');
+        fields.push_back(inspect_output.substr(0, end));
+        if (end == std::string_view::npos) {
+            break;
+        }
+        inspect_output = inspect_output.substr(end + 1);
+    }
+    ImageIdentity identity;
+    // Several images (a name that matched more than one) or an unknown shape: nothing is certain.
+    if (fields.size() != 1 + std::size(k_version_labels) ||
+        fields[0].find('\n') != std::string_view::npos) {
+        return identity;
+    }
+    identity.id = image_id_from(fields[0]);
+    for (std::size_t i = 0; i < std::size(k_version_labels); ++i) {
+        auto value = trim(fields[i + 1]);
+        // A Go template prints a missing key of a map it cannot index as "<no value>".
+        if (!value.empty() && value != "<no value>") {
+            identity.version = std::string(value);
+            identity.version_label = std::string(k_version_labels[i]);
+            break;
+        }
+    }
+    return identity;
+}
+
+ImageIdentity ensure_image(const RuntimeCommand& runtime, const std::string& image,
+                           PullPolicy policy) {
+    ImageIdentity identity;
     std::string why_not;
-    if (policy != PullPolicy::always && image_present(runtime, image, id, why_not)) {
-        return id;
+    if (policy != PullPolicy::always && image_present(runtime, image, identity, why_not)) {
+        return identity;
     }
     if (policy == PullPolicy::never) {
         throw Error(ErrorKind::input,
@@ -208,8 +247,8 @@ std::string ensure_image(const RuntimeCommand& runtime, const std::string& image
                                 image, why_not));
     }
     pull_image(runtime, image, policy);
-    image_present(runtime, image, id, why_not);
-    return id;
+    image_present(runtime, image, identity, why_not);
+    return identity;
 }
 
 }  // namespace conform::container

@@ -39,11 +39,30 @@ struct RuntimeCommand {
     std::vector<std::string> with(std::vector<std::string> args) const;
 };
 
+// What an image says about itself.
+struct ImageIdentity {
+    std::string id;  // "sha256:" and 64 hex digits, as the runtime reports it; empty when none
+    // The connector's version from the image's labels, the first set of k_version_labels; empty
+    // when neither is.
+    std::string version;
+    std::string version_label;  // the label `version` came from
+};
+
+// The labels that name a connector image's version, in the order they are believed: Airbyte's
+// own, then the OCI annotation.
+inline constexpr std::string_view k_version_labels[] = {"io.airbyte.version",
+                                                        "org.opencontainers.image.version"};
+
+// The identity in the output of `image inspect --format`: the id, then each version label's value,
+// separated by tabs (a label the image lacks prints as nothing, docker and podman alike). Empty id
+// when the output has another shape.
+ImageIdentity image_identity_from(std::string_view inspect_output);
+
 // Makes sure `image` is available under `policy`: inspects it, and pulls it when the policy says
-// so. Returns the image's id ("sha256:" and 64 hex digits, as the runtime reports it; empty when it
-// reports none), which names exactly what ran. Throws conform::Error (input) when the image is
-// absent under "never" or cannot be pulled, and (usage) when the runtime cannot be started.
-std::string ensure_image(const RuntimeCommand& runtime, const std::string& image,
-                         PullPolicy policy);
+// so. Returns the image's id, which names exactly what ran, and its version labels. Throws
+// conform::Error (input) when the image is absent under "never" or cannot be pulled, and (usage)
+// when the runtime cannot be started.
+ImageIdentity ensure_image(const RuntimeCommand& runtime, const std::string& image,
+                           PullPolicy policy);
 
 }  // namespace conform::container

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "checks/registry.hpp"
+#include "checks/selection.hpp"
 #include "meltano/checks.hpp"
 #include "meltano/describe.hpp"
 #include "meltano/logs.hpp"
@@ -792,7 +793,9 @@ void check_names(const std::vector<std::string>& names) {
         }
     }
     for (const auto& name : names) {
-        if (std::find(known.begin(), known.end(), name) == known.end()) {
+        if (std::none_of(known.begin(), known.end(), [&name](const std::string& id) {
+                return checks::glob_matches(name, id);
+            })) {
             throw Error(
                 ErrorKind::usage,
                 fmt::format("unknown extension scenario, suite or check '{}'{}; `conform "
@@ -815,10 +818,6 @@ protocol::Secrets secrets_of(const ExtensionConfig& config) {
         }
     }
     return protocol::Secrets(std::move(values));
-}
-
-bool named(const std::vector<std::string>& names, std::string_view name) {
-    return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 }  // namespace
@@ -844,18 +843,27 @@ report::RunReport run_extension_suite(const ExtensionConfig& config, const Suite
     report.connector = session.describe_target();
     report.test_config = config.origin.string();
     report.strict = options.strict;
+    if (options.shard_count > 1) {
+        report.shard = fmt::format("{}/{}", options.shard_index + 1, options.shard_count);
+    }
     auto started = std::chrono::steady_clock::now();
+    std::size_t position = 0;
     for (const auto& entry : entries()) {
         const auto& info = entry.info;
-        bool whole =
-            options.only.empty() || named(options.only, k_suite) || named(options.only, info.id);
+        if (!checks::scenario_selected(options.only, options.skip, info.id, k_suite, info.checks)) {
+            continue;
+        }
         std::set<std::string_view> selected;
         for (auto check : info.checks) {
-            if ((whole || named(options.only, check)) && !named(options.skip, check)) {
+            if (checks::check_selected(options.only, options.skip, check)) {
                 selected.insert(check);
             }
         }
-        if (selected.empty() || named(options.skip, info.id) || named(options.skip, k_suite)) {
+        if (selected.empty()) {
+            continue;  // nothing of it would be judged
+        }
+        auto selected_position = position++;
+        if (!checks::in_shard(selected_position, options.shard_index, options.shard_count)) {
             continue;
         }
         reporter.scenario_started(std::string(info.id), std::string(info.title));
@@ -866,6 +874,7 @@ report::RunReport run_extension_suite(const ExtensionConfig& config, const Suite
                                       std::chrono::duration_cast<std::chrono::milliseconds>(
                                           std::chrono::steady_clock::now() - scenario_started));
         result.rerun = fmt::format("{} --only {}", options.rerun_prefix, info.id);
+        result.position = selected_position;
         report::redact(result, [&secrets](std::string_view text) { return secrets.redact(text); });
         reporter.scenario_finished(result);
         report.scenarios.push_back(std::move(result));

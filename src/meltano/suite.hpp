@@ -23,14 +23,18 @@ const std::vector<ScenarioInfo>& extension_scenarios();
 
 struct SuiteOptions {
     bool strict = false;
-    std::vector<std::string> only;  // scenario ids, "meltano" or check ids
+    // Globs over scenario ids, "meltano" or check ids, selected as for the Airbyte suites
+    // (checks/selection.hpp).
+    std::vector<std::string> only;
     std::vector<std::string> skip;
-    std::string rerun_prefix;  // the command line, without --only/--skip
+    std::string rerun_prefix;     // the command line, without --only/--skip/--shard
+    std::size_t shard_index = 0;  // --shard K/N: K-1 and N
+    std::size_t shard_count = 1;
 };
 
 // Runs the extension suite and returns its report (version, start time left to the caller).
-// Throws conform::Error (usage) for --only/--skip names that are not scenarios, "meltano" or
-// mx.* checks.
+// Throws conform::Error (usage) for --only/--skip names that match no scenario, "meltano" or
+// mx.* check.
 report::RunReport run_extension_suite(const ExtensionConfig& config, const SuiteOptions& options,
                                       report::Reporter& reporter);
 

@@ -30,6 +30,22 @@ void write_int(Writer& writer, std::string_view key, std::int64_t value) {
     writer.Int64(value);
 }
 
+// Written only when there are lines, so reports without transcripts keep their shape.
+void write_transcript_lines(Writer& writer, const std::vector<TranscriptLine>& lines) {
+    if (lines.empty()) {
+        return;
+    }
+    writer.Key("context");
+    writer.StartArray();
+    for (const auto& line : lines) {
+        writer.StartObject();
+        write_int(writer, "line", static_cast<std::int64_t>(line.number));
+        write_string(writer, "text", line.text);
+        writer.EndObject();
+    }
+    writer.EndArray();
+}
+
 void write_check(Writer& writer, const CheckResult& check) {
     writer.StartObject();
     write_string(writer, "id", check.id);
@@ -59,6 +75,7 @@ void write_check(Writer& writer, const CheckResult& check) {
         write_string(writer, "run", example.run);
         write_int(writer, "line", static_cast<std::int64_t>(example.line));
         write_string(writer, "excerpt", example.excerpt);
+        write_transcript_lines(writer, example.context);
         writer.EndObject();
     }
     writer.EndArray();
@@ -170,6 +187,10 @@ std::string failure_text(const CheckResult& check) {
     for (const auto& example : check.examples) {
         text += fmt::format("- {} ({}, line {})\n  seen: {}\n", example.message, example.run,
                             example.line, example.excerpt);
+        for (const auto& line : example.context) {
+            text += fmt::format("  {}{:>7} | {}\n", line.number == example.line ? "> " : "  ",
+                                line.number, line.text);
+        }
     }
     return text;
 }
@@ -209,6 +230,8 @@ std::string to_json_report(const RunReport& report) {
     writer.StartObject();
     write_string(writer, "conform_version", report.conform_version);
     write_string(writer, "connector", report.connector);
+    write_string(writer, "connector_version", version_or_unknown(report));
+    write_string(writer, "connector_version_source", report.connector_version_source);
     write_string(writer, "test_config", report.test_config);
     write_string(writer, "started_at", report.started_at);
     write_int(writer, "duration_ms", report.duration_ms);

@@ -77,6 +77,18 @@ std::string overall_status(const RunReport& report) {
     return totals.passed + totals.warned == 0 ? "skipped" : "passed";
 }
 
+// The version with where it was read, or "unknown" said plainly.
+std::string version_html(const RunReport& report) {
+    if (report.connector_version.empty()) {
+        return "unknown (no version label on the image, no --connector-version)";
+    }
+    std::string html = "<code>" + markup_escaped(report.connector_version) + "</code>";
+    if (!report.connector_version_source.empty()) {
+        html += " (" + markup_escaped(report.connector_version_source) + ")";
+    }
+    return html;
+}
+
 std::string metadata_section(const RunReport& report) {
     auto totals = report.check_totals();
     std::string claimed = report.claimed_extensions.empty()
@@ -87,6 +99,7 @@ std::string metadata_section(const RunReport& report) {
         html += fmt::format("<tr><td>{}</td><td>{}</td></tr>", name, value);
     };
     row("Connector", "<code>" + markup_escaped(report.connector) + "</code>");
+    row("Connector version", version_html(report));
     row("Test config", "<code>" + markup_escaped(report.test_config) + "</code>");
     row("Claimed extensions", markup_escaped(claimed));
     row("Started (UTC)", markup_escaped(report.started_at));
@@ -211,6 +224,19 @@ std::string records_chart(const std::vector<RunSummary>& runs) {
     return svg + "</svg>";
 }
 
+// The lines around an example, numbered, the offending one marked.
+std::string transcript_html(const Example& example) {
+    std::string html = "<pre class=\"transcript\">";
+    for (const auto& line : example.context) {
+        auto text = fmt::format("{}{:>7} | {}", line.number == example.line ? "> " : "  ",
+                                line.number, line.text);
+        html += line.number == example.line
+                    ? "<mark class=\"offending\">" + markup_escaped(text) + "</mark>\n"
+                    : markup_escaped(text) + "\n";
+    }
+    return html + "</pre>";
+}
+
 std::string example_html(const Example& example) {
     std::string where =
         example.run.empty() ? "" : "run <code>" + markup_escaped(example.run) + "</code>";
@@ -222,7 +248,9 @@ std::string example_html(const Example& example) {
     if (!where.empty()) {
         html += "<p class=\"label\">" + where + "</p>";
     }
-    if (!example.excerpt.empty()) {
+    if (!example.context.empty()) {
+        html += "<p class=\"label\">transcript around it</p>" + transcript_html(example);
+    } else if (!example.excerpt.empty()) {
         html +=
             "<p class=\"label\">transcript</p><pre>" + markup_escaped(example.excerpt) + "</pre>";
     }
@@ -357,7 +385,7 @@ std::string with_id_prefix(std::string html, std::string_view prefix) {
 std::string to_html_registry(const std::vector<RunReport>& reports) {
     std::string html = page_head("conform registry report");
     html += fmt::format("<h1>conform registry report: {} connector(s)</h1>", reports.size());
-    html += "<table><tr><th>Connector</th><th>Started (UTC)</th><th>Checks</th>";
+    html += "<table><tr><th>Connector</th><th>Version</th><th>Started (UTC)</th><th>Checks</th>";
     for (const auto& verdict : certify(RunReport{})) {
         html += "<th>" + markup_escaped(verdict.area) + "</th>";
     }
@@ -365,10 +393,10 @@ std::string to_html_registry(const std::vector<RunReport>& reports) {
     for (std::size_t i = 0; i < reports.size(); ++i) {
         auto totals = reports[i].check_totals();
         html += fmt::format(
-            "<tr><td><a href=\"#c{}\"><code>{}</code></a></td><td>{}</td><td>{} passed, {} "
-            "failed</td>",
-            i, markup_escaped(reports[i].connector), markup_escaped(reports[i].started_at),
-            totals.passed, totals.failed);
+            "<tr><td><a href=\"#c{}\"><code>{}</code></a></td><td>{}</td><td>{}</td><td>{} "
+            "passed, {} failed</td>",
+            i, markup_escaped(reports[i].connector), markup_escaped(version_or_unknown(reports[i])),
+            markup_escaped(reports[i].started_at), totals.passed, totals.failed);
         for (const auto& verdict : certify(reports[i])) {
             html += fmt::format("<td title=\"{}\">{}</td>", markup_escaped(verdict.reason),
                                 badge(certified_name(verdict.level)));

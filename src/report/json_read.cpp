@@ -125,6 +125,16 @@ Status status_from(const Fields& fields, const char* key) {
     fields.fail(key, "passed, warned, failed or skipped");
 }
 
+std::vector<TranscriptLine> read_transcript_lines(const Fields& example) {
+    std::vector<TranscriptLine> lines;
+    std::size_t index = 0;
+    for (const auto& value : example.array("context")) {
+        auto line = example.item(value, "context", index++);
+        lines.push_back({static_cast<std::uint64_t>(line.integer("line")), line.text("text")});
+    }
+    return lines;
+}
+
 CheckResult read_check(const Fields& fields) {
     CheckResult check;
     check.id = fields.text("id");
@@ -140,7 +150,7 @@ CheckResult read_check(const Fields& fields) {
         auto example = fields.item(value, "examples", index++);
         check.examples.push_back({example.text("message"), example.text("run"),
                                   static_cast<std::uint64_t>(example.integer("line")),
-                                  example.text("excerpt")});
+                                  example.text("excerpt"), read_transcript_lines(example)});
     }
     return check;
 }
@@ -239,6 +249,12 @@ RunReport read_json_report(const std::filesystem::path& path) {
     auto metadata = root.object("metadata");
     report.conform_version = metadata.text("conform_version");
     report.connector = metadata.text("connector");
+    report.connector_version_source = metadata.text("connector_version_source");
+    // "unknown" without a source is what the writer puts for no version.
+    report.connector_version = metadata.text("connector_version");
+    if (report.connector_version_source.empty() && report.connector_version == "unknown") {
+        report.connector_version.clear();
+    }
     report.test_config = metadata.text("test_config");
     report.started_at = metadata.text("started_at");
     report.duration_ms = metadata.integer("duration_ms");

@@ -93,6 +93,19 @@ Status overall(const RunReport& report) {
     return totals.warned > 0 ? Status::warned : Status::passed;
 }
 
+// The lines around an example, numbered, the offending one marked with '>'.
+std::string transcript_text(const Example& example) {
+    std::string text;
+    for (const auto& line : example.context) {
+        text += fmt::format("{}{:>7} | {}\n", line.number == example.line ? "> " : "  ",
+                            line.number, line.text);
+    }
+    if (!text.empty()) {
+        text.pop_back();
+    }
+    return text;
+}
+
 std::string failure_markdown(const ScenarioResult& scenario, const CheckResult& check) {
     std::string text = fmt::format(
         "<details open><summary>{} <code>{}</code> in scenario <b>{}</b>: {} ({})</summary>\n\n",
@@ -105,7 +118,9 @@ std::string failure_markdown(const ScenarioResult& scenario, const CheckResult& 
     for (const auto& example : check.examples) {
         text += fmt::format("\n- {} (run {}, stdout line {})\n\n", inline_text(example.message),
                             inline_text(example.run), example.line);
-        if (!example.excerpt.empty()) {
+        if (!example.context.empty()) {
+            text += fenced(transcript_text(example));
+        } else if (!example.excerpt.empty()) {
             text += fenced(excerpt(example.excerpt, 400), "json");
         }
     }
@@ -204,6 +219,10 @@ std::string to_markdown_summary(const RunReport& report) {
     auto status = overall(report);
     std::string text = fmt::format("## {} conform: {} {}\n\n", mark(status),
                                    inline_text(report.connector), status_name(status));
+    text += fmt::format("**Connector version:** {}{}\n\n", inline_text(version_or_unknown(report)),
+                        report.connector_version_source.empty()
+                            ? ""
+                            : " (" + inline_text(report.connector_version_source) + ")");
     text += fmt::format(
         "**Checks:** {} passed, {} failed, {} warned, {} skipped · {:.1f} s · conform {}{}\n\n",
         totals.passed, totals.failed, totals.warned, totals.skipped,

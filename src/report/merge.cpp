@@ -73,6 +73,7 @@ void require_same_run(const RunReport& first, const RunReport& other, const std:
         }
     };
     differ("connector", first.connector, other.connector);
+    differ("connector version", first.connector_version, other.connector_version);
     differ("test config", first.test_config, other.test_config);
     differ("strict", first.strict ? "true" : "false", other.strict ? "true" : "false");
     differ("claimed extensions", fmt::format("{}", fmt::join(first.claimed_extensions, ",")),

@@ -24,6 +24,9 @@ void redact(ScenarioResult& result, const Mask& mask) {
         for (auto& example : check.examples) {
             example.message = mask(example.message);
             example.excerpt = mask(example.excerpt);
+            for (auto& line : example.context) {
+                line.text = mask(line.text);
+            }
         }
     }
     for (auto& run : result.runs) {
@@ -45,6 +48,10 @@ std::size_t Differences::unaccepted_breaking() const {
         std::count_if(changes.begin(), changes.end(), [](const Difference& change) {
             return change.breaking && change.accepted_reason.empty();
         }));
+}
+
+std::string version_or_unknown(const RunReport& report) {
+    return report.connector_version.empty() ? "unknown" : report.connector_version;
 }
 
 Totals RunReport::check_totals() const {

@@ -15,12 +15,21 @@ enum class Status { passed, warned, failed, skipped };
 
 std::string_view status_name(Status status);
 
+// One stdout line of a run's transcript, as a report shows it (masked, then cut).
+struct TranscriptLine {
+    std::uint64_t number = 0;
+    std::string text;
+};
+
 // One example of what a check saw, already redacted.
 struct Example {
     std::string message;
     std::string run;  // which connector run, e.g. "read [range 00000000-7fffffff]"
     std::uint64_t line = 0;
     std::string excerpt;
+    // The transcript lines around `line`, itself included; empty when the run's transcript was
+    // not kept or the example names no line.
+    std::vector<TranscriptLine> context = {};
 };
 
 struct CheckResult {
@@ -131,6 +140,8 @@ struct Differences {
 struct RunReport {
     std::string conform_version;
     std::string connector;
+    std::string connector_version;         // empty: unknown
+    std::string connector_version_source;  // e.g. "image label io.airbyte.version"
     std::string test_config;
     std::string started_at;  // ISO 8601 UTC
     std::int64_t duration_ms = 0;
@@ -150,6 +161,9 @@ struct RunReport {
 
     Totals check_totals() const;
 };
+
+// The connector's version as reports show it: "unknown" when nothing named it.
+std::string version_or_unknown(const RunReport& report);
 
 // Receives a run as it happens. Console output streams; files are written at the end.
 class Reporter {

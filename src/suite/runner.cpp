@@ -8,8 +8,7 @@
 #include <chrono>
 #include <fstream>
 
-#include <fnmatch.h>
-
+#include "checks/selection.hpp"
 #include "ext/projection.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
@@ -19,6 +18,7 @@
 #include "suite/check_helpers.hpp"
 #include "suite/check_registry.hpp"
 #include "suite/context.hpp"
+#include "suite/surroundings.hpp"
 #include "suite/tail.hpp"
 #include "suite/timeline.hpp"
 #include "util/error.hpp"
@@ -110,23 +110,11 @@ report::RunSummary summarize(const protocol::Observation& observation) {
 }  // namespace
 
 bool glob_matches(const std::string& pattern, const std::string& name) {
-    return fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
-}
-
-// Check ids have a dot; scenario ids and suite names never do.
-bool names_checks(const std::string& pattern) {
-    return pattern.find('.') != std::string::npos;
+    return checks::glob_matches(pattern, name);
 }
 
 bool is_check_selected(const std::string& check, const RunOptions& options) {
-    auto matches = [&check](const std::string& pattern) {
-        return names_checks(pattern) && glob_matches(pattern, check);
-    };
-    if (std::any_of(options.skip.begin(), options.skip.end(), matches)) {
-        return false;
-    }
-    bool only_names_checks = std::any_of(options.only.begin(), options.only.end(), names_checks);
-    return !only_names_checks || std::any_of(options.only.begin(), options.only.end(), matches);
+    return checks::check_selected(options.only, options.skip, check);
 }
 
 std::string certified_extension(const Scenario& scenario) {
@@ -139,7 +127,7 @@ std::string certified_extension(const Scenario& scenario) {
 }
 
 bool in_shard(std::size_t position, const RunOptions& options) {
-    return options.shard_count <= 1 || position % options.shard_count == options.shard_index;
+    return checks::in_shard(position, options.shard_index, options.shard_count);
 }
 
 bool is_filtered(const RunOptions& options) {
@@ -147,21 +135,8 @@ bool is_filtered(const RunOptions& options) {
 }
 
 bool is_selected(const Scenario& scenario, const RunOptions& options) {
-    auto names_scenario = [&scenario](const std::string& pattern) {
-        return !names_checks(pattern) &&
-               (glob_matches(pattern, scenario.id) || glob_matches(pattern, scenario.suite));
-    };
-    auto matches = [&](const std::string& pattern) {
-        return names_scenario(pattern) ||
-               (names_checks(pattern) && std::any_of(scenario.checks.begin(), scenario.checks.end(),
-                                                     [&pattern](const auto& check) {
-                                                         return glob_matches(pattern, check);
-                                                     }));
-    };
-    if (!options.only.empty() && std::none_of(options.only.begin(), options.only.end(), matches)) {
-        return false;
-    }
-    return std::none_of(options.skip.begin(), options.skip.end(), names_scenario);
+    return checks::scenario_selected(options.only, options.skip, scenario.id, scenario.suite,
+                                     scenario.checks);
 }
 
 struct Runner::Impl {
@@ -675,6 +650,7 @@ struct Runner::Impl {
             }
         }
         result.status = scenario_status(result.checks);
+        add_transcript_surroundings(result, context, secrets);
         std::error_code ignored;  // the scratch folder goes with the private root at worst
         std::filesystem::remove_all(scenario_dir, ignored);
         result.duration_ms =
@@ -703,6 +679,9 @@ report::RunReport Runner::run(const std::vector<Scenario>& scenarios) {
     }
     m_impl->prepare();
     report.connector = m_impl->launcher->describe();
+    auto version = m_impl->launcher->version();
+    report.connector_version = version.value;
+    report.connector_version_source = version.source;
     std::size_t position = 0;
     for (const auto& scenario : scenarios) {
         if (!is_selected(scenario, m_impl->options)) {

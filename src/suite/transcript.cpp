@@ -9,6 +9,7 @@
 #include "process/process.hpp"
 #include "protocol/analyzer.hpp"
 #include "suite/context.hpp"
+#include "suite/surroundings.hpp"
 
 namespace conform::suite {
 
@@ -51,6 +52,8 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
     recorded.exit.code = 0;  // a saved transcript is taken as a read that succeeded
     auto observation = analyzer.finish(std::move(recorded));
     observation.label = origin;
+    // The user's file is the transcript: examples show the lines around them when it names one.
+    observation.transcript_path = origin;
 
     Scenario scenario{"transcript", "validate", "checks on a recorded read transcript",
                       {},           {},         transcript_checks(),
@@ -75,6 +78,7 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
         scenario_result.checks.push_back(to_check_result(id, evaluate_check(id, context), strict));
     }
     scenario_result.status = scenario_status(scenario_result.checks);
+    add_transcript_surroundings(scenario_result, context, no_secrets);
     report::RunReport report;
     report.strict = strict;
     report.recorded_transcript = true;

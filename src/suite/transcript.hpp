@@ -13,7 +13,8 @@ namespace conform::suite {
 const std::vector<std::string>& transcript_checks();
 
 // Feeds `transcript` line by line through the same analyzer a live read uses and evaluates
-// transcript_checks() as one scenario called "transcript".
+// transcript_checks() as one scenario called "transcript". When `origin` names the transcript's
+// file, examples carry the lines around them read back from it.
 report::RunReport validate_transcript(std::istream& transcript, const std::string& origin,
                                       const protocol::Catalog& catalog, bool strict);
 

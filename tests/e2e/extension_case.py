@@ -123,4 +123,5 @@ def main():
     print(f"ok: {args.fault or 'no fault'} -> {sorted(expected) or 'all checks pass'}")
 
 
-main()
+if __name__ == "__main__":
+    main()

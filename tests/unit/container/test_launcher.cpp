@@ -410,3 +410,25 @@ TEST_CASE("stderr summaries keep the end of long output") {
     CHECK(summary.ends_with("Error: the real reason"));
     CHECK(stderr_summary("  short\n") == "short");
 }
+
+TEST_CASE("image identity: the id, then the first version label that is set") {
+    auto both = container::image_identity_from("abc123\t1.2.3\t9.9.9\n");
+    CHECK(both.id == "sha256:abc123");
+    CHECK(both.version == "1.2.3");
+    CHECK(both.version_label == "io.airbyte.version");
+    auto oci_only = container::image_identity_from("sha256:abc123\t\t0.4.1\n");
+    CHECK(oci_only.id == "sha256:abc123");
+    CHECK(oci_only.version == "0.4.1");
+    CHECK(oci_only.version_label == "org.opencontainers.image.version");
+    auto none = container::image_identity_from("abc123\t<no value>\t\n");
+    CHECK(none.id == "sha256:abc123");
+    CHECK(none.version.empty());
+    CHECK(none.version_label.empty());
+    CHECK(container::image_identity_from("abc\t1\t2\nabd\t1\t2\n").id.empty());
+    CHECK(container::image_identity_from("abc\n").id.empty());
+}
+
+TEST_CASE("native launcher knows no version") {
+    auto launcher = container::make_native_launcher({"/bin/true"}, {}, {});
+    CHECK(launcher->version().value.empty());
+}

@@ -1,6 +1,10 @@
 #include <doctest/doctest.h>
 #include <rapidjson/document.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -114,4 +118,32 @@ TEST_CASE("validate_transcript: strict turns SHOULD warnings into failures") {
 TEST_CASE("validate_transcript: an empty transcript passes") {
     auto report = validate("", false);
     CHECK(report.scenarios.at(0).status == Status::passed);
+}
+
+TEST_CASE("validate_transcript: examples carry the lines around them from the transcript file") {
+    auto path = std::filesystem::temp_directory_path() /
+                ("conform-validate-context-" + std::to_string(::getpid()) + ".jsonl");
+    {
+        std::ofstream out(path);
+        out << user(1) << "\n"
+            << user(2) << "\nDEBUG page 2\n"
+            << user(3) << "\n"
+            << k_state << "\n";
+    }
+    auto catalog = test_catalog();
+    std::ifstream transcript(path);
+    auto report = validate_transcript(transcript, path.string(), catalog, false);
+    std::filesystem::remove(path);
+    const report::Example* example = nullptr;
+    for (const auto& check : report.scenarios.at(0).checks) {
+        if (check.id == "io.json_lines" && !check.examples.empty()) {
+            example = &check.examples[0];
+        }
+    }
+    REQUIRE(example != nullptr);
+    CHECK(example->line == 3);
+    REQUIRE(example->context.size() == 5);
+    CHECK(example->context[2].text == "DEBUG page 2");
+    CHECK(example->context[0].number == 1);
+    CHECK(example->context[4].number == 5);
 }
