@@ -23,25 +23,16 @@ struct FixedCheckpoint {
 };
 static_assert(sizeof(FixedCheckpoint) == 64);
 
-constexpr std::size_t k_block_entries = 1024;  // written and read this many at a time
-
 }  // namespace
 
 struct CheckpointStore::Shared {
     std::mutex mutex;
-    std::filesystem::path folder = std::filesystem::temp_directory_path();
+    SpilledArray<FixedCheckpoint> entries;
     std::shared_ptr<SpillFile> texts;
-    std::unique_ptr<SpillFile> entries;
-    std::size_t written = 0;                 // entries in the file
-    std::vector<FixedCheckpoint> unwritten;  // entries after them
-    std::size_t block_start = 0;             // the block last read from the file
-    std::vector<FixedCheckpoint> block;
-
-    std::size_t size() const { return written + unwritten.size(); }
 
     std::uint64_t append_text(std::string_view text) {
         if (!texts) {
-            texts = std::make_shared<SpillFile>(folder);
+            texts = std::make_shared<SpillFile>(entries.folder());
         }
         return texts->append(text);
     }
@@ -63,40 +54,11 @@ struct CheckpointStore::Shared {
                                checkpoint.streams.size() * sizeof(std::uint32_t)});
         fixed.stream_count = static_cast<std::uint32_t>(checkpoint.streams.size());
         fixed.all_streams = checkpoint.all_streams ? 1 : 0;
-        unwritten.push_back(fixed);
-        if (unwritten.size() >= k_block_entries) {
-            write_unwritten();
-        }
-    }
-
-    void write_unwritten() {
-        if (!entries) {
-            entries = std::make_unique<SpillFile>(folder);
-        }
-        std::string bytes(unwritten.size() * sizeof(FixedCheckpoint), '\0');
-        std::memcpy(bytes.data(), unwritten.data(), bytes.size());
-        entries->append(bytes);
-        written += unwritten.size();
-        unwritten.clear();
-    }
-
-    const FixedCheckpoint& fixed_at(std::size_t index) {
-        if (index >= written) {
-            return unwritten.at(index - written);
-        }
-        if (block.empty() || index < block_start || index >= block_start + block.size()) {
-            block_start = index - index % k_block_entries;
-            auto count = std::min(k_block_entries, written - block_start);
-            auto bytes = entries->read(block_start * sizeof(FixedCheckpoint),
-                                       count * sizeof(FixedCheckpoint));
-            block.resize(count);
-            std::memcpy(block.data(), bytes.data(), bytes.size());
-        }
-        return block[index - block_start];
+        entries.push_back(fixed);
     }
 
     Checkpoint at(std::size_t index) {
-        const auto fixed = fixed_at(index);
+        const auto fixed = entries.at(index);
         Checkpoint checkpoint;
         checkpoint.line = fixed.line;
         checkpoint.records_before = fixed.records_before;
@@ -136,8 +98,8 @@ CheckpointStore& CheckpointStore::operator=(const CheckpointStore& other) {
     }
     auto copy = std::make_shared<Shared>();
     std::lock_guard lock(other.m_shared->mutex);
-    copy->folder = other.m_shared->folder;
-    for (std::size_t i = 0; i < other.m_shared->size(); ++i) {
+    copy->entries.set_folder(other.m_shared->entries.folder());
+    for (std::size_t i = 0; i < other.m_shared->entries.size(); ++i) {
         copy->add(other.m_shared->at(i));
     }
     m_shared = std::move(copy);
@@ -146,7 +108,7 @@ CheckpointStore& CheckpointStore::operator=(const CheckpointStore& other) {
 
 void CheckpointStore::set_folder(const std::filesystem::path& folder) {
     std::lock_guard lock(m_shared->mutex);
-    m_shared->folder = folder;
+    m_shared->entries.set_folder(folder);
 }
 
 void CheckpointStore::push_back(const Checkpoint& checkpoint) {
@@ -156,7 +118,7 @@ void CheckpointStore::push_back(const Checkpoint& checkpoint) {
 
 std::size_t CheckpointStore::size() const {
     std::lock_guard lock(m_shared->mutex);
-    return m_shared->size();
+    return m_shared->entries.size();
 }
 
 Checkpoint CheckpointStore::operator[](std::size_t index) const {

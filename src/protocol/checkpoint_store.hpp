@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <initializer_list>
-#include <iterator>
 #include <memory>
 #include <vector>
 
 #include "protocol/spill.hpp"
+#include "protocol/spilled_array.hpp"
 
 namespace conform::protocol {
 
@@ -46,32 +46,7 @@ public:
     Checkpoint operator[](std::size_t index) const;
     Checkpoint back() const { return (*this)[size() - 1]; }
 
-    class const_iterator {
-    public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = Checkpoint;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const Checkpoint*;
-        using reference = Checkpoint;
-
-        const_iterator(const CheckpointStore* store, std::size_t index)
-            : m_store(store), m_index(index) {}
-        Checkpoint operator*() const { return (*m_store)[m_index]; }
-        const_iterator& operator++() {
-            ++m_index;
-            return *this;
-        }
-        const_iterator operator++(int) {
-            auto before = *this;
-            ++m_index;
-            return before;
-        }
-        bool operator==(const const_iterator& other) const { return m_index == other.m_index; }
-
-    private:
-        const CheckpointStore* m_store;
-        std::size_t m_index;
-    };
+    using const_iterator = IndexIterator<CheckpointStore, Checkpoint>;
     const_iterator begin() const { return {this, 0}; }
     const_iterator end() const { return {this, size()}; }
 

@@ -4,12 +4,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "json/digest.hpp"
+#include "protocol/spilled_array.hpp"
 
 namespace conform::protocol {
 
@@ -52,32 +52,7 @@ public:
     void scan(std::size_t from,
               const std::function<void(std::size_t, const RecordEntry&)>& visit) const;
 
-    class const_iterator {
-    public:
-        using iterator_category = std::input_iterator_tag;
-        using value_type = RecordEntry;
-        using difference_type = std::ptrdiff_t;
-        using pointer = const RecordEntry*;
-        using reference = RecordEntry;
-
-        const_iterator(const RecordStore* store, std::size_t index)
-            : m_store(store), m_index(index) {}
-        RecordEntry operator*() const { return (*m_store)[m_index]; }
-        const_iterator& operator++() {
-            ++m_index;
-            return *this;
-        }
-        const_iterator operator++(int) {
-            auto before = *this;
-            ++m_index;
-            return before;
-        }
-        bool operator==(const const_iterator& other) const { return m_index == other.m_index; }
-
-    private:
-        const RecordStore* m_store;
-        std::size_t m_index;
-    };
+    using const_iterator = IndexIterator<RecordStore, RecordEntry>;
     const_iterator begin() const { return {this, 0}; }
     const_iterator end() const { return {this, size()}; }
 
