@@ -74,9 +74,9 @@ private:
 
     std::filesystem::path m_folder = std::filesystem::temp_directory_path();
     std::unique_ptr<SpillFile> m_file;
-    std::size_t m_written = 0;       // items in the file
-    std::vector<Item> m_pending;     // items after them, not yet written
-    std::size_t m_block_start = 0;   // the block last read from the file
+    std::size_t m_written = 0;      // items in the file
+    std::vector<Item> m_pending;    // items after them, not yet written
+    std::size_t m_block_start = 0;  // the block last read from the file
     std::vector<Item> m_block;
 };
 
