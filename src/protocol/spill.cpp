@@ -71,21 +71,6 @@ std::string SpillFile::read(std::uint64_t offset, std::size_t size) const {
 
 SpilledText::SpilledText(std::string text) : m_text(std::move(text)), m_size(m_text.size()) {}
 
-SpilledText SpilledText::keep(std::string text, std::shared_ptr<SpillFile>& file,
-                              const std::filesystem::path& folder) {
-    if (text.size() <= k_in_memory_limit) {
-        return SpilledText(std::move(text));
-    }
-    if (!file) {
-        file = std::make_shared<SpillFile>(folder);
-    }
-    SpilledText spilled;
-    spilled.m_file = file;
-    spilled.m_offset = file->append(text);
-    spilled.m_size = text.size();
-    return spilled;
-}
-
 SpilledText SpilledText::in_file(std::shared_ptr<SpillFile> file, std::uint64_t offset,
                                  std::size_t size) {
     SpilledText spilled;

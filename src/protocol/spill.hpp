@@ -27,16 +27,12 @@ private:
     std::filesystem::path m_folder;
 };
 
-// A text kept in memory when short and in a SpillFile when long (a whole STATE can be megabytes).
+// A text kept in memory or in a SpillFile (a whole STATE can be megabytes), read when used.
 class SpilledText {
 public:
     SpilledText() = default;
     SpilledText(std::string text);  // NOLINT: kept in memory, as a plain string would be
     SpilledText(const char* text) : SpilledText(std::string(text)) {}  // NOLINT: as above
-    // Spills `text` into `file` (created in `folder` on first need) when it is long.
-    static SpilledText keep(std::string text, std::shared_ptr<SpillFile>& file,
-                            const std::filesystem::path& folder);
-
     // A text already in `file`, at `offset`.
     static SpilledText in_file(std::shared_ptr<SpillFile> file, std::uint64_t offset,
                                std::size_t size);
@@ -54,8 +50,6 @@ public:
     friend bool operator==(const SpilledText& left, const std::string& right) {
         return left == std::string_view(right);
     }
-
-    static constexpr std::size_t k_in_memory_limit = 4096;
 
 private:
     std::string m_text;                                   // when not spilled
