@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "checks/checks.hpp"
 #include "fuzz_input.hpp"
 #include "json/parse.hpp"
 #include "protocol/analyzer.hpp"
@@ -32,6 +33,16 @@ const conform::protocol::Catalog& catalog() {
     return loaded;
 }
 
+// The per-line code of every per-message check, as a read scenario listing them all runs it.
+std::vector<const conform::protocol::LineJudge*> every_judge() {
+    const auto& checks = conform::checks::airbyte_checks();
+    std::vector<std::string> ids;
+    for (const auto& check : checks) {
+        ids.emplace_back(check.info.id);
+    }
+    return conform::suite::judges_of(checks, ids);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -40,6 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     conform::protocol::AnalyzerSetup setup;
     setup.catalog = &catalog();
     setup.secrets = &secrets;
+    setup.judges = every_judge();
     conform::protocol::Analyzer analyzer(std::move(setup));
     std::uint64_t number = 0;
     while (!text.empty()) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "checks/checks.hpp"
 #include "config/test_config.hpp"
 #include "fuzz_input.hpp"
 #include "json/parse.hpp"
@@ -23,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         switch (data[0]) {
             case 's':
-                conform::suite::load_suite_text(text, "suite.json");
+                conform::suite::load_suite_text(text, "suite.json",
+                                                conform::checks::airbyte_checks());
                 break;
             case 't': {
                 static conform::process::PrivateDir dir;

@@ -15,22 +15,21 @@
 #include <thread>
 #include <vector>
 
-#include "checks/registry.hpp"
-#include "cli/dry_run.hpp"
+#include "checks/checks.hpp"
 #include "config/test_config.hpp"
 #include "diff/baseline.hpp"
 #include "diff/regression.hpp"
 #include "diff/verdicts.hpp"
+#include "engine/run.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
-#include "meltano/checks.hpp"
-#include "meltano/extension_config.hpp"
-#include "meltano/suite.hpp"
+#include "meltano/source.hpp"
+#include "meltano/test_config.hpp"
 #include "process/process.hpp"
 #include "report/console.hpp"
 #include "report/files.hpp"
+#include "report/formats.hpp"
 #include "report/json_read.hpp"
-#include "suite/check_registry.hpp"
 #include "suite/runner.hpp"
 #include "suite/scenario.hpp"
 #include "suite/transcript.hpp"
@@ -45,17 +44,6 @@
 namespace conform::cli {
 
 namespace {
-
-// Every check conform has, in report order: the Airbyte checks, then the Meltano ones.
-std::vector<checks::CheckInfo> every_check() {
-    std::vector<checks::CheckInfo> all;
-    for (const auto& check : suite::airbyte_checks()) {
-        all.push_back(check.info);
-    }
-    const auto& extension = meltano::extension_checks();
-    all.insert(all.end(), extension.begin(), extension.end());
-    return all;
-}
 
 constexpr const char* k_exit_codes_help =
     "Exit codes: 0 all checks passed (SHOULD warnings allowed unless --strict); 1 a check failed; "
@@ -78,11 +66,8 @@ struct RunFlags {
     bool fail_fast = false;
     bool dry_run = false;
     std::string extension_keys = "estuary";
-    std::string report_json;
-    std::string junit;
-    std::string html;
-    std::string markdown;
-    std::string badge;
+    // Per report format (report::formats()): the file to write it to, empty for none.
+    std::map<std::string, std::string, std::less<>> outputs;
     std::string shard;              // K/N
     std::string connector_version;  // what the user says the connector's version is
     std::string runtime;
@@ -134,17 +119,27 @@ std::string now_iso8601() {
 // The command line that reruns this invocation, without its selection (--only, --skip,
 // --shard) and without its report files, which a rerun would overwrite.
 std::string rerun_prefix(int argc, char** argv) {
-    static const std::vector<std::string> k_dropped{"--only",        "--skip",  "--shard",
-                                                    "--report-json", "--junit", "--html",
-                                                    "--markdown",    "--badge"};
+    std::vector<std::string> dropped{"--shard"};
+    for (const auto& format : report::formats()) {
+        dropped.emplace_back(format.run_flag);
+    }
+    // --only and --skip take several values: `--only a b` as well as `--only a,b`.
+    const std::vector<std::string> lists{"--only", "--skip"};
+    dropped.insert(dropped.end(), lists.begin(), lists.end());
     std::string command;
     for (int i = 0; i < argc; ++i) {
         std::string arg = argv[i];
-        if (std::find(k_dropped.begin(), k_dropped.end(), arg) != k_dropped.end()) {
+        if (std::find(lists.begin(), lists.end(), arg) != lists.end()) {
+            while (i + 1 < argc && !std::string_view(argv[i + 1]).starts_with("-")) {
+                ++i;
+            }
+            continue;
+        }
+        if (std::find(dropped.begin(), dropped.end(), arg) != dropped.end()) {
             ++i;
             continue;
         }
-        if (std::any_of(k_dropped.begin(), k_dropped.end(),
+        if (std::any_of(dropped.begin(), dropped.end(),
                         [&arg](const std::string& flag) { return arg.starts_with(flag + "="); })) {
             continue;
         }
@@ -232,41 +227,20 @@ config::TestConfig test_config_from(const RunFlags& flags) {
 }
 
 std::vector<suite::Scenario> load_scenarios(const std::vector<std::string>& suite_files) {
+    const auto& checks = checks::airbyte_checks();
     if (suite_files.empty()) {
-        return suite::load_builtin_suites();
+        return suite::load_builtin_suites(checks);
     }
     std::vector<suite::Scenario> scenarios;
     for (const auto& file : suite_files) {
-        auto loaded = suite::load_suite_file(file);
+        auto loaded = suite::load_suite_file(file, checks);
         scenarios.insert(scenarios.end(), loaded.begin(), loaded.end());
     }
     return scenarios;
 }
 
-void check_selection_names(const std::vector<std::string>& names,
-                           const std::vector<suite::Scenario>& scenarios) {
-    std::vector<std::string> known;
-    for (const auto& scenario : scenarios) {
-        known.push_back(scenario.id);
-        known.push_back(scenario.suite);
-    }
-    for (const auto& check : every_check()) {
-        known.emplace_back(check.id);
-    }
-    for (const auto& name : names) {
-        if (std::none_of(known.begin(), known.end(), [&name](const std::string& id) {
-                return suite::glob_matches(name, id);
-            })) {
-            throw Error(ErrorKind::usage,
-                        fmt::format("unknown scenario, suite or check '{}'; `conform list` "
-                                    "shows them",
-                                    name));
-        }
-    }
-}
-
 // --shard K/N: this run takes every Nth selected scenario, starting at the Kth.
-void apply_shard(const std::string& shard, suite::RunOptions& options) {
+void apply_shard(const std::string& shard, engine::RunOptions& options) {
     if (shard.empty()) {
         return;
     }
@@ -283,6 +257,18 @@ void apply_shard(const std::string& shard, suite::RunOptions& options) {
     options.shard_count = count;
 }
 
+// What the engine's run loop takes from the command line, whatever the protocol.
+engine::RunOptions run_options(const RunFlags& flags, int argc, char** argv) {
+    engine::RunOptions options;
+    options.strict = flags.strict;
+    options.only = flags.only;
+    options.skip = flags.skip;
+    options.fail_fast = flags.fail_fast;
+    options.rerun_prefix = rerun_prefix(argc, argv);
+    apply_shard(flags.shard, options);
+    return options;
+}
+
 int exit_code_for(const report::RunReport& report) {
     auto totals = report.check_totals();
     if (totals.failed > 0) {
@@ -291,27 +277,30 @@ int exit_code_for(const report::RunReport& report) {
     return totals.passed + totals.warned == 0 ? k_exit_nothing_ran : k_exit_passed;
 }
 
-// The reports drawn from the report model alone: HTML, Markdown and the badge.
-void write_page_reports(const report::RunReport& report, const RunFlags& flags) {
-    if (!flags.html.empty()) {
-        report::write_report_file(flags.html, report::to_html_report(report));
-    }
-    if (!flags.markdown.empty()) {
-        report::write_report_file(flags.markdown, report::to_markdown_summary(report));
-    }
-    if (!flags.badge.empty()) {
-        report::write_report_file(flags.badge, report::to_svg_badge(report));
+// Writes every report the flags ask for. `drawn`: formats already rendered with more than the
+// model holds (a diff's members in JSON and JUnit); `only_from_model`: just the formats drawn from
+// the model alone.
+void write_reports(const report::RunReport& report, const RunFlags& flags,
+                   const std::map<std::string, std::string>& drawn = {},
+                   bool only_from_model = false) {
+    for (const auto& format : report::formats()) {
+        auto path = flags.outputs.find(format.name);
+        if (path == flags.outputs.end() || path->second.empty() ||
+            (only_from_model && !format.from_model)) {
+            continue;
+        }
+        auto given = drawn.find(std::string(format.name));
+        report::write_report_file(path->second,
+                                  given != drawn.end() ? given->second : format.render(report));
     }
 }
 
-void write_reports(const report::RunReport& report, const RunFlags& flags) {
-    if (!flags.report_json.empty()) {
-        report::write_report_file(flags.report_json, report::to_json_report(report));
-    }
-    if (!flags.junit.empty()) {
-        report::write_report_file(flags.junit, report::to_junit_xml(report));
-    }
-    write_page_reports(report, flags);
+bool writes_any(const RunFlags& flags, bool from_model_only = false) {
+    return std::any_of(report::formats().begin(), report::formats().end(), [&](const auto& format) {
+        auto path = flags.outputs.find(format.name);
+        return path != flags.outputs.end() && !path->second.empty() &&
+               (!from_model_only || format.from_model);
+    });
 }
 
 // Passes everything on to the console until conform is interrupted, and keeps the scenarios that
@@ -347,8 +336,66 @@ private:
     std::vector<report::ScenarioResult> m_finished;
 };
 
+// The names --only and --skip may use: the scenarios, their suites and every check.
+void check_selection_names(const RunFlags& flags, const engine::ScenarioSource& source) {
+    auto ids = checks::all_ids();
+    engine::check_selection_names(flags.only, source.scenarios(), ids);
+    engine::check_selection_names(flags.skip, source.scenarios(), ids);
+}
+
+// Runs `source` through the engine's loop with the console (and Ctrl-C) in the middle, or lists
+// it (--dry-run), and writes the reports. `finish` sets what only the protocol knows on the
+// report; `write` writes the report files and returns the exit code.
+template <typename Finish, typename Write>
+int run_source(engine::ScenarioSource& source, const RunFlags& flags, int argc, char** argv,
+               report::Reporter& console, InterruptAwareReporter& reporter, Finish finish,
+               Write write) {
+    check_selection_names(flags, source);
+    auto options = run_options(flags, argc, argv);
+    if (flags.dry_run) {
+        return engine::print_dry_run(source, options) == 0 ? k_exit_nothing_ran : k_exit_passed;
+    }
+    auto started_at = now_iso8601();
+    auto started = std::chrono::steady_clock::now();
+    report::RunReport report;
+    try {
+        report = engine::run(source, options, reporter);
+    } catch (const Error&) {
+        // Whatever failed after Ctrl-C failed because of it (a stopped setup run, no further
+        // process started).
+        if (!process::stop_requested()) {
+            throw;
+        }
+    }
+    report.started_at = started_at;
+    report.conform_version = CONFORM_VERSION;
+    if (!flags.connector_version.empty()) {
+        report.connector_version = flags.connector_version;
+        report.connector_version_source = "--connector-version";
+    }
+    finish(report);
+    if (process::stop_requested()) {
+        report.interrupted = true;
+        report.scenarios = reporter.take_finished();
+        report.strict = flags.strict;
+        report.filtered = engine::is_filtered(options);
+        report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::steady_clock::now() - started)
+                                 .count();
+        console.run_finished(report);
+        fmt::print(stderr,
+                   "conform: interrupted; the report lists the {} scenario(s) that finished "
+                   "before\n",
+                   report.scenarios.size());
+        write_reports(report, flags);
+        return k_exit_interrupted;
+    }
+    console.run_finished(report);
+    return write(report);
+}
+
 // A test config with "protocol": "meltano-extension" runs the extension suite (docs/meltano.md).
-int run_extension_command(const RunFlags& flags, int argc, char** argv) {
+int run_meltano_command(const RunFlags& flags, int argc, char** argv) {
     if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty() ||
         !flags.config.empty() || !flags.invalid_config.empty() || !flags.catalog.empty() ||
         !flags.extensions.empty()) {
@@ -356,22 +403,18 @@ int run_extension_command(const RunFlags& flags, int argc, char** argv) {
                     "an extension test config takes no --connector, --image, --suite, --config, "
                     "--invalid-config, --catalog or --extensions (docs/meltano.md)");
     }
-    auto config = meltano::load_extension_config(flags.test_config);
+    auto config = meltano::load_test_config(flags.test_config);
     apply_image_flags(flags, config.image);
     auto console = report::make_console_reporter(stdout, flags.verbose);
-    auto started_at = now_iso8601();
-    meltano::SuiteOptions options{flags.strict, flags.only, flags.skip, rerun_prefix(argc, argv)};
-    suite::RunOptions selection;
-    apply_shard(flags.shard, selection);
-    options.shard_index = selection.shard_index;
-    options.shard_count = selection.shard_count;
-    auto report = meltano::run_extension_suite(config, options, *console);
-    report.started_at = started_at;
-    report.conform_version = CONFORM_VERSION;
-    report.filtered = !flags.only.empty() || !flags.skip.empty();
-    console->run_finished(report);
-    write_reports(report, flags);
-    return exit_code_for(report);
+    InterruptAwareReporter reporter(*console);
+    meltano::MeltanoSource source(config, checks::meltano_checks());
+    return run_source(
+        source, flags, argc, argv, *console, reporter,
+        [&config](report::RunReport& report) { report.test_config = config.origin.string(); },
+        [&flags](const report::RunReport& report) {
+            write_reports(report, flags);
+            return exit_code_for(report);
+        });
 }
 
 std::vector<diff::AcceptedChange> accepted_changes_of(const config::TestConfig& config) {
@@ -411,93 +454,46 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
         diff::apply_accepted(diff.changes, accepted_changes_of(config));
         diff::redact_secrets(diff, {answers.spec}, config.config_text);
         fmt::print("{}", diff::to_console_text(diff));
-        auto with_differences = report;
+    }
+    auto json = diff::with_member(report::to_json_report(report), "streams",
+                                  diff::to_streams_member(digests));
+    auto xml = report::to_junit_xml(report);
+    auto with_differences = report;
+    if (!flags.baseline.empty()) {
+        json = diff::with_diff_member(json, diff);
+        xml = diff::with_diff_testsuite(xml, diff);
         diff::attach_differences(with_differences, diff, "the baseline " + flags.baseline);
-        write_page_reports(with_differences, flags);
     }
-    if (!flags.report_json.empty()) {
-        auto json = diff::with_member(report::to_json_report(report), "streams",
-                                      diff::to_streams_member(digests));
-        if (!flags.baseline.empty()) {
-            json = diff::with_diff_member(json, diff);
-        }
-        report::write_report_file(flags.report_json, json);
-    }
-    if (!flags.junit.empty()) {
-        auto xml = report::to_junit_xml(report);
-        report::write_report_file(
-            flags.junit, flags.baseline.empty() ? xml : diff::with_diff_testsuite(xml, diff));
-    }
+    write_reports(with_differences, flags, {{"json", json}, {"junit", xml}});
     return diff.breaking() > 0 ? k_exit_checks_failed : exit_code_for(report);
 }
 
 int run_command(const RunFlags& flags, int argc, char** argv) {
-    if (meltano::is_extension_test_config(flags.test_config)) {
-        return run_extension_command(flags, argc, argv);
+    if (meltano::is_meltano_test_config(flags.test_config)) {
+        return run_meltano_command(flags, argc, argv);
     }
     auto scenarios = load_scenarios(flags.suites);
-    check_selection_names(flags.only, scenarios);
-    check_selection_names(flags.skip, scenarios);
     auto config = test_config_from(flags);
-    suite::RunOptions options;
-    options.strict = flags.strict;
-    options.spelling = flags.extension_keys == "bare" ? protocol::KeySpelling::bare
-                                                      : protocol::KeySpelling::estuary;
-    options.only = flags.only;
-    options.skip = flags.skip;
-    options.rerun_prefix = rerun_prefix(argc, argv);
-    apply_shard(flags.shard, options);
-    options.fail_fast = flags.fail_fast;
-    if (flags.dry_run) {
-        return dry_run_command(scenarios, options, config);
-    }
+    suite::SourceOptions source_options;
+    source_options.spelling = flags.extension_keys == "bare" ? protocol::KeySpelling::bare
+                                                             : protocol::KeySpelling::estuary;
     auto console = report::make_console_reporter(stdout, flags.verbose);
     InterruptAwareReporter reporter(*console);
-    suite::Runner runner(config, options, reporter);
-    auto started_at = now_iso8601();
-    auto started = std::chrono::steady_clock::now();
-    report::RunReport report;
-    try {
-        report = runner.run(scenarios);
-    } catch (const Error&) {
-        // Whatever failed after Ctrl-C failed because of it (a stopped setup run, no further
-        // process started).
-        if (!process::stop_requested()) {
-            throw;
-        }
-    }
-    report.started_at = started_at;
-    report.conform_version = CONFORM_VERSION;
-    if (!flags.connector_version.empty()) {
-        report.connector_version = flags.connector_version;
-        report.connector_version_source = "--connector-version";
-    }
-    if (process::stop_requested()) {
-        report.interrupted = true;
-        report.scenarios = reporter.take_finished();
-        report.strict = flags.strict;
-        report.claimed_extensions = config.extensions;
-        report.filtered = suite::is_filtered(options);
-        if (report.test_config.empty()) {
-            report.test_config = flags.test_config;
-        }
-        report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 std::chrono::steady_clock::now() - started)
-                                 .count();
-        console->run_finished(report);
-        fmt::print(stderr,
-                   "conform: interrupted; the report lists the {} scenario(s) that finished "
-                   "before\n",
-                   report.scenarios.size());
-        write_reports(report, flags);
-        return k_exit_interrupted;
-    }
-    console->run_finished(report);
-    if (!flags.baseline.empty() || flags.record_digests) {
-        return finish_with_baseline(report, config, flags);
-    }
-    write_reports(report, flags);
-    return exit_code_for(report);
+    suite::AirbyteSource source(config, std::move(scenarios), checks::airbyte_checks(),
+                                source_options, reporter);
+    return run_source(
+        source, flags, argc, argv, *console, reporter,
+        [&](report::RunReport& report) {
+            report.test_config = config.origin.string();
+            report.claimed_extensions = config.extensions;
+        },
+        [&](const report::RunReport& report) {
+            if (!flags.baseline.empty() || flags.record_digests) {
+                return finish_with_baseline(report, config, flags);
+            }
+            write_reports(report, flags);
+            return exit_code_for(report);
+        });
 }
 
 // `conform diff`: the connector to run for each version, by command line or image.
@@ -531,15 +527,15 @@ config::TestConfig version_config(RunFlags flags, const std::string& command,
 report::RunReport run_version(const char* role, const config::TestConfig& config,
                               const RunFlags& flags,
                               const std::vector<suite::Scenario>& scenarios) {
-    suite::RunOptions options;
+    engine::RunOptions options;
     options.strict = flags.strict;
     options.only = flags.only;
     options.skip = flags.skip;
     fmt::print("== {}\n", role);
     std::fflush(stdout);
     auto console = report::make_console_reporter(stdout, flags.verbose);
-    suite::Runner runner(config, options, *console);
-    auto report = runner.run(scenarios);
+    auto report =
+        suite::run_suites(config, scenarios, checks::airbyte_checks(), options, {}, *console);
     report.started_at = now_iso8601();
     report.conform_version = CONFORM_VERSION;
     console->run_finished(report);
@@ -548,8 +544,10 @@ report::RunReport run_version(const char* role, const config::TestConfig& config
 
 int diff_command(const RunFlags& flags, const DiffFlags& versions) {
     auto scenarios = load_scenarios(flags.suites);
-    check_selection_names(flags.only, scenarios);
-    check_selection_names(flags.skip, scenarios);
+    auto ids = checks::all_ids();
+    auto headers = suite::headers_of(scenarios);
+    engine::check_selection_names(flags.only, headers, ids);
+    engine::check_selection_names(flags.skip, headers, ids);
     auto control = version_config(flags, versions.control, versions.control_image);
     auto target = version_config(flags, versions.target, versions.target_image);
     report::RunReport control_report;
@@ -570,25 +568,18 @@ int diff_command(const RunFlags& flags, const DiffFlags& versions) {
     auto diff = diff::compare_versions(control, target, control_report, target_report,
                                        accepted_changes_of(target));
     fmt::print("{}", diff::to_console_text(diff));
+    auto json = diff::with_diff_member(report::to_json_report(target_report), diff);
+    auto xml = diff::with_diff_testsuite(report::to_junit_xml(target_report), diff);
     diff::attach_differences(target_report, diff, "the control version " + diff.control);
-    write_page_reports(target_report, flags);
-    if (!flags.report_json.empty()) {
-        report::write_report_file(
-            flags.report_json, diff::with_diff_member(report::to_json_report(target_report), diff));
-    }
-    if (!flags.junit.empty()) {
-        report::write_report_file(
-            flags.junit, diff::with_diff_testsuite(report::to_junit_xml(target_report), diff));
-    }
+    write_reports(target_report, flags, {{"json", json}, {"junit", xml}});
     return diff.breaking() > 0 ? k_exit_checks_failed : k_exit_passed;
 }
 
 int list_command(const std::vector<std::string>& suite_files) {
     auto scenarios = load_scenarios(suite_files);
     fmt::print("Checks (id, level, clauses):\n");
-    for (const auto& check : every_check()) {
-        fmt::print("  {:<36} {:<6} {:<12} {}\n", check.id,
-                   check.level == checks::Level::must ? "MUST" : "SHOULD",
+    for (const auto& check : checks::all_infos()) {
+        fmt::print("  {:<36} {:<6} {:<12} {}\n", check.id, report::level_name(check.level),
                    fmt::join(check.clauses, ","), check.title);
     }
     std::string suite;
@@ -602,7 +593,7 @@ int list_command(const std::vector<std::string>& suite_files) {
     }
     fmt::print("\nSuite '{}' (test configs with \"protocol\": \"meltano-extension\"):\n",
                meltano::k_suite);
-    for (const auto& scenario : meltano::extension_scenarios()) {
+    for (const auto& scenario : meltano::builtin_scenarios(checks::meltano_checks())) {
         fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
         fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
     }
@@ -628,7 +619,8 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
         throw_input_error(fmt::format(
             "transcript '{}' is empty: a read's stdout has at least one message", transcript_path));
     }
-    auto report = suite::validate_transcript(transcript, transcript_path, catalog, flags.strict);
+    auto report = suite::validate_transcript(transcript, transcript_path, catalog,
+                                             checks::airbyte_checks(), flags.strict);
     report.started_at = now_iso8601();
     report.conform_version = CONFORM_VERSION;
     auto console = report::make_console_reporter(stdout, flags.verbose);
@@ -645,8 +637,11 @@ using SavedRuns = std::map<std::pair<std::string, std::string>,
 
 // Reports of several connectors: one registry page (HTML) of their certification levels.
 int registry_command(const SavedRuns& runs, const RunFlags& flags) {
-    if (!flags.report_json.empty() || !flags.junit.empty() || !flags.markdown.empty() ||
-        !flags.badge.empty()) {
+    auto html = flags.outputs.find("html");
+    bool only_html = std::all_of(
+        flags.outputs.begin(), flags.outputs.end(),
+        [](const auto& output) { return output.first == "html" || output.second.empty(); });
+    if (!only_html || html == flags.outputs.end() || html->second.empty()) {
         throw Error(ErrorKind::usage,
                     fmt::format("the reports are of {} connectors (or test configs): only --html "
                                 "renders them together, as a registry page",
@@ -660,22 +655,23 @@ int registry_command(const SavedRuns& runs, const RunFlags& flags) {
             exit_code = k_exit_checks_failed;
         }
     }
-    report::write_report_file(flags.html, report::to_html_registry(merged));
+    report::write_report_file(html->second, report::to_html_registry(merged));
     fmt::print("registry page: {} connector(s)\n", merged.size());
     return exit_code;
 }
 
 // `conform report`: renders saved JSON reports, merged into one (the shards of a run).
 int report_command(const std::vector<std::string>& inputs, const RunFlags& flags) {
-    if (flags.report_json.empty() && flags.junit.empty() && flags.html.empty() &&
-        flags.markdown.empty() && flags.badge.empty()) {
+    if (!writes_any(flags)) {
+        std::vector<std::string> names;
+        for (const auto& format : report::formats()) {
+            names.emplace_back(format.report_flag);
+        }
         throw Error(ErrorKind::usage,
-                    "say what to write: --json, --junit, --html, --markdown and/or --badge FILE");
+                    fmt::format("say what to write: {} FILE", fmt::join(names, ", ")));
     }
     // Reports of one connector and test config are the shards (or parts) of one run.
-    std::map<std::pair<std::string, std::string>,
-             std::pair<std::vector<report::RunReport>, std::vector<std::string>>>
-        runs;
+    SavedRuns runs;
     for (const auto& input : inputs) {
         auto saved = report::read_json_report(input);
         auto& [reports, names] = runs[{saved.connector, saved.test_config}];
@@ -710,17 +706,19 @@ void add_selection_and_container_flags(CLI::App& command, RunFlags& flags,
     command.add_option("--volatile", flags.volatile_fields, volatile_help);
 }
 
+// A flag per report format (report::formats()): `report_flags` names them as `conform report`
+// does.
+void add_format_flags(CLI::App& command, RunFlags& flags, bool report_flags) {
+    for (const auto& format : report::formats()) {
+        command.add_option(std::string(report_flags ? format.report_flag : format.run_flag),
+                           flags.outputs[std::string(format.name)],
+                           fmt::format("write {} here", format.help));
+    }
+}
+
 void add_report_flags(CLI::App& command, RunFlags& flags) {
     command.add_flag("--strict", flags.strict, "SHOULD clauses fail instead of warning");
-    command.add_option(
-        "--report-json", flags.report_json,
-        fmt::format("write the JSON report (version {}) here", report::k_json_report_version));
-    command.add_option("--junit", flags.junit, "write a JUnit XML report here");
-    command.add_option("--html", flags.html,
-                       "write a self-contained HTML certification report here");
-    command.add_option("--markdown", flags.markdown,
-                       "write a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)");
-    command.add_option("--badge", flags.badge, "write an SVG certification badge here");
+    add_format_flags(command, flags, false);
     command.add_flag("-v,--verbose", flags.verbose,
                      "show every scenario's runs and skipped checks");
 }
@@ -834,11 +832,7 @@ int conform_main(int argc, char** argv) {
     report_cmd->add_option("reports", report_inputs, "JSON reports (--report-json) to render")
         ->required()
         ->check(CLI::ExistingFile);
-    report_cmd->add_option("--json", flags.report_json, "write the merged JSON report here");
-    report_cmd->add_option("--junit", flags.junit, "write a JUnit XML report here");
-    report_cmd->add_option("--html", flags.html, "write the HTML certification report here");
-    report_cmd->add_option("--markdown", flags.markdown, "write a Markdown summary here");
-    report_cmd->add_option("--badge", flags.badge, "write an SVG certification badge here");
+    add_format_flags(*report_cmd, flags, true);
 
     try {
         app.parse(argc, argv);

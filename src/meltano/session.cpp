@@ -73,7 +73,7 @@ std::string shell_join(const std::vector<std::string>& argv) {
     return line;
 }
 
-std::string StepResult::outcome() const {
+std::string CommandResult::outcome() const {
     if (!started) {
         return "could not start: " + start_error;
     }
@@ -81,6 +81,10 @@ std::string StepResult::outcome() const {
         return fmt::format("timed out after {:.1f} s", static_cast<double>(elapsed.count()) / 1000);
     }
     return exit.describe();
+}
+
+bool CommandResult::cannot_run() const {
+    return !started || timed_out || (exit.code && (*exit.code == 126 || *exit.code == 127));
 }
 
 std::filesystem::path probe_executable() {
@@ -95,7 +99,8 @@ std::filesystem::path probe_executable() {
     return self.parent_path() / "conform-probe";
 }
 
-Session::Session(const ExtensionConfig& config) : m_config(config) {
+Session::Session(const TestConfig& config, Executor executor)
+    : m_config(config), m_executor(std::move(executor)) {
     m_probe_dir = m_dir.path() / "probe-bin";
     m_probe_record = m_dir.path() / "probe-record";
     m_stdin_fifo = m_dir.path() / "stdin-open-empty";
@@ -166,7 +171,7 @@ std::string Session::describe_target() const {
     return fmt::format("native {}", m_config.extension_executable);
 }
 
-process::LaunchSpec Session::launch_spec(const Step& step,
+process::LaunchSpec Session::launch_spec(const Command& step,
                                          const std::map<std::string, std::string>& env,
                                          const std::filesystem::path& cwd) {
     auto timeout = step.timeout.count() > 0 ? step.timeout : m_config.command_timeout;
@@ -200,12 +205,13 @@ process::LaunchSpec Session::launch_spec(const Step& step,
     return spec;
 }
 
-StepResult Session::run(const Step& step) {
-    StepResult result;
+CommandResult Session::run(const Command& step) {
+    CommandResult result;
+    result.command = step;
     result.label = step.label;
     std::vector<std::string> shown = {step.executable};
     shown.insert(shown.end(), step.args.begin(), step.args.end());
-    result.command = shell_join(shown);
+    result.command_line = shell_join(shown);
 
     std::map<std::string, std::string> env = m_config.env;
     if (m_config.log_levels) {
@@ -244,7 +250,7 @@ StepResult Session::run(const Step& step) {
     Collector collector;
     try {
         auto spec = launch_spec(step, env, cwd);
-        auto run = process::run(spec, collector);
+        auto run = m_executor ? m_executor(spec, collector) : process::run(spec, collector);
         result.started = true;
         result.exit = run.exit;
         result.timed_out = run.stop_reason == process::StopReason::timeout;

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "meltano/extension_config.hpp"
+#include <functional>
+
+#include "meltano/test_config.hpp"
 #include "process/process.hpp"
 #include "process/workdir.hpp"
 
@@ -17,8 +19,30 @@ namespace conform::meltano {
 // open and empty, so that a command that reads stdin waits until its timeout (MX-IO-2).
 enum class StdinMode { null, open_empty };
 
+// What a step ran a command for: the checks pick the commands they judge by it.
+enum class Purpose {
+    setup,                // initialize in a new project folder, for the commands after it
+    help,                 // NAME_extension --help
+    describe,             // describe (any format)
+    cli_help,             // a described executable's --help
+    command_help,         // a described executable's COMMAND --help
+    configured,           // a command of the test config
+    listed_test,          // a test* command describe lists
+    unknown_command,      // NAME_extension conform-no-such-command
+    invoke_unknown,       // NAME_extension invoke conform-no-such-command
+    invoke_probe,         // invoke with the awkward arguments, the probe exits 0
+    invoke_probe_fails,   // invoke, the probe exits 3
+    invoker_probe,        // the invoker with the awkward arguments
+    invoker_bare,         // the invoker without arguments
+    invoker_probe_fails,  // the invoker, the probe exits 3
+    initialize,           // initialize in a new folder
+    initialize_again,     // initialize run a second time in that folder
+    own,                  // the extension's own commands whose output is judged
+};
+
 // One command conform runs: an executable of the extension with arguments and environment.
-struct Step {
+struct Command {
+    Purpose purpose = Purpose::setup;
     std::string label{};
     std::string executable{};
     std::vector<std::string> args{};
@@ -29,11 +53,18 @@ struct Step {
     // with this code.
     std::optional<int> probe_exit{};
     std::chrono::milliseconds timeout{0};  // zero: the test config's command timeout
+    // For the checks: the configured command's or the described executable's name, the described
+    // sub-command, whether it is a pass-through CLI, the expected exit code.
+    std::string name{};
+    std::string subject{};
+    bool pass_through = false;
+    int expected_exit = 0;
 };
 
-struct StepResult {
+struct CommandResult {
+    Command command;  // what was asked, with the purpose and names for the checks
     std::string label;
-    std::string command;  // shell-quoted, for reports
+    std::string command_line;  // shell-quoted, for reports
     bool started = false;
     std::string start_error;
     process::ExitStatus exit;
@@ -46,17 +77,23 @@ struct StepResult {
     std::chrono::milliseconds elapsed{0};
 
     bool exited_with(int code) const { return started && !timed_out && exit.code == code; }
+    // The executable could not be run at all: not started, not found (126, 127) or hung.
+    bool cannot_run() const;
     // "exit code 3", "timed out after 10 s", "could not start: ...".
     std::string outcome() const;
 };
 
-// Runs steps natively or in the test config's image, with a private scratch folder for projects,
-// the probe and its records. Not thread-safe.
+// Starts one process and feeds its stdout to the observer until it ends. The default is
+// process::run; tests substitute a fake extension that spawns nothing.
+using Executor = std::function<process::RunResult(const process::LaunchSpec&, process::Observer&)>;
+
+// Runs commands natively or in the test config's image, with a private scratch folder for
+// projects, the probe and its records. Not thread-safe.
 class Session {
 public:
-    explicit Session(const ExtensionConfig& config);
+    Session(const TestConfig& config, Executor executor = {});
 
-    StepResult run(const Step& step);
+    CommandResult run(const Command& command);
 
     // A new empty folder in the scratch folder, for a project `initialize` creates.
     std::filesystem::path new_project_dir();
@@ -69,10 +106,12 @@ public:
     std::string describe_target() const;
 
 private:
-    process::LaunchSpec launch_spec(const Step& step, const std::map<std::string, std::string>& env,
+    process::LaunchSpec launch_spec(const Command& command,
+                                    const std::map<std::string, std::string>& env,
                                     const std::filesystem::path& cwd);
 
-    const ExtensionConfig& m_config;
+    const TestConfig& m_config;
+    Executor m_executor;
     process::PrivateDir m_dir;
     std::filesystem::path m_probe_dir;
     std::filesystem::path m_probe_record;

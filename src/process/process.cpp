@@ -268,7 +268,7 @@ struct GroupEntry {
     bool killed_after_grace = false;
 };
 
-// What the poll loop learns from the registry.
+// What the poll loop learns from the running groups.
 struct StopState {
     std::optional<Clock::time_point> terminated_at;
     StopReason reason = StopReason::none;
@@ -288,11 +288,11 @@ bool exited_unreaped(pid_t pid) {
 
 // The groups started by run() and not yet finished. Reaping a leader and signalling its group by
 // another thread both happen under the mutex, so a signal never reaches a recycled pid.
-class GroupRegistry {
+class RunningGroups {
 public:
-    static GroupRegistry& instance() {
-        static GroupRegistry registry;
-        return registry;
+    static RunningGroups& instance() {
+        static RunningGroups groups;
+        return groups;
     }
 
     void add(GroupEntry& entry) {
@@ -526,7 +526,7 @@ private:
     bool m_shut_down = false;
 
     // Enforces the timeout and the grace period even while an observer callback blocks the poll
-    // loop: it signals the process, and the loop sees the stop through the registry.
+    // loop: it signals the process, and the loop sees the stop through the running groups.
     std::thread m_watchdog;
     std::mutex m_watchdog_mutex;
     std::condition_variable m_watchdog_wake;
@@ -556,7 +556,7 @@ ChildRun::ChildRun(const LaunchSpec& spec, Observer& observer)
     m_entry.pid = spawned.pid;
     m_entry.marker = std::move(marker);
     try {
-        GroupRegistry::instance().add(m_entry);
+        RunningGroups::instance().add(m_entry);
     } catch (...) {
         ::kill(spawned.pid, SIGKILL);
         signal_group(spawned.pid, SIGKILL);
@@ -709,7 +709,7 @@ void ChildRun::check_exit(Clock::time_point now) {
     if (m_exit) {
         return;
     }
-    m_exit = GroupRegistry::instance().reap_if_exited(m_entry);
+    m_exit = RunningGroups::instance().reap_if_exited(m_entry);
     if (!m_exit) {
         return;
     }
@@ -722,7 +722,7 @@ void ChildRun::check_exit(Clock::time_point now) {
 }
 
 void ChildRun::check_stop_from_elsewhere() {
-    StopState state = GroupRegistry::instance().state(m_entry);
+    StopState state = RunningGroups::instance().state(m_entry);
     m_killed_after_grace = state.killed_after_grace;
     if (m_stop_reason != StopReason::none) {
         return;
@@ -736,7 +736,7 @@ void ChildRun::check_stop_from_elsewhere() {
     begin_stopping(state.reason, *terminated_at);
     if (m_exit) {
         // Signalled and reaped within one step: the signal came before the reaping (the
-        // registry never signals a reaped leader).
+        // running groups never signal a reaped leader).
         m_exit_after_stop =
             std::chrono::duration_cast<milliseconds>(*m_exit_time - *m_terminated_at);
     }
@@ -764,8 +764,8 @@ void ChildRun::kill_after_grace(Clock::time_point now) {
     if (m_exit || !m_terminated_at || m_killed_after_grace) {
         return;
     }
-    GroupRegistry::instance().kill_after_grace(m_entry, m_spec.grace, now);
-    m_killed_after_grace = GroupRegistry::instance().state(m_entry).killed_after_grace;
+    RunningGroups::instance().kill_after_grace(m_entry, m_spec.grace, now);
+    m_killed_after_grace = RunningGroups::instance().state(m_entry).killed_after_grace;
 }
 
 void ChildRun::check_stop_helper(Clock::time_point now) {
@@ -799,7 +799,7 @@ void ChildRun::request_stop(StopReason reason) {
     if (m_stop_reason != StopReason::none || m_exit) {
         return;
     }
-    StopState state = GroupRegistry::instance().terminate(m_entry, reason);
+    StopState state = RunningGroups::instance().terminate(m_entry, reason);
     begin_stopping(state.terminated_at ? state.reason : reason,
                    state.terminated_at.value_or(Clock::now()));
 }
@@ -818,9 +818,9 @@ void ChildRun::watch() {
         lock.unlock();
         Clock::time_point now = Clock::now();
         if (m_spec.timeout > 0ms && now - m_start >= m_spec.timeout) {
-            GroupRegistry::instance().terminate(m_entry, StopReason::timeout);
+            RunningGroups::instance().terminate(m_entry, StopReason::timeout);
         }
-        GroupRegistry::instance().kill_after_grace(m_entry, m_spec.grace, now);
+        RunningGroups::instance().kill_after_grace(m_entry, m_spec.grace, now);
         lock.lock();
     }
 }
@@ -860,7 +860,7 @@ void ChildRun::shut_down() noexcept {
     stop_watchdog();
     if (!m_exit) {
         // run() is being left by an exception, e.g. from an observer callback.
-        m_exit = GroupRegistry::instance().kill_and_reap(m_entry);
+        m_exit = RunningGroups::instance().kill_and_reap(m_entry);
     }
     if (m_end == Clock::time_point{}) {
         m_end = Clock::now();
@@ -873,7 +873,7 @@ void ChildRun::shut_down() noexcept {
     } catch (...) {
         // Out of memory while scanning /proc: the group was killed, which is what is certain.
     }
-    GroupRegistry::instance().remove(m_entry);
+    RunningGroups::instance().remove(m_entry);
     m_stdin.reset();
     m_stdout.reset();
     m_stderr.reset();
@@ -963,7 +963,7 @@ RunResult run(const LaunchSpec& spec, Observer& observer) {
 }
 
 void stop_all_running() {
-    GroupRegistry::instance().terminate_all();
+    RunningGroups::instance().terminate_all();
 }
 
 void request_stop() {

@@ -9,7 +9,6 @@
 #include <memory>
 #include <set>
 
-#include "checks/registry.hpp"
 #include "ext/projection.hpp"
 #include "ext/state.hpp"
 #include "json/digest.hpp"
@@ -21,8 +20,6 @@
 #include "util/text.hpp"
 
 namespace conform::protocol {
-
-namespace ids = checks::ids;
 
 namespace {
 
@@ -39,11 +36,6 @@ constexpr std::array<std::string_view, 4> k_kept_types{"SPEC", "CATALOG", "CONNE
                                                        "TRACE"};
 constexpr std::size_t k_kept_limit = 50;
 constexpr std::size_t k_key_text_limit = 40;
-// Distinct unknown type names counted by name; beyond, they share one count, so a connector that
-// invents a new type per line cannot grow memory without bound.
-constexpr std::size_t k_unknown_type_names_limit = 1000;
-// Epoch milliseconds below this (2001-09-09) are almost surely seconds.
-constexpr double k_min_plausible_epoch_ms = 1e12;
 
 std::string_view string_of(const rapidjson::Value& value) {
     return {value.GetString(), value.GetStringLength()};
@@ -78,15 +70,14 @@ std::optional<CursorValue> cursor_of(const rapidjson::Value& value) {
     return std::nullopt;
 }
 
-// Envelope violations are attributed to the check that owns the part of the message they are in.
-std::string_view check_for_violation(std::string_view instance_path) {
+EnvelopePart part_of(std::string_view instance_path) {
     if (instance_path.starts_with("/record/emitted_at")) {
-        return ids::read_emitted_at;
+        return EnvelopePart::emitted_at;
     }
     if (instance_path.starts_with("/state")) {
-        return ids::state_well_formed;
+        return EnvelopePart::state;
     }
-    return ids::io_messages;
+    return EnvelopePart::other;
 }
 
 const rapidjson::Value* member_of(const rapidjson::Value& object, const char* name) {
@@ -119,6 +110,7 @@ bool usable_payload(std::string_view type, const rapidjson::Value& message) {
 struct Analyzer::Impl {
     AnalyzerSetup setup;
     Observation observation;
+    std::vector<LineTally*> tallies;        // per judge, in Observation::tallies
     std::vector<json::Digester> digesters;  // per stream, excluding its volatile fields
     json::Digester key_digester;
     ext::StateReducer reducer;
@@ -128,6 +120,7 @@ struct Analyzer::Impl {
     std::vector<schema::Violation> violations;
     std::chrono::milliseconds now{0};
     SecretStreamScanner stderr_secrets{nullptr};
+    Secrets no_secrets;
     std::size_t unknown_type_names = 0;
 
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> transcript{nullptr, &std::fclose};
@@ -148,21 +141,22 @@ struct Analyzer::Impl {
             }
             observation.max_cursor.resize(setup.catalog->streams.size());
         }
+        for (const auto* judge : setup.judges) {
+            tallies.push_back(&observation.tallies[std::string(judge->id())]);
+        }
     }
 
-    void add_finding(std::string_view check, std::string message, std::uint64_t line,
-                     std::string_view text, bool advisory = false) {
-        auto& count = observation.finding_counts[std::string(check)];
-        if (advisory) {
-            ++observation.advisory_counts[std::string(check)];
+    const Secrets& secrets() const {
+        return setup.secrets != nullptr ? *setup.secrets : no_secrets;
+    }
+
+    // Calls `judge_with(judge, tally)` for every judge, with a tally for line `line`.
+    template <typename Visit>
+    void dispatch(std::uint64_t line, Visit judge_with) {
+        for (std::size_t i = 0; i < setup.judges.size(); ++i) {
+            Tally tally(*tallies[i], setup.secrets, line, setup.examples_per_check);
+            judge_with(*setup.judges[i], tally);
         }
-        if (++count > setup.examples_per_check) {
-            return;
-        }
-        std::string shown =
-            setup.secrets != nullptr ? setup.secrets->redact(text) : std::string(text);
-        observation.findings.push_back(
-            Finding{std::string(check), std::move(message), line, excerpt(shown, 300), advisory});
     }
 
     void keep_line(std::string_view line) {
@@ -175,14 +169,14 @@ struct Analyzer::Impl {
     void analyze(std::string_view line, std::uint64_t line_number, bool truncated) {
         ++observation.lines;
         keep_line(line);
-        if (setup.secrets != nullptr && setup.secrets->found_in(line)) {
-            add_finding(ids::secrets, "a secret config value appears in this stdout line",
-                        line_number, line);
-        }
+        LineFacts facts;
+        facts.text = line;
+        facts.number = line_number;
+        facts.truncated = truncated;
         if (truncated) {
             ++observation.invalid_lines;
-            add_finding(ids::io_messages, "line too long: cut at the size limit, not parsed",
-                        line_number, line);
+            facts.problem = LineProblem{true, "line too long: cut at the size limit, not parsed"};
+            judge_line(facts);
             return;
         }
         buffer.assign(line);
@@ -192,23 +186,22 @@ struct Analyzer::Impl {
         if (message.HasParseError() || !message.IsObject()) {
             ++observation.invalid_lines;
             auto problem = message.HasParseError() ? classify_parse_error(message) : std::nullopt;
-            add_finding(problem ? problem->check : ids::io_json_lines,
-                        problem ? problem->message : "not a JSON object: not an AirbyteMessage",
-                        line_number, line);
+            facts.problem =
+                problem ? *problem : LineProblem{false, "not a JSON object: not an AirbyteMessage"};
+            judge_line(facts);
             return;
         }
-        if (auto duplicate = find_duplicate_key(message)) {
-            add_finding(ids::io_json_lines,
-                        fmt::format("duplicate key \"{}\" in one object: RFC 8259 says names "
-                                    "SHOULD be unique, and readers disagree on which value wins",
-                                    *duplicate),
-                        line_number, line);
-        }
-        inspect_message(message, line, line_number);
+        facts.duplicate_key = find_duplicate_key(message);
+        inspect_message(message, facts);
     }
 
-    void inspect_message(const rapidjson::Document& message, std::string_view line,
-                         std::uint64_t line_number) {
+    void judge_line(const LineFacts& facts) {
+        dispatch(facts.number, [&](const LineJudge& judge, Tally& tally) {
+            judge.on_line(facts, secrets(), tally);
+        });
+    }
+
+    void inspect_message(const rapidjson::Document& message, LineFacts& facts) {
         violations.clear();
         bool envelope_valid = airbyte_message_schema().validate(message, &violations, 4);
         auto type_member = message.FindMember("type");
@@ -216,31 +209,26 @@ struct Analyzer::Impl {
                                ? std::string(string_of(type_member->value))
                                : std::string();
         bool usable = envelope_valid || usable_payload(type, message);
-        // The reducer judges a usable STATE itself, with messages more precise than the schema's.
-        bool reducer_judges = usable && type == "STATE";
-        std::vector<std::pair<std::string_view, std::string>> state_violations;
+        facts.state_to_reducer = usable && type == "STATE";
         for (const auto& violation : violations) {
-            auto check = check_for_violation(violation.instance_path);
-            auto text = fmt::format("not a valid AirbyteMessage: at '{}': {}",
-                                    violation.instance_path, violation.message);
-            if (reducer_judges && check == ids::state_well_formed) {
-                state_violations.emplace_back(check, std::move(text));
-            } else {
-                add_finding(check, std::move(text), line_number, line);
-            }
+            facts.violations.push_back({part_of(violation.instance_path),
+                                        fmt::format("not a valid AirbyteMessage: at '{}': {}",
+                                                    violation.instance_path, violation.message)});
         }
         // A wrong emitted_at is AP-READ-3's finding alone; the message stays valid for AP-IO-1.
         bool only_emitted_at = std::all_of(violations.begin(), violations.end(), [](const auto& v) {
-            return check_for_violation(v.instance_path) == ids::read_emitted_at;
+            return part_of(v.instance_path) == EnvelopePart::emitted_at;
         });
         if (!envelope_valid && !only_emitted_at) {
             ++observation.invalid_lines;
         }
-        if (type.empty()) {
-            return;
+        facts.type = type;
+        facts.known_type = contains(k_known_types, type);
+        if (!type.empty() && !facts.known_type) {
+            count_unknown_type(type, facts);
         }
-        if (!contains(k_known_types, type)) {
-            count_unknown_type(type, line, line_number);
+        judge_line(facts);
+        if (type.empty() || !facts.known_type) {
             return;
         }
         ++observation.type_counts[type];
@@ -249,137 +237,82 @@ struct Analyzer::Impl {
         }
         if (contains(k_kept_types, type) && observation.kept.size() < k_kept_limit &&
             (envelope_valid || only_emitted_at)) {
-            observation.kept.push_back({type, line_number, std::string(line)});
+            observation.kept.push_back({type, facts.number, std::string(facts.text)});
         }
         if (type == "RECORD") {
-            inspect_record(message["record"], line, line_number);
+            inspect_record(message["record"], facts);
         } else if (type == "STATE") {
-            bool reducer_found = inspect_state(message["state"], line, line_number);
-            if (!reducer_found) {
-                for (auto& [check, text] : state_violations) {
-                    add_finding(check, std::move(text), line_number, line);
-                }
-            }
+            inspect_state(message["state"], facts);
         }
     }
 
-    void count_unknown_type(const std::string& type, std::string_view line,
-                            std::uint64_t line_number) {
+    void count_unknown_type(const std::string& type, LineFacts& facts) {
         auto found = observation.type_counts.find(type);
         if (found != observation.type_counts.end() ||
-            unknown_type_names < k_unknown_type_names_limit) {
+            unknown_type_names < Observation::k_unknown_type_names) {
             unknown_type_names += found == observation.type_counts.end() ? 1 : 0;
             ++observation.type_counts[type];
-            add_finding(ids::io_known_types, fmt::format("unknown message type '{}'", type),
-                        line_number, line);
             return;
         }
+        facts.counted_apart = true;
         ++observation.type_counts[std::string(Observation::k_other_types)];
-        add_finding(ids::io_known_types,
-                    fmt::format("unknown message type '{}' (beyond {} distinct unknown types, "
-                                "counted as \"{}\")",
-                                type, k_unknown_type_names_limit, Observation::k_other_types),
-                    line_number, line);
     }
 
-    // Shown first among the check's examples, which are full by then: the counts by name are
-    // incomplete.
-    void note_other_types() {
-        auto other = observation.count(std::string(Observation::k_other_types));
-        if (other == 0) {
-            return;
-        }
-        auto& findings = observation.findings;
-        auto first = std::find_if(findings.begin(), findings.end(), [](const Finding& finding) {
-            return finding.check == ids::io_known_types;
-        });
-        findings.insert(
-            first,
-            Finding{
-                std::string(ids::io_known_types),
-                fmt::format("{} messages of unknown types beyond the first {} distinct names were "
-                            "counted together as \"{}\"",
-                            other, k_unknown_type_names_limit, Observation::k_other_types),
-                0, "", false});
-    }
-
-    std::optional<std::uint32_t> stream_of(const rapidjson::Value& record, std::string_view line,
-                                           std::uint64_t line_number) {
+    std::optional<std::uint32_t> stream_of(const rapidjson::Value& record) const {
         std::optional<std::string_view> name_space;
         if (record.HasMember("namespace") && record["namespace"].IsString()) {
             name_space = string_of(record["namespace"]);
         }
-        auto name = string_of(record["stream"]);
-        auto index = setup.catalog->find(name, name_space);
-        if (!index) {
-            add_finding(
-                ids::read_streams,
-                fmt::format("record for stream '{}', which is not in the configured catalog", name),
-                line_number, line);
-            return std::nullopt;
-        }
-        return static_cast<std::uint32_t>(*index);
+        auto index = setup.catalog->find(string_of(record["stream"]), name_space);
+        return index ? std::optional(static_cast<std::uint32_t>(*index)) : std::nullopt;
     }
 
-    void inspect_record(const rapidjson::Value& record, std::string_view line,
-                        std::uint64_t line_number) {
-        observation.last_record_line = line_number;
+    void inspect_record(const rapidjson::Value& record, const LineFacts& line) {
+        observation.last_record_line = line.number;
         if (!observation.first_record_at) {
             observation.first_record_at = now;
         }
         if (observation.mark_set) {
             ++observation.records_after_mark;
         }
-        if (record.HasMember("emitted_at")) {
-            check_emitted_at(record["emitted_at"], line, line_number);
-        }
         if (setup.catalog == nullptr) {
             return;
         }
-        auto stream_index = stream_of(record, line, line_number);
+        const auto& data = record["data"];
+        RecordFacts facts{line, nullptr, string_of(record["stream"]), data};
+        auto emitted_at = record.FindMember("emitted_at");
+        facts.emitted_at = emitted_at == record.MemberEnd() ? nullptr : &emitted_at->value;
+        auto stream_index = stream_of(record);
         if (!stream_index) {
+            judge_record(facts);
             return;
         }
         const auto& stream = setup.catalog->streams[*stream_index];
-        const auto& data = record["data"];
-        violations.clear();
-        if (!stream.schema->validate(data, &violations, 3)) {
-            for (const auto& violation : violations) {
-                add_finding(
-                    ids::read_schema,
-                    fmt::format("{} record does not match its schema: at '{}': {}",
-                                stream.display_name(), violation.instance_path, violation.message),
-                    line_number, line);
-            }
-        }
+        facts.stream = &stream;
         RecordEntry entry;
         entry.stream = *stream_index;
-        entry.line = line_number;
+        entry.line = line.number;
         entry.checkpoint = static_cast<std::uint32_t>(observation.checkpoints.size());
         entry.content = digesters[*stream_index].digest(data);
-        bool has_key = read_primary_key(stream, data, entry, line, line_number);
+        bool has_key = read_primary_key(stream, data, entry, facts);
         entry.identity = has_key ? entry.identity : entry.content;
         entry.projected = projected_digest(*stream_index, data).value_or(entry.content);
         if (stream.incremental()) {
-            check_cursor(stream, *stream_index, data, line, line_number);
+            read_cursor(stream, *stream_index, data, facts);
         }
+        judge_record(facts);
         observation.records.push_back(entry);
     }
 
-    void check_emitted_at(const rapidjson::Value& emitted_at, std::string_view line,
-                          std::uint64_t line_number) {
-        if (emitted_at.IsNumber() && emitted_at.GetDouble() < k_min_plausible_epoch_ms &&
-            emitted_at.GetDouble() > 0) {
-            add_finding(ids::read_emitted_at,
-                        fmt::format("emitted_at {} looks like seconds, not milliseconds",
-                                    emitted_at.GetDouble()),
-                        line_number, line);
-        }
+    void judge_record(const RecordFacts& facts) {
+        dispatch(facts.line.number,
+                 [&](const LineJudge& judge, Tally& tally) { judge.on_record(facts, tally); });
     }
 
-    // Sets entry.identity and entry.key from the primary key; false when the stream has none.
+    // Sets entry.identity and entry.key from the primary key; false when the stream has none or
+    // the record lacks a key field (facts.missing_key says which).
     bool read_primary_key(const CatalogStream& stream, const rapidjson::Value& data,
-                          RecordEntry& entry, std::string_view line, std::uint64_t line_number) {
+                          RecordEntry& entry, RecordFacts& facts) {
         if (stream.primary_key.empty()) {
             return false;
         }
@@ -387,11 +320,8 @@ struct Analyzer::Impl {
         for (const auto& path : stream.primary_key) {
             const auto* value = find_path(data, path);
             if (value == nullptr || value->IsNull()) {
-                add_finding(
-                    ids::read_primary_key,
-                    fmt::format("{} record has {} primary-key field '{}'", stream.display_name(),
-                                value ? "a null" : "no", to_pointer(path)),
-                    line_number, line);
+                facts.missing_key = to_pointer(path);
+                facts.null_key = value != nullptr;
                 return false;
             }
             key.PushBack(rapidjson::Value(*value, allocator), allocator);
@@ -415,54 +345,40 @@ struct Analyzer::Impl {
         return digesters[stream_index].digest(copy);
     }
 
-    void check_cursor(const CatalogStream& stream, std::uint32_t stream_index,
-                      const rapidjson::Value& data, std::string_view line,
-                      std::uint64_t line_number) {
+    void read_cursor(const CatalogStream& stream, std::uint32_t stream_index,
+                     const rapidjson::Value& data, RecordFacts& facts) {
         if (stream.cursor_field.empty()) {
             return;
         }
+        facts.cursor_expected = true;
         const auto* value = find_path(data, stream.cursor_field);
         if (value == nullptr) {
-            add_finding(ids::read_cursor,
-                        fmt::format("{} record has no cursor field '{}'", stream.display_name(),
-                                    to_pointer(stream.cursor_field)),
-                        line_number, line);
+            facts.cursor_missing = true;
             return;
         }
-        auto cursor = cursor_of(*value);
-        if (!cursor) {
+        facts.cursor = cursor_of(*value);
+        if (!facts.cursor) {
             return;
         }
         auto& max = observation.max_cursor[stream_index];
-        if (!max || cursor->compare(*max).value_or(0) > 0) {
-            max = cursor;
+        if (!max || facts.cursor->compare(*max).value_or(0) > 0) {
+            max = facts.cursor;
         }
-        if (setup.cursor_floor.size() > stream_index && setup.cursor_floor[stream_index]) {
-            const auto& floor = *setup.cursor_floor[stream_index];
-            if (cursor->compare(floor).value_or(0) < 0) {
-                add_finding(
-                    ids::state_no_older,
-                    fmt::format("{} record with cursor {} is older than the state's "
-                                "cursor {}",
-                                stream.display_name(), cursor->describe(), floor.describe()),
-                    line_number, line);
-            }
+        if (setup.cursor_floor.size() > stream_index) {
+            facts.floor = setup.cursor_floor[stream_index];
         }
     }
 
-    // Returns true when the reducer found something wrong with the STATE.
-    bool inspect_state(const rapidjson::Value& state, std::string_view line,
-                       std::uint64_t line_number) {
-        observation.last_state_line = line_number;
-        if (setup.states_are_patches || ext::has_merge_flag(state)) {
+    void inspect_state(const rapidjson::Value& state, const LineFacts& line) {
+        observation.last_state_line = line.number;
+        bool merge_patch = setup.states_are_patches || ext::has_merge_flag(state);
+        if (merge_patch) {
             ++observation.merge_states;
         }
         auto problems = reducer.apply(state);
-        for (const auto& problem : problems) {
-            add_finding(
-                problem.clause == "X-MERGE-1" ? ids::merge_reduction : ids::state_well_formed,
-                problem.message, line_number, line, problem.advisory);
-        }
+        StateFacts facts{line, problems, merge_patch};
+        dispatch(line.number,
+                 [&](const LineJudge& judge, Tally& tally) { judge.on_state(facts, tally); });
         bool refused = std::any_of(problems.begin(), problems.end(),
                                    [](const auto& problem) { return !problem.advisory; });
         // A malformed STATE the reducer refused is no checkpoint: nothing could resume from it.
@@ -471,10 +387,10 @@ struct Analyzer::Impl {
         const auto& checkpoints = observation.checkpoints;
         if (refused && (checkpoints.empty() ? materialized.empty()
                                             : checkpoints.back().materialized == materialized)) {
-            return true;
+            return;
         }
         Checkpoint checkpoint;
-        checkpoint.line = line_number;
+        checkpoint.line = line.number;
         checkpoint.records_before = observation.records.size();
         checkpoint.state_file = reducer.state_file_json();
         checkpoint.materialized = std::move(materialized);
@@ -485,7 +401,6 @@ struct Analyzer::Impl {
             }
         }
         observation.checkpoints.push_back(checkpoint);
-        return !problems.empty();
     }
 
     // For a STREAM state, the catalog stream it names (nullopt inside when none); nullopt for a
@@ -509,7 +424,43 @@ struct Analyzer::Impl {
                                                          ? std::optional(string_of(*name_space))
                                                          : std::nullopt);
     }
+
+    void judge_end(const process::RunResult& result) {
+        EndFacts facts;
+        facts.secrets_known = setup.secrets != nullptr && !setup.secrets->empty();
+        facts.secret_on_stderr =
+            setup.secrets != nullptr &&
+            (stderr_secrets.found() || setup.secrets->found_in(result.stderr_text));
+        facts.stderr_text = result.stderr_text;
+        facts.other_types = observation.count(std::string(Observation::k_other_types));
+        dispatch(0, [&](const LineJudge& judge, Tally& tally) { judge.on_end(facts, tally); });
+    }
 };
+
+Tally::Tally(LineTally& tally, const Secrets* secrets, std::uint64_t line, std::size_t examples)
+    : m_tally(tally), m_secrets(secrets), m_line(line), m_examples(examples) {}
+
+void Tally::keep(std::string message, std::string_view seen, bool advisory) {
+    if (m_tally.failures + m_tally.advisories > m_examples) {
+        return;
+    }
+    std::string shown = m_secrets != nullptr ? m_secrets->redact(seen) : std::string(seen);
+    m_tally.examples.push_back({std::move(message), m_line, excerpt(shown, 300), advisory});
+}
+
+void Tally::fail(std::string message, std::string_view seen) {
+    ++m_tally.failures;
+    keep(std::move(message), seen, false);
+}
+
+void Tally::advise(std::string message, std::string_view seen) {
+    ++m_tally.advisories;
+    keep(std::move(message), seen, true);
+}
+
+void Tally::headline(std::string message) {
+    m_tally.examples.insert(m_tally.examples.begin(), Finding{std::move(message), 0, "", false});
+}
 
 Analyzer::Analyzer(AnalyzerSetup setup) : m_impl(std::make_unique<Impl>(std::move(setup))) {}
 
@@ -544,15 +495,10 @@ void Analyzer::set_mark() {
 Observation Analyzer::finish(process::RunResult result) {
     auto& impl = *m_impl;
     impl.transcript.reset();
-    if (impl.setup.secrets != nullptr &&
-        (impl.stderr_secrets.found() || impl.setup.secrets->found_in(result.stderr_text))) {
-        impl.add_finding(ids::secrets, "a secret config value appears on stderr", 0,
-                         result.stderr_text);
-    }
+    impl.judge_end(result);
     if (impl.setup.secrets != nullptr) {
         result.stderr_text = impl.setup.secrets->redact(result.stderr_text);
     }
-    impl.note_other_types();
     impl.observation.process = std::move(result);
     return std::move(impl.observation);
 }

@@ -9,6 +9,7 @@
 
 #include "process/process.hpp"
 #include "protocol/catalog.hpp"
+#include "protocol/line_judge.hpp"
 #include "protocol/observation.hpp"
 #include "protocol/secrets.hpp"
 
@@ -17,7 +18,10 @@ namespace conform::protocol {
 struct AnalyzerSetup {
     const Catalog* catalog = nullptr;  // null for spec, check and discover
     const Secrets* secrets = nullptr;
-    // Per catalog stream: records whose cursor is older are reported (AP-STATE-2).
+    // The per-message checks to judge every line with; what each saw goes to
+    // Observation::tallies under its id.
+    std::vector<const LineJudge*> judges;
+    // Per catalog stream: the cursor its records are held to (the floor of AP-STATE-2).
     std::vector<std::optional<CursorValue>> cursor_floor;
     // Per catalog stream: projections conform applies before computing RecordEntry::projected.
     std::vector<std::vector<std::pair<std::string, std::string>>> apply_projections;
@@ -34,8 +38,9 @@ struct AnalyzerSetup {
     std::filesystem::path transcript_path;
 };
 
-// Parses and checks each stdout line as it arrives and builds an Observation. The same analyzer
-// serves live runs (as a process::Observer) and recorded transcripts (`conform validate`).
+// Parses each stdout line as it arrives, hands what it read to the judges and builds an
+// Observation. The same analyzer serves live runs (as a process::Observer) and recorded
+// transcripts (`conform validate`).
 class Analyzer : public process::Observer {
 public:
     explicit Analyzer(AnalyzerSetup setup);
@@ -49,7 +54,7 @@ public:
 
     // Marks "now": records after it are counted in records_after_mark.
     void set_mark();
-    // Checks what needs the finished process (stderr secrets) and returns the observation.
+    // Judges what needs the finished process (stderr secrets) and returns the observation.
     Observation finish(process::RunResult result);
 
     const Observation& observation() const;

@@ -5,30 +5,25 @@
 #include <algorithm>
 #include <vector>
 
-#include "checks/registry.hpp"
-
 namespace conform::protocol {
-
-namespace ids = checks::ids;
 
 std::optional<LineProblem> classify_parse_error(const rapidjson::Document& document) {
     std::size_t offset = document.GetErrorOffset();
     switch (document.GetParseError()) {
         case rapidjson::kParseErrorStringInvalidEncoding:
             return LineProblem{
-                ids::io_messages,
-                fmt::format("not valid JSON: invalid UTF-8 at byte {}: not an AirbyteMessage",
-                            offset)};
+                true, fmt::format("not valid JSON: invalid UTF-8 at byte {}: not an AirbyteMessage",
+                                  offset)};
         case rapidjson::kParseErrorNumberTooBig:
             return LineProblem{
-                ids::io_json_lines,
+                false,
                 fmt::format("valid JSON, but the number at byte {} is beyond the range of a 64-bit "
                             "float (about 1.8e308): conform, like most JSON readers, cannot read "
                             "this message",
                             offset)};
         case rapidjson::kParseErrorStringUnicodeSurrogateInvalid:
             return LineProblem{
-                ids::io_json_lines,
+                false,
                 fmt::format("valid JSON syntax, but the \\u escape at byte {} is a lone UTF-16 "
                             "surrogate, which is no Unicode character: conform cannot read this "
                             "message",

@@ -15,14 +15,17 @@ namespace conform::protocol {
 inline constexpr unsigned k_line_parse_flags =
     rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
 
+// What is wrong with a line that is not a readable JSON object. `breaks_message`: the line cannot
+// be an AirbyteMessage at all (invalid UTF-8, cut at the size limit), a MUST of AP-IO-1; otherwise
+// it is not JSON a reader can use (a SHOULD: the platform logs and skips such lines).
 struct LineProblem {
-    std::string_view check;  // a checks::ids value
+    bool breaks_message = false;
     std::string message;
 };
 
-// For a document whose parse failed: the check and an accurate message when the failure is
-// invalid UTF-8, a number beyond a double's range (valid JSON) or a lone UTF-16 surrogate escape
-// (valid JSON syntax); nothing for other syntax errors.
+// For a document whose parse failed: an accurate message when the failure is invalid UTF-8 (which
+// breaks the message), a number beyond a double's range (valid JSON) or a lone UTF-16 surrogate
+// escape (valid JSON syntax); nothing for other syntax errors.
 std::optional<LineProblem> classify_parse_error(const rapidjson::Document& document);
 
 // The first member name that appears twice in one object anywhere in `root`. Iterative.

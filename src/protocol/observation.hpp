@@ -15,13 +15,21 @@
 
 namespace conform::protocol {
 
-// One thing a check saw, tagged with the check's id. `line` is the stdout line (0: none).
+// One thing a per-message check saw on a line. `line` is the stdout line (0: none).
 struct Finding {
-    std::string check;
     std::string message;
     std::uint64_t line = 0;
     std::string excerpt;
-    bool advisory = false;  // a SHOULD-level finding inside a check: warns, never fails alone
+    bool advisory = false;  // a SHOULD-level finding inside a MUST check
+};
+
+// What one per-message check saw in one run: its first findings, how many it made, and how many
+// things it judged (lines, records, states).
+struct LineTally {
+    std::vector<Finding> examples;
+    std::uint64_t failures = 0;
+    std::uint64_t advisories = 0;
+    std::uint64_t judged = 0;
 };
 
 // A cursor value; numbers compare as numbers, strings as strings.
@@ -44,6 +52,7 @@ struct Observation {
     // are counted together under k_other_types.
     std::map<std::string, std::uint64_t> type_counts;
     static constexpr std::string_view k_other_types = "(other unknown types)";
+    static constexpr std::size_t k_unknown_type_names = 1000;
     std::uint64_t lines = 0;
     std::uint64_t invalid_lines = 0;
     std::uint64_t last_record_line = 0;
@@ -58,10 +67,9 @@ struct Observation {
     RecordStore records;          // on disk until a check across runs loads them
     CheckpointStore checkpoints;  // on disk, as the records are
     std::vector<std::optional<CursorValue>> max_cursor;  // per catalog stream
-    std::vector<Finding> findings;
-    std::map<std::string, std::uint64_t> finding_counts;   // per check, beyond the kept examples
-    std::map<std::string, std::uint64_t> advisory_counts;  // the advisory part of finding_counts
-    std::uint64_t merge_states = 0;                        // STATEs reduced as merge patches
+    // Per per-message check id: what its judge saw in this run.
+    std::map<std::string, LineTally, std::less<>> tallies;
+    std::uint64_t merge_states = 0;  // STATEs reduced as merge patches
     std::optional<std::chrono::milliseconds> first_record_at;
     std::uint64_t records_after_mark = 0;  // records after the step's mark (e.g. an injection)
     bool mark_set = false;

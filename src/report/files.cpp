@@ -61,7 +61,7 @@ void write_check(Writer& writer, const CheckResult& check) {
         write_string(writer, clause, clause_text(clause));
     }
     writer.EndObject();
-    write_string(writer, "level", check.level == checks::Level::must ? "MUST" : "SHOULD");
+    write_string(writer, "level", level_name(check.level));
     write_string(writer, "title", check.title);
     write_string(writer, "status", status_name(check.status));
     write_int(writer, "occurrences", static_cast<std::int64_t>(check.occurrences));

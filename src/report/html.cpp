@@ -263,7 +263,7 @@ std::string failure_html(const ScenarioResult& scenario, const CheckResult& chec
         "href=\"#{}\">{}</a></h3><p>{} ({})</p>{}",
         anchor(scenario.id, check.id), badge(status_name(check.status)), markup_escaped(check.id),
         anchor(scenario.id), markup_escaped(scenario.id), markup_escaped(check.title),
-        check.level == checks::Level::must ? "MUST" : "SHOULD", clause_list(check));
+        level_name(check.level), clause_list(check));
     for (const auto& example : check.examples) {
         html += example_html(example);
     }

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <map>
 
-#include "checks/registry.hpp"
 #include "json/parse.hpp"
 #include "util/error.hpp"
 
@@ -139,7 +138,7 @@ CheckResult read_check(const Fields& fields) {
     CheckResult check;
     check.id = fields.text("id");
     check.clauses = fields.texts("clauses");
-    check.level = fields.text("level") == "SHOULD" ? checks::Level::should : checks::Level::must;
+    check.level = fields.text("level") == "SHOULD" ? Level::should : Level::must;
     check.title = fields.text("title");
     check.status = status_from(fields, "status");
     check.occurrences = static_cast<std::uint64_t>(fields.integer("occurrences"));

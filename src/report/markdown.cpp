@@ -110,8 +110,7 @@ std::string failure_markdown(const ScenarioResult& scenario, const CheckResult& 
     std::string text = fmt::format(
         "<details open><summary>{} <code>{}</code> in scenario <b>{}</b>: {} ({})</summary>\n\n",
         mark(check.status), html_text(check.id), html_text(scenario.id),
-        html_text(fmt::format("{}", fmt::join(check.clauses, ", "))),
-        check.level == checks::Level::must ? "MUST" : "SHOULD");
+        html_text(fmt::format("{}", fmt::join(check.clauses, ", "))), level_name(check.level));
     for (const auto& clause : check.clauses) {
         text += fmt::format("> **{}** {}\n", clause, inline_text(clause_text(clause)));
     }

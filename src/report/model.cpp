@@ -18,6 +18,10 @@ std::string_view status_name(Status status) {
     return "?";
 }
 
+std::string_view level_name(Level level) {
+    return level == Level::must ? "MUST" : "SHOULD";
+}
+
 void redact(ScenarioResult& result, const Mask& mask) {
     for (auto& check : result.checks) {
         check.note = mask(check.note);

@@ -7,11 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "checks/registry.hpp"
-
 namespace conform::report {
 
 enum class Status { passed, warned, failed, skipped };
+// A check's clause: MUST (its findings fail) or SHOULD (they warn, and fail under --strict).
+enum class Level { must, should };
+
+std::string_view level_name(Level level);  // "MUST", "SHOULD"
 
 std::string_view status_name(Status status);
 
@@ -23,10 +25,10 @@ struct TranscriptLine {
 
 // One example of what a check saw, already redacted.
 struct Example {
-    std::string message;
-    std::string run;  // which connector run, e.g. "read [range 00000000-7fffffff]"
+    std::string message = {};
+    std::string run = {};  // which connector run, e.g. "read [range 00000000-7fffffff]"
     std::uint64_t line = 0;
-    std::string excerpt;
+    std::string excerpt = {};
     // The transcript lines around `line`, itself included; empty when the run's transcript was
     // not kept or the example names no line.
     std::vector<TranscriptLine> context = {};
@@ -35,11 +37,12 @@ struct Example {
 struct CheckResult {
     std::string id;
     std::vector<std::string> clauses;
-    checks::Level level = checks::Level::must;
+    Level level = Level::must;
     std::string title;
     Status status = Status::passed;
     std::vector<Example> examples;
     std::uint64_t occurrences = 0;  // all findings, examples are the first few
+    std::uint64_t advisories = 0;   // the SHOULD-level part of occurrences
     std::string note;               // why skipped, or what was compared
     std::int64_t duration_ms = 0;   // time spent judging, not running the connector
 };

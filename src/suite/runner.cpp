@@ -8,16 +8,13 @@
 #include <chrono>
 #include <fstream>
 
-#include "checks/selection.hpp"
 #include "ext/projection.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "process/workdir.hpp"
 #include "protocol/analyzer.hpp"
 #include "suite/bisect.hpp"
-#include "suite/check_helpers.hpp"
-#include "suite/check_registry.hpp"
-#include "suite/context.hpp"
+#include "suite/preview.hpp"
 #include "suite/surroundings.hpp"
 #include "suite/tail.hpp"
 #include "suite/timeline.hpp"
@@ -109,14 +106,6 @@ report::RunSummary summarize(const protocol::Observation& observation) {
 
 }  // namespace
 
-bool glob_matches(const std::string& pattern, const std::string& name) {
-    return checks::glob_matches(pattern, name);
-}
-
-bool is_check_selected(const std::string& check, const RunOptions& options) {
-    return checks::check_selected(options.only, options.skip, check);
-}
-
 std::string certified_extension(const Scenario& scenario) {
     for (const auto& requirement : scenario.requires_) {
         if (requirement.starts_with("claims:")) {
@@ -126,22 +115,20 @@ std::string certified_extension(const Scenario& scenario) {
     return {};
 }
 
-bool in_shard(std::size_t position, const RunOptions& options) {
-    return checks::in_shard(position, options.shard_index, options.shard_count);
+std::vector<engine::ScenarioHeader> headers_of(const std::vector<Scenario>& scenarios) {
+    std::vector<engine::ScenarioHeader> headers;
+    for (const auto& scenario : scenarios) {
+        headers.push_back({scenario.id, scenario.suite, scenario.title, scenario.checks});
+    }
+    return headers;
 }
 
-bool is_filtered(const RunOptions& options) {
-    return !options.only.empty() || !options.skip.empty();
-}
-
-bool is_selected(const Scenario& scenario, const RunOptions& options) {
-    return checks::scenario_selected(options.only, options.skip, scenario.id, scenario.suite,
-                                     scenario.checks);
-}
-
-struct Runner::Impl {
+struct AirbyteSource::Impl {
     const config::TestConfig& config;
-    RunOptions options;
+    std::vector<Scenario> scenarios;
+    std::vector<engine::ScenarioHeader> headers;
+    const Checks& checks;
+    SourceOptions options;
     report::Reporter& reporter;
     std::unique_ptr<container::Launcher> launcher;
     process::PrivateDir scratch_root;
@@ -152,8 +139,14 @@ struct Runner::Impl {
     std::size_t scenario_counter = 0;
     std::size_t run_counter = 0;
 
-    Impl(const config::TestConfig& test_config, RunOptions run_options, report::Reporter& sink)
-        : config(test_config), options(std::move(run_options)), reporter(sink) {}
+    Impl(const config::TestConfig& test_config, std::vector<Scenario> all, const Checks& table,
+         SourceOptions source_options, report::Reporter& sink)
+        : config(test_config),
+          scenarios(std::move(all)),
+          headers(headers_of(scenarios)),
+          checks(table),
+          options(std::move(source_options)),
+          reporter(sink) {}
 
     void prepare() {
         if (config.image) {
@@ -174,8 +167,8 @@ struct Runner::Impl {
         Step spec_step;
         spec_step.id = "spec";
         spec_step.run = Command::spec;
-        auto observation =
-            execute(spec_step, RunPlan{"spec (setup)", {}, {}, {}}, scratch_root.path(), nullptr);
+        auto observation = execute(spec_step, RunPlan{"spec (setup)", {}, {}, {}},
+                                   scratch_root.path(), nullptr, {});
         const auto* spec = observation.first_kept("SPEC");
         if (spec == nullptr) {
             return;
@@ -220,7 +213,7 @@ struct Runner::Impl {
             discover.id = "discover";
             discover.run = Command::discover;
             auto observation = execute(discover, RunPlan{"discover (setup)", {}, {}, {}},
-                                       scratch_root.path(), nullptr);
+                                       scratch_root.path(), nullptr, {});
             const auto* found = observation.first_kept("CATALOG");
             if (found == nullptr) {
                 throw_input_error(fmt::format(
@@ -364,8 +357,7 @@ struct Runner::Impl {
 
     // The records a tailing step must deliver before new data is injected: the first run of the
     // step it names as its backlog.
-    static const protocol::RecordStore& backlog_for(const Step& step,
-                                                    const ScenarioContext* context) {
+    static const protocol::RecordStore& backlog_for(const Step& step, const ScenarioRun* context) {
         static const protocol::RecordStore none;
         const auto* backlog = context == nullptr || step.backlog_from.empty()
                                   ? nullptr
@@ -388,7 +380,9 @@ struct Runner::Impl {
 
     protocol::Observation execute(const Step& step, const RunPlan& plan,
                                   const std::filesystem::path& scenario_dir,
-                                  const ScenarioContext* context) {
+                                  const ScenarioRun* context,
+                                  const std::vector<const protocol::LineJudge*>& judges,
+                                  std::string* inject_problem = nullptr) {
         process::PrivateDir inputs;
         auto call = make_call(step, plan, scenario_dir, inputs);
         auto launch = launcher->prepare(call);
@@ -396,6 +390,7 @@ struct Runner::Impl {
         protocol::AnalyzerSetup setup;
         setup.catalog = step.run == Command::read ? &catalog_for(step) : nullptr;
         setup.secrets = &secrets;
+        setup.judges = judges;
         setup.states_are_patches = config.states_are_patches;
         setup.transcript_path = scenario_dir / fmt::format("run-{}.jsonl", ++run_counter);
         if (context != nullptr && !step.cursor_floor_from.empty()) {
@@ -408,11 +403,13 @@ struct Runner::Impl {
             setup.apply_projections = projections_to_apply();
         }
         protocol::Analyzer* analyzer_ptr = nullptr;
-        std::string inject_problem;
         std::optional<TailDriver> tail_driver;
         if (step.inject_while_running) {
             tail_driver.emplace(backlog_for(step, context), tail_settings([&] {
-                                    inject_problem = inject(scenario_dir);
+                                    auto problem = inject(scenario_dir);
+                                    if (inject_problem != nullptr) {
+                                        *inject_problem = problem;
+                                    }
                                     analyzer_ptr->set_mark();
                                 }));
             setup.on_tick = [&](milliseconds elapsed) {
@@ -438,11 +435,6 @@ struct Runner::Impl {
             step.id == to_string(step.run) ? plan.label : step.id + ": " + plan.label;
         observation.command_line =
             launcher->describe() + " " + fmt::format("{}", fmt::join(call.args, " "));
-        if (!inject_problem.empty()) {
-            observation.findings.push_back(
-                {std::string(checks::ids::tail_delivers), inject_problem, 0, "", false});
-            ++observation.finding_counts[std::string(checks::ids::tail_delivers)];
-        }
         if (tail_driver) {
             observation.tail_events = tail_driver->events();
         }
@@ -451,8 +443,10 @@ struct Runner::Impl {
 
     // Bisects the range space for the key of the middle record of step.key_from, then plans the
     // ranges with boundaries on both sides of it (X-RANGE-1 at a real record's key).
-    void plan_around_key(const Step& step, const ScenarioContext& context,
-                         const std::filesystem::path& scenario_dir, StepResult& result) {
+    void plan_around_key(const Step& step, const ScenarioRun& context,
+                         const std::filesystem::path& scenario_dir,
+                         const std::vector<const protocol::LineJudge*>& judges,
+                         StepResult& result) {
         const auto* from = context.step(step.key_from);
         if (from == nullptr || from->runs.empty() || from->runs.front().records.empty()) {
             result.why_not =
@@ -463,7 +457,7 @@ struct Runner::Impl {
         const auto& target = records[records.size() / 2];
         auto isolation = isolate_key(target, [&](const ext::KeyRange& range) {
             return execute(step, range_plan("read [bisect range {}]", range), scenario_dir,
-                           &context);
+                           &context, judges);
         });
         if (!isolation.key) {
             result.why_not = isolation.why_not;
@@ -478,12 +472,8 @@ struct Runner::Impl {
         }
     }
 
-    ScenarioContext run_steps(const Scenario& scenario, const std::filesystem::path& scenario_dir) {
-        ScenarioContext context;
-        context.scenario = &scenario;
-        context.test_config = &config;
-        context.catalog = &catalog;
-        context.secrets = &secrets;
+    void run_steps(const Scenario& scenario, const std::filesystem::path& scenario_dir,
+                   const std::vector<const protocol::LineJudge*>& judges, ScenarioRun& context) {
         context.main_config =
             replace_all(config.config_text, "${CONFORM_SCRATCH}", scenario_dir.string());
         context.steps.reserve(scenario.steps.size());
@@ -491,7 +481,7 @@ struct Runner::Impl {
             StepResult result;
             result.step = &step;
             if (step.split.kind == SplitChoice::Kind::around_key) {
-                plan_around_key(step, context, scenario_dir, result);
+                plan_around_key(step, context, scenario_dir, judges, result);
             } else {
                 BaseStep base;
                 if (const auto* from = context.step(step.state_from)) {
@@ -501,24 +491,33 @@ struct Runner::Impl {
                 result.plans = expand_step(step, base, config.resume_sample, result.why_not);
             }
             for (const auto& plan : result.plans) {
-                result.runs.push_back(execute(step, plan, scenario_dir, &context));
+                result.runs.push_back(
+                    execute(step, plan, scenario_dir, &context, judges, &result.inject_problem));
             }
             if (step.inject_after) {
                 inject(scenario_dir);
             }
             context.steps.push_back(std::move(result));
         }
-        return context;
     }
 
-    bool has_stream(bool incremental) const {
+    static bool has_stream(const protocol::Catalog& streams, bool incremental) {
         return std::any_of(
-            catalog.streams.begin(), catalog.streams.end(),
+            streams.streams.begin(), streams.streams.end(),
             [incremental](const auto& stream) { return stream.incremental() == incremental; });
     }
 
     // Why the scenario cannot run, in the test config's own terms; nullopt when it can.
     std::optional<std::string> unmet_requirement(const Scenario& scenario) const {
+        return unmet_requirement(scenario, catalog, true);
+    }
+
+    // The same with `streams` as the catalog; `setup_ran`: spec ran (false in a dry run, where
+    // what depends on spec or discover is taken as met).
+    std::optional<std::string> unmet_requirement(const Scenario& scenario,
+                                                 const protocol::Catalog& streams,
+                                                 bool setup_ran) const {
+        bool streams_known = setup_ran || config.catalog_text.has_value();
         for (const auto& requirement : scenario.requires_) {
             if (requirement.starts_with("claims:")) {
                 auto extension = requirement.substr(7);
@@ -530,12 +529,12 @@ struct Runner::Impl {
                 }
                 continue;
             }
-            struct Need {
+            struct Requirement {
                 std::string_view requirement;
                 bool met;
                 std::string_view missing;
             };
-            const Need needs[] = {
+            const Requirement needs[] = {
                 {"invalid_config", config.invalid_config_text.has_value(),
                  "the test config has no \"invalid_config\""},
                 {"expected_records", !config.expected_records.empty(),
@@ -548,16 +547,17 @@ struct Runner::Impl {
                  "the test config has no \"tail\": {\"inject_command\"}"},
                 {"projections", !config.projections.empty(),
                  "the test config has no \"projections\""},
-                {"minimal_config", minimal_config_text.has_value(),
+                {"minimal_config", !setup_ran || minimal_config_text.has_value(),
                  "spec emitted no connectionSpecification to take the required properties from"},
-                {"incremental_stream", has_stream(true),
+                {"incremental_stream", !streams_known || has_stream(streams, true),
                  "no incremental stream in the configured catalog"},
-                {"full_refresh_stream", has_stream(false),
+                {"full_refresh_stream", !streams_known || has_stream(streams, false),
                  "no full-refresh stream in the configured catalog"},
                 {"all_incremental",
-                 !has_stream(false) &&
-                     std::any_of(catalog.streams.begin(), catalog.streams.end(),
-                                 [](const auto& stream) { return stream.supports_full_refresh; }),
+                 !streams_known ||
+                     (!has_stream(streams, false) &&
+                      std::any_of(streams.streams.begin(), streams.streams.end(),
+                                  [](const auto& stream) { return stream.supports_full_refresh; })),
                  "the configured catalog has a full-refresh stream (read-twice covers it), or no "
                  "stream supports full refresh"},
             };
@@ -580,127 +580,129 @@ struct Runner::Impl {
         return std::nullopt;
     }
 
-    // A pass needs every step of the scenario to have run.
-    static std::optional<std::string> step_not_run(const ScenarioContext& context) {
-        for (const auto& step : context.steps) {
-            if (step.runs.empty()) {
-                return fmt::format("step '{}' did not run: {}", step.step->id,
-                                   step.why_not.empty() ? "nothing to run" : step.why_not);
-            }
-        }
-        return std::nullopt;
-    }
-
-    CheckOutcome evaluate(const std::string& id, const Scenario& scenario,
-                          const ScenarioContext& context,
-                          const std::optional<std::string>& unmet) const {
-        CheckOutcome outcome;
-        if (unmet) {
-            outcome.not_applicable = *unmet;
-        } else {
-            outcome = evaluate_check(id, context);
-            if (auto missing = step_not_run(context)) {
-                outcome.skip(*missing);
-            }
-        }
-        if (options.strict && outcome.not_applicable && outcome.occurrences == 0) {
-            if (auto extension = claimed_extension(scenario)) {
-                outcome.add(
-                    fmt::format("the connector claims '{}' but this check did not run "
-                                "(--strict): {}",
-                                *extension, *outcome.not_applicable));
-                outcome.not_applicable.reset();
-            }
-        }
-        return outcome;
-    }
-
-    report::ScenarioResult run_scenario(const Scenario& scenario) {
+    report::ScenarioResult run_scenario(std::size_t index, const std::vector<std::string>& selected,
+                                        bool strict) {
+        const auto& scenario = scenarios[index];
         report::ScenarioResult result;
         result.id = scenario.id;
         result.suite = scenario.suite;
         result.title = scenario.title;
-        result.rerun = options.rerun_prefix + " --only " + scenario.id;
         result.extension = certified_extension(scenario);
-        auto started = Clock::now();
         auto unmet = unmet_requirement(scenario);
-        ScenarioContext context;
+        ResumeNotes resumes;
+        ScenarioRun run{&scenario, &config, &catalog, &secrets, {}, {}, &resumes};
         auto scenario_dir = scratch_root.path() / fmt::format("scenario-{}", ++scenario_counter);
         if (!unmet) {
             std::filesystem::create_directories(scenario_dir);
-            context = run_steps(scenario, scenario_dir);
+            run_steps(scenario, scenario_dir, judges_of(checks, selected), run);
         }
-        ResumeNotes resumes;
-        for (const auto& id : scenario.checks) {
-            if (!is_check_selected(id, options)) {
+        for (std::size_t c = 0; c < scenario.checks.size(); ++c) {
+            const auto& id = scenario.checks[c];
+            if (std::find(selected.begin(), selected.end(), id) == selected.end()) {
                 continue;
             }
             auto judging = Clock::now();
-            auto outcome = evaluate(id, scenario, context, unmet);
-            result.checks.push_back(to_check_result(id, outcome, options.strict));
+            engine::Circumstances circumstances;
+            circumstances.strict = strict;
+            circumstances.not_run = unmet;
+            circumstances.claimed_extension = claimed_extension(scenario).value_or("");
+            result.checks.push_back(
+                judge(*find_check(checks, id), scenario.inputs[c], run, circumstances));
             result.checks.back().duration_ms =
                 std::chrono::duration_cast<milliseconds>(Clock::now() - judging).count();
-            resumes.insert(resumes.end(), outcome.resumes.begin(), outcome.resumes.end());
         }
-        for (const auto& step : context.steps) {
-            for (const auto& run : step.runs) {
-                result.runs.push_back(summarize(run));
-                result.runs.back().timeline =
-                    checkpoint_timeline(run, stream_names(context), resumes);
+        auto names = catalog_stream_names();
+        for (const auto& step : run.steps) {
+            for (const auto& observation : step.runs) {
+                result.runs.push_back(summarize(observation));
+                result.runs.back().timeline = checkpoint_timeline(observation, names, resumes);
             }
         }
-        result.status = scenario_status(result.checks);
-        add_transcript_surroundings(result, context, secrets);
+        result.status = engine::scenario_status(result.checks);
+        add_transcript_surroundings(result, run, secrets);
         std::error_code ignored;  // the scratch folder goes with the private root at worst
         std::filesystem::remove_all(scenario_dir, ignored);
-        result.duration_ms =
-            std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
-        report::redact(result, [this](std::string_view text) { return secrets.redact(text); });
         return result;
+    }
+
+    std::vector<std::string> catalog_stream_names() const {
+        std::vector<std::string> names;
+        for (const auto& stream : catalog.streams) {
+            names.push_back(stream.display_name());
+        }
+        return names;
+    }
+
+    // The configured catalog a dry run can know: the test config's, read without running anything.
+    protocol::Catalog given_catalog() const {
+        if (!config.catalog_text) {
+            return {};
+        }
+        auto origin = "catalog of " + config.origin.string();
+        auto document = json::parse_json_text(*config.catalog_text, origin);
+        return protocol::load_catalog(document, origin, config.volatile_fields);
+    }
+
+    engine::PlannedScenario plan_of(const Scenario& scenario) const {
+        engine::PlannedScenario planned;
+        if (auto unmet = unmet_requirement(scenario, given_catalog(), false)) {
+            planned.unmet = *unmet;
+            return planned;
+        }
+        for (const auto& step : scenario.steps) {
+            auto count = runs_per_step(step, config.resume_sample);
+            planned.runs += count.runs;
+            planned.exact = planned.exact && count.exact;
+            planned.lines.push_back(fmt::format("step {:<22} {} -> {}{} run(s)", step.id,
+                                                describe_step(step), count.exact ? "" : "~",
+                                                count.runs));
+        }
+        return planned;
     }
 };
 
-Runner::Runner(const config::TestConfig& test_config, RunOptions options,
-               report::Reporter& reporter)
-    : m_impl(std::make_unique<Impl>(test_config, std::move(options), reporter)) {}
+AirbyteSource::AirbyteSource(const config::TestConfig& test_config, std::vector<Scenario> scenarios,
+                             const Checks& checks, SourceOptions options,
+                             report::Reporter& progress)
+    : m_impl(std::make_unique<Impl>(test_config, std::move(scenarios), checks, std::move(options),
+                                    progress)) {}
 
-Runner::~Runner() = default;
+AirbyteSource::~AirbyteSource() = default;
 
-report::RunReport Runner::run(const std::vector<Scenario>& scenarios) {
-    auto started = Clock::now();
-    report::RunReport report;
-    report.strict = m_impl->options.strict;
-    report.test_config = m_impl->config.origin.string();
-    report.claimed_extensions = m_impl->config.extensions;
-    report.filtered = is_filtered(m_impl->options);
-    if (m_impl->options.shard_count > 1) {
-        report.shard =
-            fmt::format("{}/{}", m_impl->options.shard_index + 1, m_impl->options.shard_count);
-    }
+const std::vector<engine::ScenarioHeader>& AirbyteSource::scenarios() const {
+    return m_impl->headers;
+}
+
+void AirbyteSource::prepare() {
     m_impl->prepare();
-    report.connector = m_impl->launcher->describe();
+}
+
+engine::Target AirbyteSource::target() const {
     auto version = m_impl->launcher->version();
-    report.connector_version = version.value;
-    report.connector_version_source = version.source;
-    std::size_t position = 0;
-    for (const auto& scenario : scenarios) {
-        if (!is_selected(scenario, m_impl->options)) {
-            continue;
-        }
-        auto selected_position = position++;
-        if (!in_shard(selected_position, m_impl->options)) {
-            continue;
-        }
-        m_impl->reporter.scenario_started(scenario.id, scenario.title);
-        report.scenarios.push_back(m_impl->run_scenario(scenario));
-        report.scenarios.back().position = selected_position;
-        if (m_impl->options.fail_fast && report.scenarios.back().status == report::Status::failed) {
-            report.filtered = true;  // what did not run is not certified
-            break;
-        }
-        m_impl->reporter.scenario_finished(report.scenarios.back());
-    }
-    report.duration_ms = std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
+    return {m_impl->launcher->describe(), version.value, version.source};
+}
+
+report::ScenarioResult AirbyteSource::run(std::size_t index, const std::vector<std::string>& checks,
+                                          bool strict) {
+    return m_impl->run_scenario(index, checks, strict);
+}
+
+engine::PlannedScenario AirbyteSource::plan(std::size_t index) const {
+    return m_impl->plan_of(m_impl->scenarios[index]);
+}
+
+std::string AirbyteSource::mask(std::string_view text) const {
+    return m_impl->secrets.redact(text);
+}
+
+report::RunReport run_suites(const config::TestConfig& test_config, std::vector<Scenario> scenarios,
+                             const Checks& checks, const engine::RunOptions& options,
+                             SourceOptions source_options, report::Reporter& reporter) {
+    AirbyteSource source(test_config, std::move(scenarios), checks, std::move(source_options),
+                         reporter);
+    auto report = engine::run(source, options, reporter);
+    report.test_config = test_config.origin.string();
+    report.claimed_extensions = test_config.extensions;
     return report;
 }
 

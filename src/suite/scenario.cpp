@@ -11,7 +11,7 @@
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
 #include "schema/user_document.hpp"
-#include "suite/check_registry.hpp"
+#include "suite/check.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
 #include "util/text.hpp"
@@ -154,46 +154,54 @@ Step read_step(const rapidjson::Value& value) {
     return step;
 }
 
-std::vector<std::string> known_check_ids() {
+std::vector<std::string> known_check_ids(const Checks& checks) {
     std::vector<std::string> ids;
-    for (const auto& check : airbyte_checks()) {
+    for (const auto& check : checks) {
         ids.emplace_back(check.info.id);
     }
     return ids;
 }
 
-// Semantic problems the schema cannot express, as "pointer: message".
-std::vector<schema::Problem> find_problems(const std::vector<Scenario>& scenarios) {
+// The check `id` listed at `where`: unknown ids, needs the steps cannot meet and requirements the
+// scenario does not state are problems.
+void bind_check(const std::string& id, const std::string& where, const Checks& checks,
+                Scenario& scenario, std::vector<schema::Problem>& problems) {
+    const auto* check = find_check(checks, id);
+    if (check == nullptr) {
+        auto nearest = nearest_name(id, known_check_ids(checks));
+        problems.emplace_back(
+            where,
+            fmt::format("unknown check '{}'{}", id,
+                        nearest.empty() ? "" : fmt::format(", did you mean '{}'?", nearest)));
+        scenario.inputs.emplace_back();
+        return;
+    }
+    auto matching = match(*check, scenario);
+    for (const auto& problem : matching.problems) {
+        problems.emplace_back(where, fmt::format("check '{}' {}", id, problem));
+    }
+    for (auto requirement : check->requires_) {
+        if (std::find(scenario.requires_.begin(), scenario.requires_.end(), requirement) ==
+            scenario.requires_.end()) {
+            problems.emplace_back(
+                where, fmt::format("check '{}' reads the test config's {}: the scenario must "
+                                   "require \"{}\"",
+                                   id, requirement, requirement));
+        }
+    }
+    scenario.inputs.push_back(std::move(matching));
+}
+
+// Semantic problems the schema cannot express, as "pointer: message"; binds each scenario's checks
+// to the steps their needs read.
+std::vector<schema::Problem> find_problems(std::vector<Scenario>& scenarios, const Checks& checks) {
     std::vector<schema::Problem> problems;
-    auto known = known_check_ids();
     std::set<std::string> scenario_ids;
     for (std::size_t s = 0; s < scenarios.size(); ++s) {
-        const auto& scenario = scenarios[s];
+        auto& scenario = scenarios[s];
         if (!scenario_ids.insert(scenario.id).second) {
             problems.emplace_back(fmt::format("/scenarios/{}/id", s),
                                   fmt::format("duplicate scenario id '{}'", scenario.id));
-        }
-        for (std::size_t c = 0; c < scenario.checks.size(); ++c) {
-            const auto& id = scenario.checks[c];
-            auto where = fmt::format("/scenarios/{}/checks/{}", s, c);
-            const auto* check = find_airbyte_check(id);
-            if (check == nullptr) {
-                auto nearest = nearest_name(id, known);
-                problems.emplace_back(
-                    where,
-                    fmt::format(
-                        "unknown check '{}'{}", id,
-                        nearest.empty() ? "" : fmt::format(", did you mean '{}'?", nearest)));
-                continue;
-            }
-            for (auto role : check->reads) {
-                if (!scenario.provides(role)) {
-                    problems.emplace_back(
-                        where, fmt::format("check '{}' reads {}, which no step of scenario '{}' "
-                                           "provides",
-                                           id, to_string(role), scenario.id));
-                }
-            }
         }
         std::set<std::string> earlier;
         for (std::size_t t = 0; t < scenario.steps.size(); ++t) {
@@ -212,6 +220,11 @@ std::vector<schema::Problem> find_problems(const std::vector<Scenario>& scenario
                 problems.emplace_back(fmt::format("/scenarios/{}/steps/{}/id", s, t),
                                       fmt::format("duplicate step id '{}'", step.id));
             }
+        }
+        scenario.inputs.clear();
+        for (std::size_t c = 0; c < scenario.checks.size(); ++c) {
+            bind_check(scenario.checks[c], fmt::format("/scenarios/{}/checks/{}", s, c), checks,
+                       scenario, problems);
         }
     }
     return problems;
@@ -266,6 +279,8 @@ std::string to_string(const CheckpointChoice& checkpoint) {
 
 std::string_view to_string(Role role) {
     static constexpr std::pair<std::string_view, Role> k_roles[] = {
+        {"a step", Role::run},
+        {"a live run of the connector", Role::live_run},
         {"a spec run", Role::spec},
         {"a check run", Role::check},
         {"a check with the main config", Role::check_valid},
@@ -273,9 +288,15 @@ std::string_view to_string(Role role) {
         {"a check with the minimal config", Role::check_minimal},
         {"a discover run", Role::discover},
         {"a read", Role::read},
+        {"a read expected to end on its own (no \"tail\": true, malformed range or invalid "
+         "config)",
+         Role::finite_read},
         {"a plain read (no state, range, split or projections)", Role::plain_read},
+        {"a read not split into shards", Role::unsplit_read},
         {"a read with the invalid config", Role::invalid_read},
         {"a read resumed from an earlier step (\"state\")", Role::resumed_read},
+        {"range shards resumed from an earlier step (\"split\" and \"state\")",
+         Role::resumed_shards},
         {"a read held to an earlier step's cursor (\"cursor_floor_from\")", Role::cursor_floor},
         {"a read with the full range (\"range\": \"full\")", Role::full_range_read},
         {"a read split into shards (\"split\")", Role::shard_reads},
@@ -284,7 +305,9 @@ std::string_view to_string(Role role) {
         {"a read with the merge config (\"config\": \"merge\")", Role::merge_read},
         {"a read with the full-state config (\"config\": \"full_state\")", Role::full_state_read},
         {"a read with neutral extension keys", Role::neutral_keys},
-        {"a read with projections", Role::projected_read},
+        {"a read with projections (\"projections\")", Role::projected_read},
+        {"a read to which conform applies the projections (\"apply_projections\")",
+         Role::projections_applied},
         {"a full-refresh read (\"sync_mode\": \"full_refresh\")", Role::full_refresh},
         {"data injected after a step (\"inject_after\")", Role::inject_after}};
     return name_of(role, k_roles);
@@ -297,12 +320,13 @@ bool Step::is_plain_read() const {
 }
 
 std::vector<Role> Step::roles() const {
-    std::vector<Role> roles;
+    std::vector<Role> roles{Role::run};
     auto add_if = [&roles](bool condition, Role role) {
         if (condition) {
             roles.push_back(role);
         }
     };
+    add_if(!recorded, Role::live_run);
     add_if(run == Command::spec, Role::spec);
     add_if(run == Command::discover, Role::discover);
     if (run == Command::check) {
@@ -317,30 +341,30 @@ std::vector<Role> Step::roles() const {
         return roles;
     }
     roles.push_back(Role::read);
+    add_if(!recorded && tail != TailFlag::on && range.kind != RangeChoice::Kind::malformed &&
+               config != ConfigChoice::invalid && !inject_while_running,
+           Role::finite_read);
     add_if(is_plain_read(), Role::plain_read);
+    add_if(!splits(), Role::unsplit_read);
     add_if(config == ConfigChoice::invalid, Role::invalid_read);
     add_if(config == ConfigChoice::merge, Role::merge_read);
     add_if(config == ConfigChoice::full_state, Role::full_state_read);
-    add_if(resumes(), Role::resumed_read);
+    add_if(resumes() && !splits(), Role::resumed_read);
+    add_if(resumes() && splits(), Role::resumed_shards);
     add_if(!cursor_floor_from.empty(), Role::cursor_floor);
     add_if(range.kind == RangeChoice::Kind::full && !splits() && !resumes(), Role::full_range_read);
     add_if(range.kind == RangeChoice::Kind::malformed, Role::malformed_range);
     add_if(splits(), Role::shard_reads);
     add_if(inject_while_running, Role::tailing_read);
     add_if(neutral_extension_keys, Role::neutral_keys);
-    add_if(projections != ProjectionChoice::none || apply_projections, Role::projected_read);
+    add_if(projections != ProjectionChoice::none, Role::projected_read);
+    add_if(apply_projections, Role::projections_applied);
     add_if(as_full_refresh, Role::full_refresh);
     return roles;
 }
 
-bool Scenario::provides(Role role) const {
-    return std::any_of(steps.begin(), steps.end(), [role](const Step& step) {
-        auto roles = step.roles();
-        return std::find(roles.begin(), roles.end(), role) != roles.end();
-    });
-}
-
-std::vector<Scenario> load_suite_text(std::string_view text, std::string_view origin) {
+std::vector<Scenario> load_suite_text(std::string_view text, std::string_view origin,
+                                      const Checks& checks) {
     schema::UserDocument file(std::string(text), std::string(origin), suite_schema(),
                               {"suite", "suite.schema.json"});
     const auto& document = file.root();
@@ -367,17 +391,17 @@ std::vector<Scenario> load_suite_text(std::string_view text, std::string_view or
             fmt::format("{}:{}", origin, file.line_of(fmt::format("/scenarios/{}", index++)));
         scenarios.push_back(std::move(scenario));
     }
-    if (auto problems = find_problems(scenarios); !problems.empty()) {
+    if (auto problems = find_problems(scenarios, checks); !problems.empty()) {
         file.fail(problems);
     }
     return scenarios;
 }
 
-std::vector<Scenario> load_suite_file(const std::filesystem::path& path) {
-    return load_suite_text(read_text_file(path), path.string());
+std::vector<Scenario> load_suite_file(const std::filesystem::path& path, const Checks& checks) {
+    return load_suite_text(read_text_file(path), path.string(), checks);
 }
 
-std::vector<Scenario> load_builtin_suites() {
+std::vector<Scenario> load_builtin_suites(const Checks& checks) {
     std::vector<std::pair<std::string_view, std::string_view>> suites;
     for (const auto& [name, content] : resources::all()) {
         if (!name.ends_with(".schema.json")) {
@@ -387,7 +411,7 @@ std::vector<Scenario> load_builtin_suites() {
     std::sort(suites.begin(), suites.end());
     std::vector<Scenario> scenarios;
     for (const auto& [name, content] : suites) {
-        auto loaded = load_suite_text(content, fmt::format("suites/{}", name));
+        auto loaded = load_suite_text(content, fmt::format("suites/{}", name), checks);
         scenarios.insert(scenarios.end(), loaded.begin(), loaded.end());
     }
     return scenarios;

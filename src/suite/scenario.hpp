@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/needs.hpp"
+
 namespace conform::suite {
 
 enum class Command { spec, check, discover, read };
@@ -46,30 +48,37 @@ struct CheckpointChoice {
     std::size_t number = 0;  // 1-based, for `number`
 };
 
-// What a step's runs give the checks. Checks declare the roles they read; a scenario listing a
-// check whose roles none of its steps provide is rejected when the suite is loaded.
+// What a step's runs give the checks. A check states what it reads as needs over these roles
+// (engine/needs.hpp); a scenario whose steps cannot meet a listed check's needs is rejected when
+// the suite is loaded.
 enum class Role {
-    spec,             // a spec run
-    check,            // any check run
-    check_valid,      // check with the main config
-    check_invalid,    // check with the invalid config
-    check_minimal,    // check with only the spec's required properties and defaults
-    discover,         // a discover run
-    read,             // any read
-    plain_read,       // a read of the whole catalog with the main config, no state, no range
-    invalid_read,     // a read with the invalid config
-    resumed_read,     // a read resumed from an earlier step's checkpoints
-    cursor_floor,     // a read whose records are held to an earlier step's newest cursor
-    full_range_read,  // a read of the full range, neither split nor resumed
-    shard_reads,      // a read split into range shards
-    malformed_range,  // a read given malformed ranges
-    tailing_read,     // a read with tail on, driven through injection
-    merge_read,       // a read with the merge-state config
-    full_state_read,  // a read with the full-state config
-    neutral_keys,     // a read whose catalog carries neutral extension keys
-    projected_read,   // a read with projections
-    full_refresh,     // a read of every stream in full refresh
-    inject_after,     // data injected after a step
+    run,                  // any step
+    live_run,             // a step that runs the connector (not a recorded transcript)
+    spec,                 // a spec run
+    check,                // any check run
+    check_valid,          // check with the main config
+    check_invalid,        // check with the invalid config
+    check_minimal,        // check with only the spec's required properties and defaults
+    discover,             // a discover run
+    read,                 // any read
+    finite_read,          // a live read expected to end on its own and exit 0
+    plain_read,           // a read of the whole catalog with the main config, no state, no range
+    unsplit_read,         // a read not split into range shards
+    invalid_read,         // a read with the invalid config
+    resumed_read,         // a read (not split) resumed from an earlier step's checkpoints
+    resumed_shards,       // range shards resumed from an earlier step's checkpoint
+    cursor_floor,         // a read whose records are held to an earlier step's newest cursor
+    full_range_read,      // a read of the full range, neither split nor resumed
+    shard_reads,          // a read split into range shards
+    malformed_range,      // a read given malformed ranges
+    tailing_read,         // a read with tail on, driven through injection
+    merge_read,           // a read with the merge-state config
+    full_state_read,      // a read with the full-state config
+    neutral_keys,         // a read whose catalog carries neutral extension keys
+    projected_read,       // a read with projections in its catalog
+    projections_applied,  // a plain read to which conform applies the configured projections
+    full_refresh,         // a read of every stream in full refresh
+    inject_after,         // data injected after a step
 };
 
 std::string_view to_string(Command command);
@@ -100,6 +109,7 @@ struct Step {
     std::string backlog_from;  // the step whose records a tailing run delivers before injection
     bool inject_after = false;
     double timeout_seconds = 0;
+    bool recorded = false;  // a recorded transcript (conform validate), not a live run
 
     bool resumes() const { return !state_from.empty(); }
     bool splits() const { return split.kind != SplitChoice::Kind::none; }
@@ -115,18 +125,24 @@ struct Scenario {
     std::vector<std::string> requires_;
     std::vector<Step> steps;
     std::vector<std::string> checks;
+    // Per check, the steps each of its needs reads (matched when the suite was loaded).
+    std::vector<engine::Matching> inputs;
     std::string origin;  // "suites/core.json:12"
-
-    bool provides(Role role) const;
 };
 
-// Loads the suites embedded in conform (suites/*.json at build time), in a stable order.
-std::vector<Scenario> load_builtin_suites();
+struct Check;
+
+// Loads the suites embedded in conform (suites/*.json at build time), in a stable order, for the
+// checks of `checks`.
+std::vector<Scenario> load_builtin_suites(const std::vector<Check>& checks);
 
 // Loads one suite file. Throws conform::Error (input) listing every problem with file, line and
 // what was expected: schema violations, unknown check ids (with the nearest known id), checks
-// whose step roles no step provides, steps that refer to unknown or later steps, duplicate ids.
-std::vector<Scenario> load_suite_file(const std::filesystem::path& path);
-std::vector<Scenario> load_suite_text(std::string_view text, std::string_view origin);
+// whose needs the scenario's steps cannot meet, or whose test-config requirements the scenario
+// does not require, steps that refer to unknown or later steps, duplicate ids.
+std::vector<Scenario> load_suite_file(const std::filesystem::path& path,
+                                      const std::vector<Check>& checks);
+std::vector<Scenario> load_suite_text(std::string_view text, std::string_view origin,
+                                      const std::vector<Check>& checks);
 
 }  // namespace conform::suite

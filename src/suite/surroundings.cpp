@@ -12,7 +12,7 @@ namespace conform::suite {
 namespace {
 
 // The transcript of each run label, or "" for a label that several runs share.
-std::map<std::string, std::string> transcripts_by_label(const ScenarioContext& context) {
+std::map<std::string, std::string> transcripts_by_label(const ScenarioRun& context) {
     std::map<std::string, std::string> paths;
     for (const auto& step : context.steps) {
         for (const auto& run : step.runs) {
@@ -67,7 +67,7 @@ std::vector<report::TranscriptLine> transcript_lines(const std::string& path, st
     return lines;
 }
 
-void add_transcript_surroundings(report::ScenarioResult& result, const ScenarioContext& context,
+void add_transcript_surroundings(report::ScenarioResult& result, const ScenarioRun& context,
                                  const protocol::Secrets& secrets,
                                  const SurroundingsLimits& limits) {
     auto paths = transcripts_by_label(context);

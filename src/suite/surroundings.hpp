@@ -7,7 +7,7 @@
 
 #include "protocol/secrets.hpp"
 #include "report/model.hpp"
-#include "suite/context.hpp"
+#include "suite/check.hpp"
 
 namespace conform::suite {
 
@@ -28,7 +28,7 @@ std::vector<report::TranscriptLine> transcript_lines(const std::string& path, st
 // Gives every example of `result` that names a stdout line the lines around it, read from the
 // kept transcript of the run it names in `context`. Must run while the transcripts still exist.
 // An example whose run label names more than one run gets none rather than the wrong lines.
-void add_transcript_surroundings(report::ScenarioResult& result, const ScenarioContext& context,
+void add_transcript_surroundings(report::ScenarioResult& result, const ScenarioRun& context,
                                  const protocol::Secrets& secrets,
                                  const SurroundingsLimits& limits = {});
 

@@ -4,35 +4,38 @@
 #include <string_view>
 #include <vector>
 
-#include "checks/registry.hpp"
+#include "engine/verdict.hpp"
 #include "process/output.hpp"
 #include "process/process.hpp"
 #include "protocol/analyzer.hpp"
-#include "suite/context.hpp"
 #include "suite/surroundings.hpp"
 
 namespace conform::suite {
 
-const std::vector<std::string>& transcript_checks() {
-    namespace ids = checks::ids;
-    static const std::vector<std::string> k_checks{
-        std::string(ids::io_json_lines),     std::string(ids::io_messages),
-        std::string(ids::io_known_types),    std::string(ids::read_streams),
-        std::string(ids::read_schema),       std::string(ids::read_emitted_at),
-        std::string(ids::read_primary_key),  std::string(ids::read_cursor),
-        std::string(ids::state_well_formed), std::string(ids::merge_reduction),
-        std::string(ids::state_final),
-    };
-    return k_checks;
+namespace {
+
+// A recorded transcript as a scenario step: a plain read that conform did not run.
+Scenario recorded_read_scenario(const std::string& origin) {
+    Step step;
+    step.id = "read";
+    step.run = Command::read;
+    step.recorded = true;
+    Scenario scenario;
+    scenario.id = "transcript";
+    scenario.suite = "validate";
+    scenario.title = "checks on a recorded read transcript";
+    scenario.steps.push_back(step);
+    scenario.origin = origin;
+    return scenario;
 }
 
-report::RunReport validate_transcript(std::istream& transcript, const std::string& origin,
-                                      const protocol::Catalog& catalog, bool strict) {
-    auto started = std::chrono::steady_clock::now();
-    protocol::Secrets no_secrets;
+protocol::Observation analyze(std::istream& transcript, const std::string& origin,
+                              const protocol::Catalog& catalog, const protocol::Secrets& secrets,
+                              std::vector<const protocol::LineJudge*> judges) {
     protocol::AnalyzerSetup setup;
     setup.catalog = &catalog;
-    setup.secrets = &no_secrets;
+    setup.secrets = &secrets;
+    setup.judges = std::move(judges);
     protocol::Analyzer analyzer(std::move(setup));
     // Lines are cut as a live run cuts them (same limit, same `truncated` flag), so a long line
     // gets the live verdict and an endless one (/dev/zero) cannot exhaust memory.
@@ -54,31 +57,48 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
     observation.label = origin;
     // The user's file is the transcript: examples show the lines around them when it names one.
     observation.transcript_path = origin;
+    return observation;
+}
 
-    Scenario scenario{"transcript", "validate", "checks on a recorded read transcript",
-                      {},           {},         transcript_checks(),
-                      origin};
-    Step step;
-    step.id = "read";
-    step.run = Command::read;
-    ScenarioContext context;
-    context.scenario = &scenario;
-    context.catalog = &catalog;
-    context.secrets = &no_secrets;
+}  // namespace
+
+std::vector<std::string> transcript_checks(const Checks& checks) {
+    auto scenario = recorded_read_scenario("");
+    std::vector<std::string> ids;
+    for (const auto& check : checks) {
+        if (check.requires_.empty() && match(check, scenario).matched()) {
+            ids.emplace_back(check.info.id);
+        }
+    }
+    return ids;
+}
+
+report::RunReport validate_transcript(std::istream& transcript, const std::string& origin,
+                                      const protocol::Catalog& catalog, const Checks& checks,
+                                      bool strict) {
+    auto started = std::chrono::steady_clock::now();
+    protocol::Secrets no_secrets;
+    auto scenario = recorded_read_scenario(origin);
+    scenario.checks = transcript_checks(checks);
+    ScenarioRun run{&scenario, nullptr, &catalog, &no_secrets, {}, {}, nullptr};
     StepResult result;
-    result.step = &step;
-    result.runs.push_back(std::move(observation));
-    context.steps.push_back(std::move(result));
+    result.step = &scenario.steps.front();
+    result.runs.push_back(
+        analyze(transcript, origin, catalog, no_secrets, judges_of(checks, scenario.checks)));
+    run.steps.push_back(std::move(result));
 
     report::ScenarioResult scenario_result;
     scenario_result.id = scenario.id;
     scenario_result.suite = scenario.suite;
     scenario_result.title = scenario.title;
     for (const auto& id : scenario.checks) {
-        scenario_result.checks.push_back(to_check_result(id, evaluate_check(id, context), strict));
+        const auto& check = *find_check(checks, id);
+        engine::Circumstances circumstances;
+        circumstances.strict = strict;
+        scenario_result.checks.push_back(judge(check, match(check, scenario), run, circumstances));
     }
-    scenario_result.status = scenario_status(scenario_result.checks);
-    add_transcript_surroundings(scenario_result, context, no_secrets);
+    scenario_result.status = engine::scenario_status(scenario_result.checks);
+    add_transcript_surroundings(scenario_result, run, no_secrets);
     report::RunReport report;
     report.strict = strict;
     report.recorded_transcript = true;

@@ -77,7 +77,7 @@ with tempfile.TemporaryDirectory(prefix="conform-mx-cli-") as folder:
     bad["extension"]["nmae"] = "typo"
     completed, _ = run(folder, bad)
     expect("an unknown key in the test config exits 3 naming it",
-           completed.returncode == 3 and "extension.nmae" in completed.stderr, completed)
+           completed.returncode == 3 and "/extension/nmae" in completed.stderr, completed)
 
     completed, _ = run(folder, config(), "--connector", "true")
     expect("--connector with an extension test config is a usage error (2)",

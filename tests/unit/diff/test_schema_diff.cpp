@@ -184,8 +184,8 @@ TEST_CASE("verdicts: a new failure is breaking, a fix or a skip is not") {
         report::RunReport run;
         report::ScenarioResult scenario;
         scenario.id = "basic";
-        scenario.checks.push_back({"spec.valid", {}, checks::Level::must, "", spec, {}, 0, ""});
-        scenario.checks.push_back({"read.valid", {}, checks::Level::must, "", read, {}, 0, ""});
+        scenario.checks.push_back({"spec.valid", {}, report::Level::must, "", spec, {}, 0, 0, ""});
+        scenario.checks.push_back({"read.valid", {}, report::Level::must, "", read, {}, 0, 0, ""});
         run.scenarios.push_back(scenario);
         return run;
     };

@@ -33,7 +33,7 @@ CheckResult check(std::string id, Status status, std::vector<Example> examples =
     CheckResult result;
     result.id = std::move(id);
     result.clauses = {"AP-READ-2"};
-    result.level = checks::Level::must;
+    result.level = report::Level::must;
     result.title = "title of " + result.id;
     result.status = status;
     result.occurrences = examples.size();

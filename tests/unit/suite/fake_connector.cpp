@@ -8,6 +8,7 @@
 #include <chrono>
 #include <csignal>
 
+#include "checks/checks.hpp"
 #include "config/test_config.hpp"
 #include "json/parse.hpp"
 #include "suite/scenario.hpp"
@@ -140,12 +141,13 @@ const report::CheckResult* find(const report::RunReport& report, const std::stri
 }
 
 report::RunReport run_scenarios(const Behaviour& behaviour, const config::TestConfig& test_config,
-                                const std::vector<suite::Scenario>& scenarios,
-                                suite::RunOptions options) {
-    options.executor = executor_for(behaviour);
+                                std::vector<suite::Scenario> scenarios,
+                                const engine::RunOptions& options) {
+    suite::SourceOptions source;
+    source.executor = executor_for(behaviour);
     report::Reporter silent;
-    suite::Runner runner(test_config, options, silent);
-    return runner.run(scenarios);
+    return suite::run_suites(test_config, std::move(scenarios), checks::airbyte_checks(), options,
+                             std::move(source), silent);
 }
 
 }  // namespace
@@ -164,18 +166,20 @@ config::TestConfig fake_test_config(const std::string& catalog_json,
 
 report::RunReport run_fake(const Behaviour& behaviour, const config::TestConfig& test_config,
                            const std::string& suite_json, bool strict) {
-    suite::RunOptions options;
+    engine::RunOptions options;
     options.strict = strict;
-    return run_scenarios(behaviour, test_config,
-                         suite::load_suite_text(suite_json, "test-suite.json"), options);
+    return run_scenarios(
+        behaviour, test_config,
+        suite::load_suite_text(suite_json, "test-suite.json", checks::airbyte_checks()), options);
 }
 
 report::RunReport run_builtin(const Behaviour& behaviour, const config::TestConfig& test_config,
                               std::vector<std::string> only, bool strict) {
-    suite::RunOptions options;
+    engine::RunOptions options;
     options.strict = strict;
     options.only = std::move(only);
-    return run_scenarios(behaviour, test_config, suite::load_builtin_suites(), options);
+    return run_scenarios(behaviour, test_config,
+                         suite::load_builtin_suites(checks::airbyte_checks()), options);
 }
 
 std::string status_of(const report::RunReport& report, const std::string& scenario,

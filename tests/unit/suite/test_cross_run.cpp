@@ -138,7 +138,8 @@ TEST_CASE("cross-run: a correct connector with interleaved per-stream STATEs pas
     CHECK(status_of(report, "resume", "state.resume_no_loss") == "passed");
     CHECK(status_of(report, "resume", "state.commit_boundaries") == "passed");
     CHECK(status_of(report, "range-subdivide", "range.state_subdivision") == "passed");
-    CHECK(status_of(report, "read-from-final-state", "state.incremental_no_older") == "passed");
+    // The read from the final state emits nothing: no cursor to hold to the floor, so no verdict.
+    CHECK(status_of(report, "read-from-final-state", "state.incremental_no_older") == "skipped");
 }
 
 TEST_CASE("cross-run: a STATE ahead of its records is X-STATE-1, counted over every lost record") {

@@ -86,7 +86,7 @@ TEST_CASE("examples get the lines around them from the transcript of the run the
     step_result.runs[1].transcript_path = file.path();
     step_result.runs[2].label = "read [bisect]";
     step_result.runs[2].transcript_path = other.path();
-    ScenarioContext context;
+    ScenarioRun context;
     context.steps.push_back(std::move(step_result));
 
     report::ScenarioResult result;

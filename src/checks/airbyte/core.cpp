@@ -1,0 +1,530 @@
+// The core Airbyte checks judged once the runs are over (AP-*): command exits, spec, discover,
+// determinism, expected records, the final checkpoint.
+#include <rapidjson/document.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "checks/airbyte/airbyte.hpp"
+#include "checks/airbyte/helpers.hpp"
+#include "json/parse.hpp"
+#include "schema/schema.hpp"
+#include "suite/compare.hpp"
+#include "suite/field_diff.hpp"
+#include "util/error.hpp"
+
+namespace conform::checks::airbyte {
+
+using suite::CompareBy;
+using suite::RecordSet;
+using suite::StepResult;
+
+namespace {
+
+// Exactly one `type` message and exit 0, for the runs of spec, check or discover steps.
+void expect_single(const std::vector<const StepResult*>& steps, const std::string& type,
+                   Verdict& verdict) {
+    for (const auto* step : steps) {
+        for (const auto& run : step->runs) {
+            verdict.judged();
+            auto count = run.count(type);
+            if (count != 1) {
+                verdict.fail(fmt::format("expected exactly one {} message, got {}", type, count),
+                             {run.label});
+            }
+            if (!exited_cleanly(run)) {
+                verdict.fail(fmt::format("expected exit code 0, got {}", exit_text(run)),
+                             {run.label, 0, run.process.stderr_text.substr(0, 300)});
+            }
+        }
+    }
+}
+
+void check_spec_command(const Inputs& inputs, Verdict& verdict) {
+    expect_single(inputs.steps(0), "SPEC", verdict);
+}
+
+void check_discover_command(const Inputs& inputs, Verdict& verdict) {
+    expect_single(inputs.steps(0), "CATALOG", verdict);
+}
+
+void check_check_command(const Inputs& inputs, Verdict& verdict) {
+    expect_single(inputs.steps(0), "CONNECTION_STATUS", verdict);
+    for (const auto* step : inputs.steps(0)) {
+        auto config = step->step->config;
+        std::string expected = config == suite::ConfigChoice::invalid ? "FAILED" : "SUCCEEDED";
+        for (const auto& run : step->runs) {
+            const auto* kept = run.first_kept("CONNECTION_STATUS");
+            if (kept == nullptr) {
+                continue;
+            }
+            auto message = json::parse_json_text(kept->json, "CONNECTION_STATUS");
+            const auto& status = message["connectionStatus"];
+            std::string seen = status.HasMember("status") && status["status"].IsString()
+                                   ? status["status"].GetString()
+                                   : "?";
+            if (seen != expected) {
+                verdict.fail(fmt::format("with the {} config expected status {}, got {}",
+                                         to_string(config), expected, seen),
+                             {run.label, kept->line, kept->json});
+            } else if (seen == "FAILED" &&
+                       (!status.HasMember("message") || !status["message"].IsString() ||
+                        status["message"].GetStringLength() == 0)) {
+                verdict.fail("status FAILED carries no message explaining why",
+                             {run.label, kept->line, kept->json});
+            }
+        }
+    }
+}
+
+bool has_trace_error(const protocol::Observation& run) {
+    for (const auto& kept : run.kept) {
+        if (kept.type == "TRACE" && kept.json.find("\"ERROR\"") != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void check_read_command(const Inputs& inputs, Verdict& verdict) {
+    for (const auto* step : inputs.steps(0)) {
+        for (const auto& run : step->runs) {
+            verdict.judged();
+            if (exited_cleanly(run)) {
+                continue;
+            }
+            std::string trace = has_trace_error(run) ? "" : "; no TRACE error message came first";
+            verdict.fail(fmt::format("read failed: {}{}", exit_text(run), trace),
+                         {run.label, 0, stderr_tail(run)});
+        }
+    }
+}
+
+// AP-CLI-4 read the other way round: a read that cannot work (invalid config) must say so.
+void check_read_invalid_config(const Inputs& inputs, Verdict& verdict) {
+    for (const auto* step : inputs.steps(0)) {
+        for (const auto& run : step->runs) {
+            verdict.judged();
+            if (run.process.stop_reason == process::StopReason::timeout) {
+                verdict.fail(fmt::format("with the invalid config the read {}", exit_text(run)),
+                             {run.label});
+            } else if (exited_cleanly(run) && !has_trace_error(run)) {
+                verdict.fail(fmt::format("with the invalid config the read succeeded (exit 0, {} "
+                                         "record(s)) and emitted no TRACE error",
+                                         run.count("RECORD")),
+                             {run.label});
+            }
+        }
+    }
+}
+
+// A config with only the spec's required properties (and its defaults) is still a config: check
+// may call it FAILED, but must answer.
+void check_minimal_config(const Inputs& inputs, Verdict& verdict) {
+    for (const auto* step : inputs.steps(0)) {
+        for (const auto& run : step->runs) {
+            verdict.judged();
+            if (run.count("CONNECTION_STATUS") != 1) {
+                verdict.fail(fmt::format("with only the required properties and defaults, check "
+                                         "emitted {} CONNECTION_STATUS messages",
+                                         run.count("CONNECTION_STATUS")),
+                             {run.label, 0, run.process.stderr_text.substr(0, 300)});
+            }
+            if (!exited_cleanly(run)) {
+                verdict.fail(fmt::format("with only the required properties and defaults, check "
+                                         "ended with {}",
+                                         exit_text(run)),
+                             {run.label, 0, run.process.stderr_text.substr(0, 300)});
+            }
+        }
+    }
+}
+
+// The first SPEC message of the spec steps, or null (skipping the check).
+const protocol::Observation::Kept* spec_message(const Inputs& inputs, Verdict& verdict) {
+    for (const auto* step : inputs.steps(0)) {
+        for (const auto& run : step->runs) {
+            if (const auto* kept = run.first_kept("SPEC")) {
+                return kept;
+            }
+        }
+    }
+    verdict.skip("spec emitted no SPEC message (see cli.spec)");
+    return nullptr;
+}
+
+void check_spec_schema(const Inputs& inputs, Verdict& verdict) {
+    const auto* kept = spec_message(inputs, verdict);
+    if (kept == nullptr) {
+        return;
+    }
+    verdict.judged();
+    auto message = json::parse_json_text(kept->json, "SPEC");
+    const auto& specification = message["spec"]["connectionSpecification"];
+    std::vector<schema::Violation> violations;
+    if (!schema::draft7_metaschema().validate(specification, &violations)) {
+        for (const auto& violation : violations) {
+            verdict.fail(fmt::format("connectionSpecification is not a valid draft-07 schema: at "
+                                     "'{}': {}",
+                                     violation.instance_path, violation.message),
+                         {"spec", kept->line});
+        }
+        return;
+    }
+    if (!specification.IsObject() || !specification.HasMember("type") ||
+        !specification["type"].IsString() ||
+        std::string_view(specification["type"].GetString()) != "object") {
+        verdict.fail("connectionSpecification must describe an object (\"type\": \"object\")",
+                     {"spec", kept->line});
+    }
+    try {
+        schema::Schema::compile(specification);
+    } catch (const Error& error) {
+        verdict.fail(fmt::format("connectionSpecification cannot be used: {}", error.what()),
+                     {"spec", kept->line});
+    }
+}
+
+void check_spec_config(const Inputs& inputs, Verdict& verdict) {
+    const auto* kept = spec_message(inputs, verdict);
+    if (kept == nullptr) {
+        return;
+    }
+    auto message = json::parse_json_text(kept->json, "SPEC");
+    auto config = json::parse_json_text(inputs.main_config(), inputs.test_config().origin.string());
+    try {
+        auto compiled = schema::Schema::compile(message["spec"]["connectionSpecification"]);
+        std::vector<schema::Violation> violations;
+        verdict.judged();
+        if (!compiled.validate(config, &violations)) {
+            for (const auto& violation : violations) {
+                verdict.fail(fmt::format("the test config's connector config does not match the "
+                                         "spec: at '{}': {} (fix the test setup or the spec)",
+                                         violation.instance_path, violation.message),
+                             {"spec", kept->line});
+            }
+        }
+    } catch (const Error& error) {
+        verdict.skip(fmt::format("the spec's schema does not compile: {}", error.what()));
+    }
+}
+
+// The first CATALOG message of the discover steps, or nothing (skipping the check).
+std::optional<rapidjson::Document> discovered(const Inputs& inputs, Verdict& verdict,
+                                              std::uint64_t& line) {
+    for (const auto* step : inputs.steps(0)) {
+        for (const auto& run : step->runs) {
+            if (const auto* kept = run.first_kept("CATALOG")) {
+                line = kept->line;
+                return json::parse_json_text(kept->json, "CATALOG");
+            }
+        }
+    }
+    verdict.skip("discover emitted no CATALOG message (see cli.discover)");
+    return std::nullopt;
+}
+
+std::string stream_name(const rapidjson::Value& stream) {
+    std::string name =
+        stream.HasMember("name") && stream["name"].IsString() ? stream["name"].GetString() : "?";
+    if (stream.HasMember("namespace") && stream["namespace"].IsString()) {
+        return std::string(stream["namespace"].GetString()) + "." + name;
+    }
+    return name;
+}
+
+void check_discover_streams(const Inputs& inputs, Verdict& verdict) {
+    std::uint64_t line = 0;
+    auto message = discovered(inputs, verdict, line);
+    if (!message) {
+        return;
+    }
+    std::set<std::string> seen;
+    for (const auto& stream : (*message)["catalog"]["streams"].GetArray()) {
+        verdict.judged();
+        auto name = stream_name(stream);
+        if (!seen.insert(name).second) {
+            verdict.fail(fmt::format("stream '{}' is listed more than once", name),
+                         {"discover", line});
+        }
+        if (!stream.HasMember("supported_sync_modes") ||
+            !stream["supported_sync_modes"].IsArray() || stream["supported_sync_modes"].Empty()) {
+            verdict.fail(fmt::format("stream '{}' lists no supported_sync_modes", name),
+                         {"discover", line});
+        }
+        std::vector<schema::Violation> violations;
+        if (!stream.HasMember("json_schema") ||
+            !schema::draft7_metaschema().validate(stream["json_schema"], &violations)) {
+            verdict.fail(fmt::format("stream '{}' json_schema is not a valid draft-07 schema{}",
+                                     name, violations.empty() ? "" : ": " + violations[0].message),
+                         {"discover", line});
+        }
+    }
+}
+
+// True when `path` names a property chain declared in `schema`'s properties.
+bool path_in_schema(const rapidjson::Value& schema, const rapidjson::Value& path) {
+    const rapidjson::Value* current = &schema;
+    for (const auto& part : path.GetArray()) {
+        if (!part.IsString() || !current->IsObject() || !current->HasMember("properties") ||
+            !(*current)["properties"].IsObject() ||
+            !(*current)["properties"].HasMember(part.GetString())) {
+            return false;
+        }
+        current = &(*current)["properties"][part.GetString()];
+    }
+    return true;
+}
+
+void check_discover_keys(const Inputs& inputs, Verdict& verdict) {
+    std::uint64_t line = 0;
+    auto message = discovered(inputs, verdict, line);
+    if (!message) {
+        return;
+    }
+    for (const auto& stream : (*message)["catalog"]["streams"].GetArray()) {
+        if (!stream.HasMember("json_schema")) {
+            continue;
+        }
+        const auto& schema = stream["json_schema"];
+        auto name = stream_name(stream);
+        if (stream.HasMember("source_defined_primary_key") &&
+            stream["source_defined_primary_key"].IsArray()) {
+            for (const auto& path : stream["source_defined_primary_key"].GetArray()) {
+                verdict.judged(path.IsArray() ? 1 : 0);
+                if (path.IsArray() && !path_in_schema(schema, path)) {
+                    verdict.fail(fmt::format("stream '{}': primary key {} is not a property of its "
+                                             "schema",
+                                             name, json_text(path)),
+                                 {"discover", line});
+                }
+            }
+        }
+        bool has_cursor = stream.HasMember("default_cursor_field") &&
+                          stream["default_cursor_field"].IsArray() &&
+                          !stream["default_cursor_field"].Empty();
+        verdict.judged(has_cursor ? 1 : 0);
+        if (has_cursor && !path_in_schema(schema, stream["default_cursor_field"])) {
+            verdict.fail(fmt::format("stream '{}': default cursor {} is not a property of its "
+                                     "schema",
+                                     name, json_text(stream["default_cursor_field"])),
+                         {"discover", line});
+        }
+    }
+}
+
+void check_deterministic(const Inputs& inputs, Verdict& verdict) {
+    const auto& first_step = *inputs.steps(0).at(0);
+    const auto& second_step = *inputs.steps(0).at(1);
+    const auto& first = first_step.runs.front();
+    const auto& second = second_step.runs.front();
+    const auto& catalog = inputs.catalog();
+    bool as_full_refresh = first_step.step->as_full_refresh && second_step.step->as_full_refresh;
+    auto full_refresh = [&catalog, as_full_refresh](const protocol::RecordEntry& entry) {
+        const auto& stream = catalog.streams[entry.stream];
+        return !stream.incremental() || (as_full_refresh && stream.supports_full_refresh);
+    };
+    RecordSet first_records(first, full_refresh);
+    RecordSet second_records(second, full_refresh);
+    verdict.judged(first_records.size() + second_records.size());
+    auto names = inputs.stream_names();
+    auto changed = changed_records(first_records, second_records);
+    for (const auto& [before, after] : changed.examples) {
+        auto fields = suite::describe_changes(
+            before, after, catalog.streams[before.entry.stream].volatile_pointers);
+        verdict.fail(fmt::format("same key, other content in the second read: {} became {}{}",
+                                 describe_record(before, names), describe_record(after, names),
+                                 fields.empty() ? "" : " (" + fields + ")"));
+    }
+    verdict.count_more(changed.count - changed.examples.size());
+    auto is_changed = [&changed](const suite::RecordRef& record, bool first_read) {
+        return std::any_of(changed.examples.begin(), changed.examples.end(), [&](const auto& pair) {
+            return (first_read ? pair.first : pair.second).position == record.position;
+        });
+    };
+    auto diff = diff_records(first_records, second_records, CompareBy::content, CompareBy::content);
+    std::uint64_t shown = 0;
+    for (const auto& record : diff.examples.missing) {
+        if (!is_changed(record, true)) {
+            ++shown;
+            verdict.fail("emitted by the first read but not the second: " +
+                         describe_record(record, names));
+        }
+    }
+    for (const auto& record : diff.examples.extra) {
+        if (!is_changed(record, false)) {
+            ++shown;
+            verdict.fail("emitted by the second read but not the first: " +
+                         describe_record(record, names));
+        }
+    }
+    auto unexplained = diff.missing_count + diff.extra_count - 2 * changed.count;
+    verdict.count_more(unexplained > shown ? unexplained - shown : 0);
+    verdict.note("full-refresh streams compared by content, volatile fields ignored");
+}
+
+void check_expected_records(const Inputs& inputs, Verdict& verdict) {
+    const auto& config = inputs.test_config();
+    const auto& catalog = inputs.catalog();
+    const auto& run = inputs.first(0).runs.front();
+    std::set<std::uint32_t> streams_with_expectations;
+    protocol::Observation expected_run;
+    expected_run.label = config.expected_origin;
+    expected_run.records.set_folder(run.records.folder());
+    std::vector<json::Digester> digesters;
+    for (const auto& stream : catalog.streams) {
+        digesters.emplace_back(stream.volatile_pointers);
+    }
+    for (const auto& expected : config.expected_records) {
+        auto index = catalog.find(expected.stream, std::nullopt);
+        if (!index) {
+            verdict.fail(
+                fmt::format("{}:{}: expected record of stream '{}', which is not in the "
+                            "configured catalog",
+                            config.expected_origin, expected.line, expected.stream));
+            continue;
+        }
+        auto data = json::parse_json_text(expected.data_json, config.expected_origin);
+        protocol::RecordEntry entry;
+        entry.stream = static_cast<std::uint32_t>(*index);
+        entry.content = digesters[*index].digest(data);
+        entry.line = expected.line;
+        entry.key = expected.data_json.substr(0, 80);
+        expected_run.records.push_back(entry);
+        streams_with_expectations.insert(entry.stream);
+    }
+    verdict.judged(config.expected_records.size());
+    RecordSet expected_refs(expected_run);
+    RecordSet actual(run, [&](const protocol::RecordEntry& entry) {
+        return streams_with_expectations.count(entry.stream) > 0;
+    });
+    auto diff = diff_records(expected_refs, actual, CompareBy::content, CompareBy::content);
+    auto names = inputs.stream_names();
+    for (const auto& record : diff.examples.missing) {
+        verdict.fail(
+            fmt::format("expected record not emitted: {}", describe_record(record, names)));
+    }
+    verdict.count_more(diff.missing_count - diff.examples.missing.size());
+    if (config.expected_exact) {
+        for (const auto& record : diff.examples.extra) {
+            verdict.fail("emitted but not expected (mode exact): " +
+                         describe_record(record, names));
+        }
+        verdict.count_more(diff.extra_count - diff.examples.extra.size());
+    }
+    verdict.note(fmt::format("{} expected records, mode {}", expected_run.records.size(),
+                             config.expected_exact ? "exact" : "subset"));
+}
+
+void check_final_state(const Inputs& inputs, Verdict& verdict) {
+    for (const auto* step : inputs.steps(0)) {
+        for (const auto& run : step->runs) {
+            if (!exited_cleanly(run) || run.records.empty()) {
+                continue;
+            }
+            verdict.judged();
+            if (run.last_record_line > run.last_state_line) {
+                verdict.fail(fmt::format("the read exited 0 but its last record (line {}) comes "
+                                         "after its last STATE ({}): those records are never "
+                                         "committed",
+                                         run.last_record_line,
+                                         run.last_state_line == 0
+                                             ? std::string("none")
+                                             : fmt::format("line {}", run.last_state_line)),
+                             {run.label, run.last_record_line});
+            }
+        }
+    }
+}
+
+}  // namespace
+
+suite::Checks core_checks() {
+    using enum report::Level;
+    using enum suite::Role;
+    using engine::Count;
+    return {
+        {{"cli.spec", {"AP-CLI-1"}, must, "spec emits exactly one SPEC and exits 0"},
+         {{spec}},
+         "no spec run",
+         check_spec_command},
+        {{"cli.check",
+          {"AP-CLI-2"},
+          must,
+          "check reports SUCCEEDED for a valid config and FAILED for an invalid one, exit 0"},
+         {{check, {}, {check_minimal}}},
+         "no check run",
+         check_check_command},
+        {{"cli.discover", {"AP-CLI-3"}, must, "discover emits exactly one CATALOG and exits 0"},
+         {{discover}},
+         "no discover run",
+         check_discover_command},
+        {{"cli.read",
+          {"AP-CLI-4"},
+          must,
+          "read exits 0; a failing read exits non-zero after a TRACE error"},
+         {{finite_read}},
+         "no read ran",
+         check_read_command},
+        {{"cli.read_invalid_config",
+          {"AP-CLI-4"},
+          must,
+          "read with the invalid config fails: non-zero exit or a TRACE error, no records"},
+         {{invalid_read}},
+         "no read with the invalid config ran",
+         check_read_invalid_config},
+        {{"cli.check_minimal_config",
+          {"AP-CLI-2"},
+          must,
+          "check with only the spec's required properties and defaults reports a status, exit 0"},
+         {{check_minimal}},
+         "no check with the minimal config ran",
+         check_minimal_config},
+        {{"spec.schema_valid",
+          {"AP-SPEC-1"},
+          must,
+          "connectionSpecification is a valid draft-07 schema of an object"},
+         {{spec}},
+         "spec emitted no SPEC message (see cli.spec)",
+         check_spec_schema},
+        {{"spec.config_valid", {"AP-SPEC-2"}, must, "the test config validates against the spec"},
+         {{spec}},
+         "spec emitted no SPEC message (see cli.spec)",
+         check_spec_config},
+        {{"discover.streams_valid",
+          {"AP-DISC-1"},
+          must,
+          "streams are unique, schemas valid, sync modes listed"},
+         {{discover}},
+         "discover listed no stream",
+         check_discover_streams},
+        {{"discover.key_paths_exist",
+          {"AP-DISC-2"},
+          must,
+          "primary-key and cursor paths exist in the stream schema"},
+         {{discover}},
+         "no discovered stream declares a primary key or a default cursor",
+         check_discover_keys},
+        {{"read.full_refresh_deterministic",
+          {"AP-READ-6"},
+          should,
+          "two full-refresh reads emit the same records"},
+         {{plain_read, {}, {}, std::nullopt, Count::two}},
+         "the two reads emitted no record of a full-refresh stream",
+         check_deterministic},
+        {{"read.expected_records", {"AP-READ-7"}, must, "the expected records are emitted"},
+         {{plain_read, {}, {}, std::nullopt, Count::one}},
+         "the test config lists no expected record",
+         check_expected_records,
+         nullptr,
+         {"expected_records"}},
+        {{"state.final_checkpoint", {"X-STATE-4"}, should, "a successful read ends with a STATE"},
+         {{read}},
+         "no read exited 0 after emitting records",
+         check_final_state},
+    };
+}
+
+}  // namespace conform::checks::airbyte

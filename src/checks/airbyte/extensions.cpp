@@ -1,0 +1,783 @@
+// The checks of Estuary's protocol extensions (X-*): resume, tail, range, merge patches,
+// projections, compatibility. Each reads exactly the steps its needs match.
+#include <fmt/format.h>
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <set>
+
+#include "checks/airbyte/airbyte.hpp"
+#include "checks/airbyte/helpers.hpp"
+#include "json/merge_patch.hpp"
+#include "json/parse.hpp"
+#include "json/write.hpp"
+#include "suite/commits.hpp"
+#include "suite/compare.hpp"
+#include "suite/field_diff.hpp"
+
+namespace conform::checks::airbyte {
+
+namespace {
+
+using engine::Reference;
+using suite::CommitModel;
+using suite::CompareBy;
+using suite::DiffCounts;
+using suite::RecordSet;
+using suite::StepResult;
+
+// Reports the differences of `diff`, each kind with its own wording (an empty text leaves that
+// kind out).
+void report_diff(const DiffCounts& diff, const std::vector<std::string>& names, Verdict& verdict,
+                 std::string_view missing_text, std::string_view extra_text) {
+    if (!missing_text.empty()) {
+        for (const auto& record : diff.examples.missing) {
+            verdict.fail(fmt::format("{}: {}", missing_text, describe_record(record, names)));
+        }
+        verdict.count_more(diff.missing_count - diff.examples.missing.size());
+    }
+    if (!extra_text.empty()) {
+        for (const auto& record : diff.examples.extra) {
+            verdict.fail(fmt::format("{}: {}", extra_text, describe_record(record, names)));
+        }
+        verdict.count_more(diff.extra_count - diff.examples.extra.size());
+    }
+}
+
+bool is_incremental(const Inputs& inputs, const protocol::RecordEntry& entry) {
+    return inputs.catalog().streams[entry.stream].incremental();
+}
+
+std::string ended_text(const protocol::Observation& run) {
+    return run.process.stop_reason == process::StopReason::timeout
+               ? fmt::format("stopped at its timeout after {} ms", run.process.elapsed.count())
+               : run.process.exit.describe();
+}
+
+// A resumed or sharded read that failed proves nothing about what it would have emitted: it fails
+// the check, unless its baseline (the uninterrupted or full-range read) failed too, which is
+// cli.read's finding; then the comparison is skipped rather than failed twice.
+bool baseline_failed(const protocol::Observation& baseline, Verdict& verdict) {
+    if (exited_cleanly(baseline)) {
+        return false;
+    }
+    verdict.skip(
+        fmt::format("the baseline read '{}' failed ({}): nothing to compare with (see "
+                    "cli.read)",
+                    baseline.label, ended_text(baseline)));
+    return true;
+}
+
+void require_clean_exit(const protocol::Observation& run, std::string_view what, Verdict& verdict,
+                        const protocol::Observation* baseline) {
+    if (baseline != nullptr && !exited_cleanly(*baseline)) {
+        return;  // baseline_failed() said why
+    }
+    if (!exited_cleanly(run)) {
+        verdict.fail(fmt::format("{} did not succeed: {}", what, ended_text(run)),
+                     {run.label, 0, stderr_tail(run)});
+    }
+}
+
+// What resuming from checkpoint k of `base` owes: every record that no checkpoint up to k
+// committed, in every stream. A full-refresh stream may be read whole again, resumed, or skipped
+// once a checkpoint marked it complete: all of these deliver what is owed, so only incremental
+// streams are held to exactly-once.
+struct ResumeExpectation {
+    RecordSet owed;
+    RecordSet committed;            // incremental records committed by k
+    RecordSet committed_to_reread;  // full-refresh records committed by k
+};
+
+ResumeExpectation expectation_after(const Inputs& inputs, const protocol::Observation& base,
+                                    std::size_t checkpoint) {
+    auto commits = std::make_shared<const CommitModel>(base);
+    auto owed = [commits, checkpoint](const protocol::RecordEntry& entry) {
+        return commits->commit_of(entry) > checkpoint;
+    };
+    auto incremental = [&inputs](const protocol::RecordEntry& entry) {
+        return is_incremental(inputs, entry);
+    };
+    return {
+        RecordSet(base, owed),
+        RecordSet(base, [=](const auto& entry) { return !owed(entry) && incremental(entry); }),
+        RecordSet(base, [=](const auto& entry) { return !owed(entry) && !incremental(entry); })};
+}
+
+struct ResumeComparison {
+    RecordSet owed;
+    RecordSet resumed_records;
+    DiffCounts lost;           // owed records the resumed run did not emit
+    suite::Overlap reemitted;  // incremental records committed by the checkpoint, emitted again
+    suite::Changed changed;    // owed records emitted again under the same key with other content
+    std::size_t checkpoint;
+    const protocol::Observation* base;
+    const protocol::Observation* resumed;
+};
+
+// Keeps what the resume from `comparison.checkpoint` lost and repeated for the checkpoint timeline.
+void note_resume(const ResumeComparison& comparison, const Inputs& inputs) {
+    auto names = inputs.stream_names();
+    const auto& state = comparison.base->checkpoints[comparison.checkpoint];
+    report::ResumedCheckpoint resume;
+    resume.checkpoint = comparison.checkpoint + 1;
+    resume.line = state.line;
+    resume.records_before = state.records_before;
+    resume.run = comparison.resumed->label;
+    resume.lost = comparison.lost.missing_count;
+    if (!comparison.lost.examples.missing.empty()) {
+        resume.lost_example = describe_record(comparison.lost.examples.missing.front(), names);
+    }
+    resume.repeated = comparison.reemitted.count;
+    if (!comparison.reemitted.examples.empty()) {
+        resume.repeated_example = describe_record(comparison.reemitted.examples.front(), names);
+    }
+    inputs.note_resume(*comparison.base, std::move(resume));
+}
+
+// Compares every run of the resumed `steps` with what its checkpoint of the base run owed.
+std::vector<ResumeComparison> compare_resumes(const Inputs& inputs,
+                                              const std::vector<const StepResult*>& steps,
+                                              Verdict& verdict) {
+    std::vector<ResumeComparison> comparisons;
+    for (const auto* step : steps) {
+        const auto* base = inputs.base_of(*step);
+        if (base == nullptr || !base->ran()) {
+            continue;  // the step did not run either: the framework says why
+        }
+        for (std::size_t i = 0; i < step->runs.size(); ++i) {
+            const auto& plan = step->plans[i];
+            const auto& base_run = base->runs[plan.base_run];
+            if (baseline_failed(base_run, verdict)) {
+                continue;
+            }
+            auto expectation = expectation_after(inputs, base_run, *plan.checkpoint);
+            RecordSet resumed(step->runs[i]);
+            verdict.judged(base_run.records.size() + step->runs[i].records.size());
+            comparisons.push_back(
+                {expectation.owed, resumed,
+                 diff_records(expectation.owed, resumed, CompareBy::identity, CompareBy::identity),
+                 overlap_records(resumed, expectation.committed, CompareBy::identity),
+                 changed_records(expectation.owed, resumed), *plan.checkpoint, &base_run,
+                 &step->runs[i]});
+            note_resume(comparisons.back(), inputs);
+        }
+    }
+    return comparisons;
+}
+
+// The same key with other content is not a lost record: it is what AP-READ-6 (a SHOULD) calls
+// non-determinism, so it warns here too, naming the fields that differ.
+void report_changed(const suite::Changed& changed, const Inputs& inputs, Verdict& verdict,
+                    std::string_view when) {
+    auto names = inputs.stream_names();
+    for (const auto& [expected, actual] : changed.examples) {
+        auto fields = suite::describe_changes(
+            expected, actual, inputs.catalog().streams[expected.entry.stream].volatile_pointers);
+        verdict.advise(
+            fmt::format("{}: same key, other content: {} became {}{}; declare the "
+                        "field volatile if it may change between reads (AP-READ-6)",
+                        when, describe_record(expected, names), describe_record(actual, names),
+                        fields.empty() ? "" : " (" + fields + ")"));
+    }
+    verdict.count_more(0, changed.count - changed.examples.size());
+}
+
+// Two reads that should emit the same records: a record missing or extra by identity is a
+// finding at the check's level; the same key with other content only warns (report_changed).
+void compare_reads(const protocol::Observation& expected, const protocol::Observation& actual,
+                   const Inputs& inputs, Verdict& verdict, std::string_view missing_text,
+                   std::string_view extra_text, std::string_view when) {
+    RecordSet expected_records(expected);
+    RecordSet actual_records(actual);
+    verdict.judged(expected.records.size() + actual.records.size());
+    auto diff =
+        diff_records(expected_records, actual_records, CompareBy::identity, CompareBy::identity);
+    report_diff(diff, inputs.stream_names(), verdict, missing_text, extra_text);
+    report_changed(changed_records(expected_records, actual_records), inputs, verdict, when);
+}
+
+std::string checkpoint_text(const ResumeComparison& comparison) {
+    return fmt::format("checkpoint {} (line {})", comparison.checkpoint + 1,
+                       comparison.base->checkpoints[comparison.checkpoint].line);
+}
+
+void check_resume_loss(const Inputs& inputs, Verdict& verdict) {
+    for (const auto& comparison : compare_resumes(inputs, inputs.steps(0), verdict)) {
+        auto when = "after resuming from " + checkpoint_text(comparison);
+        require_clean_exit(*comparison.resumed, "the resumed read", verdict, comparison.base);
+        auto text = fmt::format(
+            "lost {}: emitted by the uninterrupted read and committed by no "
+            "checkpoint up to it, never emitted by the resumed read",
+            when);
+        report_diff(comparison.lost, inputs.stream_names(), verdict, text, "");
+        report_changed(comparison.changed, inputs, verdict, when);
+    }
+    verdict.note(
+        "every stream owes what the checkpoint had not committed; a full-refresh stream "
+        "may be read again whole");
+}
+
+void check_resume_exactly_once(const Inputs& inputs, Verdict& verdict) {
+    auto names = inputs.stream_names();
+    const auto& streams = inputs.catalog().streams;
+    if (std::none_of(streams.begin(), streams.end(),
+                     [](const auto& stream) { return stream.incremental(); })) {
+        verdict.skip(
+            "no incremental stream in the configured catalog: full-refresh streams may "
+            "be read again whole");
+        return;
+    }
+    for (const auto& comparison : compare_resumes(inputs, inputs.steps(0), verdict)) {
+        for (const auto& record : comparison.reemitted.examples) {
+            verdict.fail(
+                fmt::format("re-emitted after resuming from checkpoint {}: already "
+                            "committed by it: {}",
+                            comparison.checkpoint + 1, describe_record(record, names)));
+        }
+        verdict.count_more(comparison.reemitted.count - comparison.reemitted.examples.size());
+    }
+    verdict.note("incremental streams only: a full-refresh stream is read whole again");
+}
+
+// A loss confined, stream by stream, to the records that the checkpoint after k commits means
+// STATE k claimed records that were emitted only after it.
+void check_commit_boundaries(const Inputs& inputs, Verdict& verdict) {
+    for (const auto& comparison : compare_resumes(inputs, inputs.steps(0), verdict)) {
+        if (comparison.lost.missing_count == 0) {
+            continue;
+        }
+        CommitModel commits(*comparison.base);
+        auto k = comparison.checkpoint;
+        auto in_next_window = [&](const protocol::RecordEntry& entry) {
+            return commits.commit_of(entry) == commits.next_covering(entry.stream, k + 1);
+        };
+        bool all_in_next_window = true;
+        std::set<std::uint32_t> lost_streams;
+        auto lost =
+            missing_records(comparison.owed, comparison.resumed_records, CompareBy::identity);
+        lost.scan([&](std::uint64_t, const protocol::RecordEntry& entry) {
+            all_in_next_window = all_in_next_window && in_next_window(entry);
+            lost_streams.insert(entry.stream);
+        });
+        if (!all_in_next_window) {
+            continue;
+        }
+        std::uint64_t window = 0;
+        comparison.base->records.scan([&](std::size_t, const protocol::RecordEntry& entry) {
+            window += lost_streams.count(entry.stream) > 0 && in_next_window(entry);
+        });
+        const auto& state = comparison.base->checkpoints[k];
+        verdict.fail(fmt::format("STATE {} (line {}) covers records emitted after it: resuming "
+                                 "from it lost {} of the {} record(s) that the next STATE of "
+                                 "their stream commits",
+                                 k + 1, state.line, comparison.lost.missing_count, window),
+                     {comparison.base->label, state.line});
+    }
+}
+
+void check_tail_off(const Inputs& inputs, Verdict& verdict) {
+    for (const auto* step : inputs.steps(0)) {
+        for (const auto& run : step->runs) {
+            verdict.judged();
+            if (run.process.stop_reason == process::StopReason::timeout) {
+                verdict.fail(fmt::format("with tail {} the connector was still running after "
+                                         "its timeout ({} ms)",
+                                         to_string(step->step->tail), run.process.elapsed.count()),
+                             {run.label});
+            } else if (!exited_cleanly(run)) {
+                verdict.fail(fmt::format("with tail {} expected exit code 0, got {}",
+                                         to_string(step->step->tail), run.process.exit.describe()),
+                             {run.label});
+            }
+        }
+    }
+}
+
+std::string timeline(const protocol::Observation& run) {
+    std::string text;
+    for (const auto& [what, at] : run.tail_events) {
+        text += fmt::format("{}{} at {} ms", text.empty() ? "" : "; ", what, at);
+    }
+    return text.empty() ? "no event seen" : text;
+}
+
+bool saw_event(const protocol::Observation& run, std::string_view prefix) {
+    return std::any_of(run.tail_events.begin(), run.tail_events.end(),
+                       [prefix](const auto& event) { return event.first.starts_with(prefix); });
+}
+
+void check_tail_on(const Inputs& inputs, Verdict& verdict) {
+    const auto& step = inputs.first(0);
+    const auto& run = step.runs.front();
+    const auto& config = inputs.test_config();
+    verdict.judged();
+    verdict.note(timeline(run));
+    if (saw_event(run, "gave up waiting for the backlog")) {
+        verdict.fail(fmt::format("did not emit the data available at start (every record of step "
+                                 "'{}') within {} ms",
+                                 step.step->backlog_from, config.tail_wait.count()),
+                     {run.label});
+    }
+    if (run.process.stop_reason != process::StopReason::requested) {
+        verdict.fail(fmt::format("with tail true the connector ended on its own ({}) after {} ms, "
+                                 "before conform stopped it",
+                                 ended_text(run), run.process.elapsed.count()),
+                     {run.label});
+        return;
+    }
+    if (run.process.killed_after_grace) {
+        verdict.fail(fmt::format("did not exit within the {} ms grace period after SIGTERM and was "
+                                 "killed",
+                                 config.grace.count()),
+                     {run.label});
+    }
+}
+
+// The records a plain read emits after `later` that it did not emit in `earlier`: the injected
+// data, identified without the inject command naming it.
+RecordSet added_between(const protocol::Observation& earlier, const protocol::Observation& later) {
+    return extra_records(RecordSet(earlier), RecordSet(later), CompareBy::identity);
+}
+
+void check_tail_delivers(const Inputs& inputs, Verdict& verdict) {
+    const auto& step = inputs.first(0);
+    const auto& run = step.runs.front();
+    if (!step.inject_problem.empty()) {
+        verdict.fail(step.inject_problem, {run.label});
+    }
+    if (inputs.test_config().inject_command.empty()) {
+        verdict.skip("the test config has no \"tail\": {\"inject_command\"} to add data with");
+        return;
+    }
+    const auto* before = inputs.base_of(step, Reference::backlog);
+    const auto& after = inputs.first(1);
+    verdict.note(timeline(run));
+    if (before == nullptr || !before->ran()) {
+        verdict.skip("the backlog read before the tailing run did not run");
+        return;
+    }
+    if (!saw_event(run, "injected")) {
+        verdict.skip(
+            "the tailing run ended before conform injected new data (tail.on_streams says why)");
+        return;
+    }
+    auto injected = added_between(before->runs.front(), after.runs.front());
+    if (injected.empty()) {
+        verdict.skip(
+            "the inject command added no record that a plain read emits: check "
+            "tail.inject_command");
+        return;
+    }
+    verdict.judged(injected.size());
+    RecordSet delivered(
+        run, [&run](const protocol::RecordEntry& entry) { return entry.line > run.mark_line; });
+    auto diff = diff_records(injected, delivered, CompareBy::identity, CompareBy::identity);
+    report_diff(diff, inputs.stream_names(), verdict,
+                "added while the connector ran (a later plain read emits it), never delivered by "
+                "the tailing run",
+                "");
+    if (diff.missing_count > 0) {
+        return;
+    }
+    std::uint64_t last_new = 0;
+    shared_records(delivered, injected, CompareBy::identity)
+        .scan([&last_new](std::uint64_t, const protocol::RecordEntry& entry) {
+            last_new = std::max(last_new, entry.line);
+        });
+    if (run.checkpoints.empty() || run.checkpoints.back().line < last_new) {
+        verdict.fail(fmt::format("the new data (last at line {}) was never followed by a STATE "
+                                 "before SIGTERM: nothing committed it",
+                                 last_new),
+                     {run.label, last_new});
+    }
+}
+
+// Data added after a read's final STATE is delivered by the next read resumed from that STATE.
+void check_next_read_delivers(const Inputs& inputs, Verdict& verdict) {
+    const auto& first = inputs.first(0);
+    const auto& next = inputs.first(1);
+    const auto& truth = inputs.first(2);
+    if (baseline_failed(first.runs.front(), verdict) ||
+        baseline_failed(truth.runs.front(), verdict)) {
+        return;
+    }
+    auto added = added_between(first.runs.front(), truth.runs.front());
+    if (added.empty()) {
+        verdict.skip(
+            "the inject command added no record that a plain read emits: check "
+            "tail.inject_command");
+        return;
+    }
+    verdict.judged(added.size());
+    require_clean_exit(next.runs.front(), "the next read", verdict, &first.runs.front());
+    auto diff =
+        diff_records(added, RecordSet(next.runs.front()), CompareBy::identity, CompareBy::identity);
+    report_diff(diff, inputs.stream_names(), verdict,
+                "added after the final STATE (a plain read emits it), not delivered by the read "
+                "resumed from that STATE",
+                "");
+    verdict.note(fmt::format("{} record(s) added after the first read", added.size()));
+}
+
+void check_tail_resume(const Inputs& inputs, Verdict& verdict) {
+    const auto& tail_run = inputs.first(0).runs.front();
+    const auto& resumed = inputs.first(1).runs.front();
+    const auto& truth = inputs.first(2).runs.front();
+    if (baseline_failed(truth, verdict)) {
+        return;
+    }
+    CommitModel commits(tail_run);
+    RecordSet delivered(tail_run, [&commits](const protocol::RecordEntry& entry) {
+        return commits.commit_of(entry) != CommitModel::k_never;
+    });
+    require_clean_exit(resumed, "the read resumed from the tail run's last STATE", verdict, &truth);
+    delivered.add(resumed);
+    verdict.judged(truth.records.size());
+    auto diff = diff_records(RecordSet(truth), delivered, CompareBy::identity, CompareBy::identity);
+    report_diff(diff, inputs.stream_names(), verdict,
+                "lost: committed by neither the stopped tail run nor the run resumed from its last "
+                "STATE",
+                "");
+}
+
+RecordSet union_of(const StepResult& step) {
+    RecordSet records;
+    for (const auto& run : step.runs) {
+        records.add(run);
+    }
+    return records;
+}
+
+std::uint64_t records_of(const StepResult& step) {
+    std::uint64_t count = 0;
+    for (const auto& run : step.runs) {
+        count += run.records.size();
+    }
+    return count;
+}
+
+void check_range_split(const Inputs& inputs, Verdict& verdict) {
+    const auto& full = inputs.first(0).runs.front();
+    RecordSet expected(full);
+    if (baseline_failed(full, verdict)) {
+        return;
+    }
+    for (const auto* step : inputs.steps(1)) {
+        if (!step->ran()) {
+            continue;
+        }
+        verdict.judged(full.records.size() + records_of(*step));
+        for (const auto& run : step->runs) {
+            require_clean_exit(run, "the shard's read", verdict, &full);
+        }
+        verdict.note(step->note);
+        auto split = to_string(step->step->split);
+        report_changed(changed_records(expected, union_of(*step)), inputs, verdict,
+                       fmt::format("split '{}'", split));
+        auto diff =
+            diff_records(expected, union_of(*step), CompareBy::identity, CompareBy::identity);
+        report_diff(
+            diff, inputs.stream_names(), verdict,
+            fmt::format("split '{}': emitted by the full range, by no shard", split),
+            fmt::format("split '{}': duplicated (emitted by more shards than the full range "
+                        "emitted it)",
+                        split));
+    }
+}
+
+// Child ranges resumed from the parent's checkpoint deliver what the parent owed after it.
+void compare_children(const Inputs& inputs, const StepResult& step, Verdict& verdict) {
+    const auto* base = inputs.base_of(step);
+    if (base == nullptr || !base->ran() || !step.ran() ||
+        baseline_failed(base->runs.front(), verdict)) {
+        return;
+    }
+    const auto& parent = base->runs.front();
+    for (const auto& run : step.runs) {
+        require_clean_exit(run, "the child range's read", verdict, &parent);
+    }
+    verdict.judged(parent.records.size() + records_of(step));
+    auto checkpoint = *step.plans.front().checkpoint;
+    auto expectation = expectation_after(inputs, parent, checkpoint);
+    auto children = union_of(step);
+    auto names = inputs.stream_names();
+    auto diff = diff_records(expectation.owed, children, CompareBy::identity, CompareBy::identity);
+    auto beyond_owed = extra_records(expectation.owed, children, CompareBy::identity);
+    report_diff(diff, names, verdict,
+                fmt::format("emitted by the full range after checkpoint {}, by neither child "
+                            "range resumed from it",
+                            checkpoint + 1),
+                "");
+    report_changed(changed_records(expectation.owed, children), inputs, verdict,
+                   fmt::format("child ranges resumed from checkpoint {}", checkpoint + 1));
+    // Re-emitting what the parent's checkpoint committed is X-STATE-3's SHOULD; a record beyond
+    // that is a duplicate among the children.
+    auto reemitted = overlap_records(beyond_owed, expectation.committed, CompareBy::identity);
+    for (const auto& record : reemitted.examples) {
+        verdict.advise(
+            fmt::format("re-emitted by a child range although the parent's "
+                        "checkpoint {} committed it: {}",
+                        checkpoint + 1, describe_record(record, names)));
+    }
+    verdict.count_more(0, reemitted.count - reemitted.examples.size());
+    auto reread =
+        overlap_records(beyond_owed, expectation.committed_to_reread, CompareBy::identity, 0);
+    auto duplicates = diff.extra_count - reemitted.count - reread.count;
+    if (duplicates > 0) {
+        verdict.fail(
+            fmt::format("{} record(s) emitted by the child ranges beyond what the full "
+                        "range owed after checkpoint {} (duplicates across children)",
+                        duplicates, checkpoint + 1));
+    }
+}
+
+void check_range_subdivision(const Inputs& inputs, Verdict& verdict) {
+    for (const auto* step : inputs.steps(0)) {
+        compare_children(inputs, *step, verdict);
+    }
+    auto names = inputs.stream_names();
+    for (const auto& comparison : compare_resumes(inputs, inputs.steps(1), verdict)) {
+        auto when = fmt::format("after resuming the shard {} from its own checkpoint {}",
+                                comparison.base->label, comparison.checkpoint + 1);
+        require_clean_exit(*comparison.resumed, "the resumed shard's read", verdict,
+                           comparison.base);
+        report_diff(comparison.lost, names, verdict, "lost " + when, "");
+        report_changed(comparison.changed, inputs, verdict, when);
+        for (const auto& record : comparison.reemitted.examples) {
+            verdict.advise(fmt::format("re-emitted {}: already committed by it: {}", when,
+                                       describe_record(record, names)));
+        }
+        verdict.count_more(0, comparison.reemitted.count - comparison.reemitted.examples.size());
+    }
+    verdict.note("loss is a MUST; re-emission of committed records a SHOULD (X-STATE-3)");
+}
+
+void check_range_absent(const Inputs& inputs, Verdict& verdict) {
+    compare_reads(inputs.first(1).runs.front(), inputs.first(0).runs.front(), inputs, verdict,
+                  "emitted with the full range, not without a range",
+                  "emitted without a range, not with the full range", "without a range");
+}
+
+void check_range_malformed(const Inputs& inputs, Verdict& verdict) {
+    for (const auto* step : inputs.steps(0)) {
+        for (const auto& run : step->runs) {
+            verdict.judged();
+            auto records = run.count("RECORD");
+            if (run.process.exit.succeeded() || records > 0 ||
+                run.process.stop_reason == process::StopReason::timeout) {
+                verdict.fail(fmt::format("a malformed range was accepted: {}, {} record(s) emitted",
+                                         run.process.stop_reason == process::StopReason::timeout
+                                             ? "timed out"
+                                             : run.process.exit.describe(),
+                                         records),
+                             {run.label});
+            }
+        }
+    }
+}
+
+// The state as RFC 7396 reads it: applied as a patch to {}, so members set to null are absent (a
+// full state may spell "no value" as null where a patch reduction simply has no member).
+std::string as_merge_result(const std::string& materialized) {
+    if (materialized.empty()) {
+        return materialized;
+    }
+    auto document = json::parse_json_text(materialized, "reduced state");
+    auto& allocator = document.GetAllocator();
+    auto read_as_patch = [&allocator](rapidjson::Value& value) {
+        rapidjson::Value result(rapidjson::kObjectType);
+        json::apply_merge_patch(result, value, allocator);
+        value = result;
+    };
+    if (document.IsArray()) {
+        for (auto& entry : document.GetArray()) {  // one entry per stream
+            read_as_patch(entry);
+        }
+    } else {
+        read_as_patch(document);
+    }
+    return json::to_canonical_json(document);
+}
+
+void check_merge_equals_full(const Inputs& inputs, Verdict& verdict) {
+    const auto& patches = inputs.first(0).runs.front();
+    const auto& reduced = patches.checkpoints;
+    const auto& whole = inputs.first(1).runs.front().checkpoints;
+    if (reduced.size() != whole.size()) {
+        verdict.fail(fmt::format("{} merge-patch checkpoints but {} full-state checkpoints",
+                                 reduced.size(), whole.size()));
+    }
+    auto compared = std::min(reduced.size(), whole.size());
+    verdict.judged(compared);
+    for (std::size_t i = 0; i < compared; ++i) {
+        auto patched = as_merge_result(reduced[i].materialized);
+        auto full_state = as_merge_result(whole[i].materialized);
+        if (patched != full_state) {
+            verdict.fail(fmt::format("checkpoint {}: the reduced patches give {} but the full "
+                                     "state is {}",
+                                     i + 1, patched, full_state),
+                         {patches.label, reduced[i].line});
+        }
+    }
+    verdict.note("each checkpoint compared as RFC 7396 reads it: a member set to null is absent");
+}
+
+void check_projections(const Inputs& inputs, Verdict& verdict) {
+    const auto& plain = inputs.first(0).runs.front();
+    const auto& projected = inputs.first(1).runs.front();
+    verdict.judged(plain.records.size() + projected.records.size());
+    auto diff = diff_records(RecordSet(plain), RecordSet(projected), CompareBy::projected,
+                             CompareBy::content);
+    report_diff(
+        diff, inputs.stream_names(), verdict,
+        "the plain record with the projections applied by conform was not emitted by the "
+        "run with projections",
+        "emitted by the run with projections but differs from every projected plain record");
+}
+
+void check_compat(const Inputs& inputs, Verdict& verdict) {
+    const auto& plain = inputs.first(0).runs.front();
+    const auto& with_keys = inputs.first(1).runs.front();
+    if (with_keys.process.exit.describe() != plain.process.exit.describe()) {
+        verdict.fail(fmt::format("with neutral extension keys the read ended with {}, without "
+                                 "them with {}",
+                                 with_keys.process.exit.describe(), plain.process.exit.describe()),
+                     {with_keys.label, 0, with_keys.process.stderr_text.substr(0, 300)});
+    }
+    compare_reads(plain, with_keys, inputs, verdict,
+                  "emitted without extension keys, not with them",
+                  "emitted with extension keys, not without them", "with neutral extension keys");
+}
+
+}  // namespace
+
+suite::Checks extension_checks() {
+    using enum report::Level;
+    using enum suite::Role;
+    using engine::Basis;
+    using engine::Count;
+    using Need = suite::Need;
+    const auto resumed_from_unsplit =
+        Need{resumed_read, {}, {}, Basis<suite::Role>{Reference::state, unsplit_read}};
+    const auto state_of = [](suite::Role role) {
+        return Basis<suite::Role>{Reference::state, role};
+    };
+    return {
+        {{"state.commit_boundaries",
+          {"X-STATE-1"},
+          must,
+          "each STATE commits exactly the records before it"},
+         {resumed_from_unsplit},
+         "the reads compared emitted no record",
+         check_commit_boundaries},
+        {{"state.resume_no_loss", {"X-STATE-2"}, must, "resuming from a checkpoint loses nothing"},
+         {resumed_from_unsplit},
+         "the reads compared emitted no record",
+         check_resume_loss},
+        {{"state.next_read_delivers_new_data",
+          {"X-STATE-2"},
+          must,
+          "data added after the final STATE is delivered by the next incremental read"},
+         {Need{read, {inject_after}, {resumed_read}, std::nullopt, Count::one},
+          Need{resumed_read, {}, {}, state_of(inject_after), Count::one},
+          Need{plain_read, {}, {inject_after}, std::nullopt, Count::one, 1}},
+         "no record was added between the reads",
+         check_next_read_delivers},
+        {{"state.resume_exactly_once",
+          {"X-STATE-3"},
+          should,
+          "resuming from a checkpoint re-emits nothing already committed"},
+         {resumed_from_unsplit},
+         "the reads compared emitted no record",
+         check_resume_exactly_once},
+        {{"tail.off_exits", {"X-TAIL-1"}, must, "with tail false the connector exits 0 in time"},
+         {{finite_read}},
+         "no read with tail false ran",
+         check_tail_off},
+        {{"tail.on_streams",
+          {"X-TAIL-2"},
+          must,
+          "with tail true the connector delivers the backlog, keeps running and stops on SIGTERM"},
+         {Need{tailing_read, {}, {}, std::nullopt, Count::one}},
+         "no tailing read ran",
+         check_tail_on},
+        {{"tail.delivers_new_data",
+          {"X-TAIL-2"},
+          must,
+          "with tail true the connector delivers data added while it runs, then a STATE"},
+         {Need{
+              tailing_read, {}, {}, Basis<suite::Role>{Reference::backlog, plain_read}, Count::one},
+          Need{plain_read, {inject_after}, {}, std::nullopt, Count::one, 0}},
+         "no data was injected while the connector ran",
+         check_tail_delivers},
+        {{"tail.resume_no_loss", {"X-TAIL-3"}, must, "resuming a stopped tail run loses nothing"},
+         {Need{tailing_read, {}, {}, std::nullopt, Count::one},
+          Need{resumed_read, {}, {}, state_of(tailing_read), Count::one},
+          Need{plain_read, {}, {inject_after}, std::nullopt, Count::one, 0}},
+         "the plain read emitted no record",
+         check_tail_resume},
+        {{"range.split_union",
+          {"X-RANGE-1"},
+          must,
+          "split ranges together emit the full range's records exactly once"},
+         {Need{full_range_read, {}, {}, std::nullopt, Count::one},
+          Need{shard_reads, {}, {resumed_shards}}},
+         "the full range and its shards emitted no record",
+         check_range_split},
+        {{"range.state_subdivision",
+          {"X-RANGE-2"},
+          must,
+          "child ranges resumed from the parent's state emit exactly what the parent would"},
+         {Need{resumed_shards, {}, {}, state_of(full_range_read)},
+          Need{resumed_read, {}, {}, state_of(shard_reads), Count::any}},
+         "the reads compared emitted no record",
+         check_range_subdivision},
+        {{"range.absent_is_full", {"X-RANGE-3"}, must, "an absent range behaves as the full range"},
+         {Need{plain_read, {}, {}, std::nullopt, Count::one},
+          Need{full_range_read, {}, {}, std::nullopt, Count::one}},
+         "the reads emitted no record",
+         check_range_absent},
+        {{"range.malformed_rejected",
+          {"X-RANGE-4"},
+          should,
+          "a malformed range fails without data"},
+         {{malformed_range}},
+         "no read with a malformed range ran",
+         check_range_malformed},
+        {{"merge.resume_no_loss",
+          {"X-MERGE-2"},
+          must,
+          "resuming from merge-reduced states loses nothing"},
+         {Need{resumed_read, {merge_read}, {}, state_of(merge_read)}},
+         "the reads compared emitted no record",
+         check_resume_loss},
+        {{"merge.patches_equal_full",
+          {"X-MERGE-3"},
+          should,
+          "reduced patch states equal the full states at every checkpoint"},
+         {Need{merge_read, {}, {resumed_read}, std::nullopt, Count::one},
+          Need{full_state_read, {}, {resumed_read}, std::nullopt, Count::one}},
+         "neither read emitted a STATE",
+         check_merge_equals_full},
+        {{"projections.differential",
+          {"X-PROJ-1"},
+          must,
+          "records with projections equal the plain records with the projections applied"},
+         {Need{projections_applied, {}, {}, std::nullopt, Count::one},
+          Need{projected_read, {}, {}, std::nullopt, Count::one}},
+         "the reads emitted no record",
+         check_projections},
+        {{"compat.neutral_keys",
+          {"X-COMPAT-1"},
+          must,
+          "extension keys at neutral values change nothing"},
+         {Need{plain_read, {}, {}, std::nullopt, Count::one},
+          Need{neutral_keys, {}, {}, std::nullopt, Count::one}},
+         "the reads emitted no record",
+         check_compat},
+    };
+}
+
+}  // namespace conform::checks::airbyte

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/check.hpp"
+#include "meltano/check.hpp"
+#include "suite/check.hpp"
+
+// Every check conform has, per protocol, in report order. Each table is built once; building it
+// fails (internal error) on a check without code or an id defined twice.
+namespace conform::checks {
+
+const suite::Checks& airbyte_checks();
+const meltano::Checks& meltano_checks();
+
+// What `conform list` shows of every check, Airbyte first.
+std::vector<engine::CheckInfo> all_infos();
+// Every check id, for --only/--skip names.
+std::vector<std::string> all_ids();
+
+}  // namespace conform::checks

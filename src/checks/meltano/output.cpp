@@ -1,0 +1,145 @@
+// The Meltano extension checks of what an extension prints and reads (MX-IO-*, MX-LOG-1's
+// format): stdout, stdin and the log lines on stderr.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "checks/meltano/helpers.hpp"
+#include "checks/meltano/meltano.hpp"
+
+namespace conform::checks::mx {
+
+namespace {
+
+// The commands of every step the check reads.
+template <typename Visit>
+void for_each_run(const Inputs& inputs, Visit visit) {
+    for (const auto* step : inputs.all_steps()) {
+        for (const auto& run : step->runs) {
+            visit(run);
+        }
+    }
+}
+
+void check_stdout_quiet(const Inputs& inputs, Verdict& verdict) {
+    for (const auto* run : inputs.runs(0, Purpose::own)) {
+        verdict.judged();
+        if (!run->stdout_text.empty()) {
+            fail_in(verdict, *run,
+                    fmt::format("`{}` wrote {} line(s) to stdout", run->command_line,
+                                run->stdout_lines),
+                    first_line(run->stdout_text));
+        }
+    }
+    verdict.note(
+        "describe and --help may print to stdout; the invoker's stdout belongs to the wrapped "
+        "program");
+}
+
+void check_log_structured(const Inputs& inputs, Verdict& verdict) {
+    const auto& config = inputs.test_config();
+    for_each_run(inputs, [&](const CommandResult& run) {
+        for (auto raw : meltano::non_empty_lines(run.stderr_text)) {
+            verdict.judged();
+            auto line = meltano::read_console_line(meltano::strip_ansi(raw));
+            std::vector<std::string> missing;
+            if (config.log_timestamps && !line.has_timestamp) {
+                missing.emplace_back("an ISO 8601 timestamp (LOG_TIMESTAMPS=true)");
+            }
+            if (config.log_levels && !line.level) {
+                missing.emplace_back("a level (LOG_LEVELS=true)");
+            }
+            if (line.event.empty()) {
+                missing.emplace_back("an event");
+            }
+            if (!missing.empty()) {
+                fail_in(verdict, run,
+                        fmt::format("a stderr line lacks {}", fmt::join(missing, " and ")), raw);
+            }
+        }
+    });
+}
+
+void check_log_uncoloured(const Inputs& inputs, Verdict& verdict) {
+    for_each_run(inputs, [&](const CommandResult& run) {
+        verdict.judged();
+        if (!meltano::has_ansi_escape(run.stderr_text)) {
+            return;
+        }
+        auto lines = meltano::non_empty_lines(run.stderr_text);
+        auto line = std::find_if(lines.begin(), lines.end(), meltano::has_ansi_escape);
+        fail_in(verdict, run, "stderr carries ANSI colour codes though it is not a TTY",
+                line == lines.end() ? std::string_view() : *line);
+    });
+}
+
+void check_log_json(const Inputs& inputs, Verdict& verdict) {
+    const auto& config = inputs.test_config();
+    for_each_run(inputs, [&](const CommandResult& run) {
+        for (auto line : meltano::non_empty_lines(run.stderr_text)) {
+            verdict.judged();
+            if (auto problem =
+                    meltano::json_log_problem(line, config.log_levels, config.log_timestamps)) {
+                fail_in(verdict, run, fmt::format("a stderr line is {}", *problem), line);
+            }
+        }
+    });
+}
+
+void check_stdin_unused(const Inputs& inputs, Verdict& verdict) {
+    for_each_run(inputs, [&](const CommandResult& run) {
+        verdict.judged();
+        if (run.timed_out) {
+            fail_in(verdict, run,
+                    fmt::format("`{}` was still running after {} s with stdin open and empty: it "
+                                "waits on stdin",
+                                run.command_line,
+                                static_cast<double>(run.command.timeout.count()) / 1000.0),
+                    run.stderr_text);
+        }
+    });
+}
+
+}  // namespace
+
+meltano::Checks output_checks() {
+    using enum report::Level;
+    using enum meltano::Role;
+    using engine::Count;
+    using Need = meltano::Need;
+    const auto own_plain = Need{own_commands, {}, {log_json}, std::nullopt, Count::one};
+    const auto describe = Need{describe_json, {}, {}, std::nullopt, Count::one};
+    return {
+        {{"mx.stdout_quiet",
+          {"MX-IO-1"},
+          should,
+          "stdout stays empty outside describe and --help"},
+         {own_plain},
+         "no extension command ran",
+         check_stdout_quiet},
+        {{"mx.stdin_unused", {"MX-IO-2"}, should, "no command waits on stdin"},
+         {Need{stdin_open, {}, {}, std::nullopt, Count::one}},
+         "no command ran with stdin open",
+         check_stdin_unused},
+        {{"mx.log_structured",
+          {"MX-LOG-1"},
+          should,
+          "stderr lines carry an event, and a level and ISO 8601 timestamp where enabled"},
+         {own_plain, describe},
+         "the extension logged nothing to check",
+         check_log_structured},
+        {{"mx.log_uncoloured", {"MX-LOG-1"}, should, "no colour codes on stderr without a TTY"},
+         {own_plain, describe},
+         "no extension command ran",
+         check_log_uncoloured},
+        {{"mx.log_json",
+          {"MX-LOG-1"},
+          should,
+          "with MELTANO_LOG_JSON=true every stderr line is one JSON object with an event"},
+         {Need{own_commands, {log_json}, {}, std::nullopt, Count::one}},
+         "the extension logged nothing to check",
+         check_log_json},
+    };
+}
+
+}  // namespace conform::checks::mx

@@ -1,0 +1,110 @@
+#include "engine/verdict.hpp"
+
+#include <fmt/format.h>
+
+namespace conform::engine {
+
+void Verdict::keep(std::string message, Where where) {
+    if (m_examples.size() < k_examples) {
+        m_examples.push_back(
+            {std::move(message), std::move(where.run), where.line, std::move(where.excerpt)});
+    }
+}
+
+void Verdict::fail(std::string message, Where where) {
+    ++m_failures;
+    keep(std::move(message), std::move(where));
+}
+
+void Verdict::advise(std::string message, Where where) {
+    ++m_advisories;
+    keep("(SHOULD) " + std::move(message), std::move(where));
+}
+
+void Verdict::count_more(std::uint64_t failures, std::uint64_t advisories) {
+    m_failures += failures;
+    m_advisories += advisories;
+}
+
+void Verdict::judged(std::uint64_t count) {
+    m_judged += count;
+}
+
+void Verdict::skip(std::string reason) {
+    if (!m_skipped) {
+        m_skipped = std::move(reason);
+    }
+}
+
+void Verdict::note(const std::string& text) {
+    if (!text.empty()) {
+        m_note += (m_note.empty() ? "" : "; ") + text;
+    }
+}
+
+namespace {
+
+report::CheckResult described(const CheckInfo& info) {
+    report::CheckResult result;
+    result.id = std::string(info.id);
+    for (auto clause : info.clauses) {
+        result.clauses.emplace_back(clause);
+    }
+    result.level = info.level;
+    result.title = std::string(info.title);
+    return result;
+}
+
+}  // namespace
+
+report::CheckResult conclude(const CheckInfo& info, const Verdict& verdict,
+                             const Circumstances& circumstances) {
+    auto result = described(info);
+    result.examples = verdict.examples();
+    result.occurrences = verdict.failures() + verdict.advisories();
+    result.advisories = verdict.advisories();
+    const auto& incomplete = circumstances.not_run ? circumstances.not_run : verdict.skipped();
+    if (result.occurrences > 0) {
+        bool breaks_must = verdict.failures() > 0 && info.level == report::Level::must;
+        result.status = breaks_must || circumstances.strict ? report::Status::failed
+                                                            : report::Status::warned;
+        result.note = incomplete ? fmt::format("{}{}(incomplete: {})", verdict.notes(),
+                                               verdict.notes().empty() ? "" : " ", *incomplete)
+                                 : verdict.notes();
+        return result;
+    }
+    if (!incomplete && verdict.judged_count() > 0) {
+        result.status = report::Status::passed;
+        result.note = verdict.notes();
+        return result;
+    }
+    auto reason = incomplete ? *incomplete : std::string(circumstances.nothing_judged);
+    if (circumstances.strict && !circumstances.claimed_extension.empty()) {
+        result.status = report::Status::failed;
+        result.occurrences = 1;
+        result.examples.push_back({fmt::format("the connector claims '{}' but this check did not "
+                                               "run (--strict): {}",
+                                               circumstances.claimed_extension, reason)});
+        return result;
+    }
+    result.status = report::Status::skipped;
+    result.note = reason;
+    return result;
+}
+
+report::Status scenario_status(const std::vector<report::CheckResult>& checks) {
+    bool any_ran = false;
+    report::Status status = report::Status::passed;
+    for (const auto& check : checks) {
+        if (check.status == report::Status::failed) {
+            return report::Status::failed;
+        }
+        if (check.status == report::Status::warned) {
+            status = report::Status::warned;
+        }
+        any_ran = any_ran || check.status != report::Status::skipped;
+    }
+    return any_ran ? status : report::Status::skipped;
+}
+
+}  // namespace conform::engine

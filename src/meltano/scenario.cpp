@@ -1,0 +1,159 @@
+#include "meltano/scenario.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "meltano/check.hpp"
+#include "util/error.hpp"
+
+namespace conform::meltano {
+
+std::string_view to_string(Role role) {
+    switch (role) {
+        case Role::run:
+            return "a step";
+        case Role::help:
+            return "--help of the extension";
+        case Role::describe_json:
+            return "describe --format=json";
+        case Role::describe_plain:
+            return "describe in its default format";
+        case Role::described_helps:
+            return "--help of each described executable and command";
+        case Role::configured_commands:
+            return "the test config's commands";
+        case Role::described_tests:
+            return "the test* commands describe lists";
+        case Role::unknown_command:
+            return "an unknown sub-command";
+        case Role::passthrough:
+            return "invoke and the invoker with the probe";
+        case Role::initialize_twice:
+            return "initialize run twice";
+        case Role::own_commands:
+            return "the extension's own commands";
+        case Role::log_json:
+            return "commands with MELTANO_LOG_JSON=true";
+        case Role::stdin_open:
+            return "commands with stdin open and empty";
+    }
+    return "?";
+}
+
+std::vector<Role> Step::roles() const {
+    std::vector<Role> roles{Role::run, kind};
+    if (log_json) {
+        roles.push_back(Role::log_json);
+    }
+    return roles;
+}
+
+engine::Matching match(const Check& check, const Scenario& scenario) {
+    std::vector<engine::StepShape<Role>> shapes;
+    for (const auto& step : scenario.steps) {
+        shapes.push_back({step.id, step.roles()});
+    }
+    return engine::match_needs(check.needs, shapes, [](Role role) { return to_string(role); });
+}
+
+const Check* find_check(const Checks& checks, std::string_view id) {
+    auto found = std::find_if(checks.begin(), checks.end(),
+                              [id](const Check& check) { return check.info.id == id; });
+    return found == checks.end() ? nullptr : &*found;
+}
+
+std::vector<const CommandResult*> Inputs::runs(std::size_t need, Purpose purpose) const {
+    std::vector<const CommandResult*> found;
+    for (const auto* step : steps(need)) {
+        for (const auto& run : step->runs) {
+            if (run.command.purpose == purpose) {
+                found.push_back(&run);
+            }
+        }
+    }
+    return found;
+}
+
+namespace {
+
+std::vector<Scenario> scenario_table() {
+    using enum Role;
+    return {
+        {"mx-help", "--help prints usage and exits 0", {}, {{"help", help}}, {"mx.help"}, {}},
+        {"mx-describe",
+         "describe prints one JSON document; what it names runs",
+         {},
+         {{"describe-json", describe_json},
+          {"describe", describe_plain},
+          {"executables", described_helps}},
+         {"mx.describe_json", "mx.describe_shape", "mx.described_executables"},
+         {}},
+        {"mx-commands",
+         "the test config's commands and test* commands exit as expected",
+         {},
+         {{"commands", configured_commands}, {"listed-tests", described_tests}},
+         {"mx.invoke_commands", "mx.test_commands"},
+         {}},
+        {"mx-unknown-command",
+         "an unknown sub-command fails with a message",
+         {},
+         {{"unknown", unknown_command}},
+         {"mx.unknown_command"},
+         {}},
+        {"mx-passthrough",
+         "invoke and the invoker pass arguments and exit codes through (probe)",
+         {"probe"},
+         {{"probe", passthrough}},
+         {"mx.passthrough", "mx.invoke_keeps_dashdash", "mx.log_errors"},
+         {}},
+        {"mx-initialize",
+         "initialize twice in a new folder is idempotent",
+         {},
+         {{"initialize", initialize_twice}},
+         {"mx.initialize"},
+         {}},
+        {"mx-stdio",
+         "stdout stays quiet; stderr logs are plain and structured",
+         {},
+         {{"own-commands", own_commands}, {"describe-json", describe_json}},
+         {"mx.stdout_quiet", "mx.log_structured", "mx.log_uncoloured"},
+         {}},
+        {"mx-log-json",
+         "MELTANO_LOG_JSON=true gives one JSON object per line",
+         {"log_json"},
+         {{"own-commands", own_commands, true}},
+         {"mx.log_json"},
+         {}},
+        {"mx-stdin",
+         "no command waits on stdin",
+         {},
+         {{"stdin", stdin_open}},
+         {"mx.stdin_unused"},
+         {}},
+    };
+}
+
+}  // namespace
+
+std::vector<Scenario> builtin_scenarios(const std::vector<Check>& checks) {
+    auto scenarios = scenario_table();
+    for (auto& scenario : scenarios) {
+        for (const auto& id : scenario.checks) {
+            const auto* check = find_check(checks, id);
+            if (check == nullptr) {
+                throw_internal_error(
+                    fmt::format("scenario '{}' lists the unknown check '{}'", scenario.id, id));
+            }
+            auto matching = match(*check, scenario);
+            if (!matching.matched()) {
+                throw_internal_error(fmt::format("scenario '{}': check '{}' {}", scenario.id, id,
+                                                 matching.problems.front()));
+            }
+            scenario.inputs.push_back(std::move(matching));
+        }
+    }
+    return scenarios;
+}
+
+}  // namespace conform::meltano

@@ -1,0 +1,506 @@
+#include "meltano/source.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <optional>
+
+#include "meltano/describe.hpp"
+#include "protocol/secrets.hpp"
+#include "util/text.hpp"
+
+namespace conform::meltano {
+
+namespace {
+
+constexpr std::string_view k_unknown_command = "conform-no-such-command";
+constexpr int k_probe_failure = 3;
+
+// Arguments that a shell or a naive re-split would change: spaces, quotes, `--`, empty strings,
+// options the extension must not parse, glob and variable characters.
+const std::vector<std::string> k_passthrough_args = {
+    "conform-probe", "two words", "it's",  "\"quoted\"", "",         "--",
+    "--flag=a b",    "-x",        "$HOME", "*",          "tab\there"};
+
+// Every file under `dir` with its content.
+std::map<std::string, std::string> snapshot(const std::filesystem::path& dir) {
+    std::map<std::string, std::string> files;
+    std::error_code error;
+    for (auto it = std::filesystem::recursive_directory_iterator(dir, error);
+         !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+        auto relative = std::filesystem::relative(it->path(), dir).string();
+        if (it->is_regular_file()) {
+            std::ifstream in(it->path(), std::ios::binary);
+            files[relative] =
+                std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        } else {
+            files[relative + "/"] = "";
+        }
+    }
+    return files;
+}
+
+std::vector<std::string> changes_between(const std::map<std::string, std::string>& before,
+                                         const std::map<std::string, std::string>& after) {
+    std::vector<std::string> changed;
+    for (const auto& [path, content] : after) {
+        auto it = before.find(path);
+        if (it == before.end()) {
+            changed.push_back(path + " (new)");
+        } else if (it->second != content) {
+            changed.push_back(path + " (changed)");
+        }
+    }
+    for (const auto& [path, content] : before) {
+        if (!after.contains(path)) {
+            changed.push_back(path + " (removed)");
+        }
+    }
+    return changed;
+}
+
+bool is_test_command(std::string_view name) {
+    return name.starts_with("test");
+}
+
+protocol::Secrets secrets_of(const TestConfig& config) {
+    std::vector<std::string> values;
+    for (const auto& name : config.secret_env) {
+        if (auto it = config.env.find(name); it != config.env.end()) {
+            values.push_back(it->second);
+        } else if (const char* value = std::getenv(name.c_str()); value != nullptr) {
+            values.emplace_back(value);
+        }
+    }
+    return protocol::Secrets(std::move(values));
+}
+
+report::RunSummary summarize(const CommandResult& result) {
+    report::RunSummary summary;
+    summary.label = result.label;
+    summary.command = result.command_line;
+    summary.exit = result.outcome();
+    summary.duration_ms = result.elapsed.count();
+    summary.lines = result.stdout_lines;
+    summary.stderr_tail = excerpt(result.stderr_text, 2000);
+    return summary;
+}
+
+}  // namespace
+
+struct MeltanoSource::Impl {
+    const TestConfig& config;
+    const Checks& checks;
+    Executor executor;
+    std::vector<Scenario> scenarios;
+    std::vector<engine::ScenarioHeader> headers;
+    protocol::Secrets secrets;
+    std::optional<Session> session;
+
+    Impl(const TestConfig& test_config, const Checks& table, Executor run)
+        : config(test_config),
+          checks(table),
+          executor(std::move(run)),
+          scenarios(builtin_scenarios(table)),
+          secrets(secrets_of(test_config)) {
+        for (const auto& scenario : scenarios) {
+            headers.push_back({scenario.id, std::string(k_suite), scenario.title, scenario.checks});
+        }
+    }
+
+    // What one scenario's steps share: the project folder that `initialize` set up.
+    struct ScenarioState {
+        std::optional<std::filesystem::path> project;
+        std::vector<CommandResult> setup;
+    };
+
+    CommandResult command(const Command& what) { return session->run(what); }
+
+    // The scenario's project, made by `initialize` in a new folder the first time it is needed.
+    std::filesystem::path project(ScenarioState& state, StepResult& result) {
+        if (!state.project) {
+            state.project = session->new_project_dir();
+            result.runs.push_back(command({.purpose = Purpose::setup,
+                                           .label = "setup: initialize",
+                                           .executable = config.extension_executable,
+                                           .args = {"initialize"},
+                                           .cwd = *state.project}));
+        }
+        return *state.project;
+    }
+
+    Command extension(Purpose purpose, std::string label, std::vector<std::string> args) const {
+        return {.purpose = purpose,
+                .label = std::move(label),
+                .executable = config.extension_executable,
+                .args = std::move(args)};
+    }
+
+    void run_help(StepResult& result) {
+        result.runs.push_back(command(extension(Purpose::help, "--help", {"--help"})));
+    }
+
+    void run_describe(StepResult& result, bool json) {
+        auto what = json ? extension(Purpose::describe, "describe --format=json",
+                                     {"describe", "--format=json"})
+                         : extension(Purpose::describe, "describe", {"describe"});
+        what.name = json ? "json" : "plain";
+        result.runs.push_back(command(what));
+    }
+
+    // The CLIs `describe --format=json` names, from the scenario's describe step; sets why_not
+    // when there is nothing to read.
+    std::vector<DescribedCli> described(const std::vector<StepResult>& earlier, StepResult& result) {
+        const CommandResult* json = nullptr;
+        for (const auto& step : earlier) {
+            if (step.step->kind == Role::describe_json && step.ran()) {
+                json = &step.runs.front();
+            }
+        }
+        if (json == nullptr || !json->started) {
+            result.why_not = "describe did not run";
+            return {};
+        }
+        auto reading = read_describe(json->stdout_text, config.extension_executable,
+                                     config.invoker.value_or(""));
+        if (!reading.not_json.empty()) {
+            result.why_not = "describe printed no JSON to read";
+        } else if (reading.clis.empty()) {
+            result.why_not = "describe names no executable";
+        }
+        return reading.clis;
+    }
+
+    void run_described_helps(const std::vector<StepResult>& earlier, StepResult& result) {
+        for (const auto& cli : described(earlier, result)) {
+            auto help = command({.purpose = Purpose::cli_help,
+                                 .label = cli.name + " --help",
+                                 .executable = cli.name,
+                                 .args = {"--help"},
+                                 .name = cli.name,
+                                 .pass_through = cli.pass_through});
+            bool go_on = !help.cannot_run() && !cli.pass_through;
+            result.runs.push_back(std::move(help));
+            if (!go_on) {
+                continue;  // a pass-through CLI's --help belongs to the wrapped program
+            }
+            for (const auto& name : cli.commands) {
+                if (name.empty() || name.starts_with(':')) {
+                    continue;
+                }
+                result.runs.push_back(command({.purpose = Purpose::command_help,
+                                               .label = fmt::format("{} {} --help", cli.name, name),
+                                               .executable = cli.name,
+                                               .args = {name, "--help"},
+                                               .name = cli.name,
+                                               .subject = name}));
+            }
+        }
+    }
+
+    void run_configured(ScenarioState& state, StepResult& result) {
+        auto dir = project(state, result);
+        for (const auto& configured : config.commands) {
+            result.runs.push_back(command({.purpose = Purpose::configured,
+                                           .label = "command " + configured.name,
+                                           .executable = configured.executable,
+                                           .args = configured.args,
+                                           .cwd = dir,
+                                           .name = configured.name,
+                                           .expected_exit = configured.exit_code}));
+        }
+    }
+
+    // The test* commands the extension CLI itself lists (meltano test runs them in that order).
+    void run_described_tests(ScenarioState& state, StepResult& result) {
+        auto dir = project(state, result);
+        auto json = command(extension(Purpose::describe, "describe --format=json",
+                                      {"describe", "--format=json"}));
+        auto reading = read_describe(json.stdout_text, config.extension_executable, "");
+        result.runs.push_back(std::move(json));
+        for (const auto& cli : reading.clis) {
+            if (cli.pass_through) {
+                continue;
+            }
+            for (const auto& name : cli.commands) {
+                if (!is_test_command(name)) {
+                    continue;
+                }
+                result.runs.push_back(command({.purpose = Purpose::listed_test,
+                                               .label = fmt::format("{} {}", cli.name, name),
+                                               .executable = cli.name,
+                                               .args = {name},
+                                               .cwd = dir,
+                                               .name = name}));
+            }
+        }
+    }
+
+    void run_unknown(StepResult& result) {
+        result.runs.push_back(command(extension(Purpose::unknown_command, "unknown sub-command",
+                                                {std::string(k_unknown_command)})));
+        if (config.wrapped.empty()) {
+            result.runs.push_back(command(extension(Purpose::invoke_unknown,
+                                                    "invoke an unknown command",
+                                                    {"invoke", std::string(k_unknown_command)})));
+        }
+    }
+
+    Command probe_run(Purpose purpose, std::string label, std::string executable,
+                      std::vector<std::string> args, const std::filesystem::path& dir, int code) {
+        return {.purpose = purpose,
+                .label = std::move(label),
+                .executable = std::move(executable),
+                .args = std::move(args),
+                .cwd = dir,
+                .probe_exit = code};
+    }
+
+    void run_passthrough(ScenarioState& state, StepResult& result) {
+        auto dir = project(state, result);
+        const auto& ext = config.extension_executable;
+        std::vector<std::string> invoke_args = {"invoke"};
+        invoke_args.insert(invoke_args.end(), k_passthrough_args.begin(), k_passthrough_args.end());
+        result.runs.push_back(
+            command(probe_run(Purpose::invoke_probe, "invoke (probe)", ext, invoke_args, dir, 0)));
+        result.runs.push_back(command(probe_run(Purpose::invoke_probe_fails,
+                                                "invoke (probe exits 3)", ext,
+                                                {"invoke", "conform-probe-fail"}, dir,
+                                                k_probe_failure)));
+        if (!config.invoker) {
+            return;
+        }
+        const auto& invoker = *config.invoker;
+        result.runs.push_back(command(probe_run(Purpose::invoker_probe, "invoker (probe)", invoker,
+                                                k_passthrough_args, dir, 0)));
+        result.runs.push_back(command(probe_run(Purpose::invoker_bare,
+                                                "invoker without arguments (probe)", invoker, {},
+                                                dir, 0)));
+        result.runs.push_back(command(probe_run(Purpose::invoker_probe_fails,
+                                                "invoker (probe exits 3)", invoker,
+                                                {"conform-probe-fail"}, dir, k_probe_failure)));
+    }
+
+    void run_initialize_twice(StepResult& result) {
+        auto dir = session->new_project_dir();
+        auto what = extension(Purpose::initialize, "initialize", {"initialize"});
+        what.cwd = dir;
+        result.runs.push_back(command(what));
+        auto after_first = snapshot(dir);
+        what.purpose = Purpose::initialize_again;
+        what.label = "initialize again";
+        result.runs.push_back(command(what));
+        result.changed_files = changes_between(after_first, snapshot(dir));
+    }
+
+    // The extension's own commands whose output conform judges: initialize, the configured
+    // commands of the extension CLI, and invoke with the probe (silent, so every line is the
+    // extension's).
+    void run_own(const Step& step, StepResult& result) {
+        std::map<std::string, std::string> env;
+        std::string suffix;
+        if (step.log_json) {
+            env["MELTANO_LOG_JSON"] = "true";
+            suffix = " (MELTANO_LOG_JSON=true)";
+        }
+        auto dir = session->new_project_dir();
+        auto own = [&](std::string label, std::string executable, std::vector<std::string> args,
+                       std::optional<int> probe_exit) {
+            result.runs.push_back(command({.purpose = Purpose::own,
+                                           .label = label + suffix,
+                                           .executable = std::move(executable),
+                                           .args = std::move(args),
+                                           .env = env,
+                                           .cwd = dir,
+                                           .probe_exit = probe_exit}));
+        };
+        own("initialize", config.extension_executable, {"initialize"}, std::nullopt);
+        for (const auto& configured : config.commands) {
+            if (configured.executable != config.extension_executable || configured.args.empty() ||
+                configured.args.front() == "describe" || configured.args.front() == "--help") {
+                continue;
+            }
+            own("command " + configured.name, configured.executable, configured.args,
+                std::nullopt);
+        }
+        if (session->probe_available()) {
+            own("invoke (probe)", config.extension_executable, {"invoke", "conform-probe"}, 0);
+            own("invoke (probe exits 3)", config.extension_executable,
+                {"invoke", "conform-probe-fail"}, k_probe_failure);
+        }
+    }
+
+    void run_stdin_open(StepResult& result) {
+        auto dir = session->new_project_dir();
+        std::vector<Command> commands = {
+            extension(Purpose::own, "describe --format=json (stdin open)",
+                      {"describe", "--format=json"}),
+            extension(Purpose::own, "initialize (stdin open)", {"initialize"}),
+        };
+        commands.back().cwd = dir;
+        if (session->probe_available()) {
+            commands.push_back(probe_run(Purpose::own, "invoke (probe, stdin open)",
+                                         config.extension_executable, {"invoke", "conform-probe"},
+                                         dir, 0));
+            if (config.invoker) {
+                commands.push_back(probe_run(Purpose::own, "invoker (probe, stdin open)",
+                                             *config.invoker, {"conform-probe"}, dir, 0));
+            }
+        }
+        for (auto& what : commands) {
+            what.stdin_mode = StdinMode::open_empty;
+            what.timeout = config.stdin_timeout;
+            result.runs.push_back(command(what));
+        }
+    }
+
+    StepResult execute(const Step& step, const std::vector<StepResult>& earlier,
+                       ScenarioState& state) {
+        StepResult result;
+        result.step = &step;
+        switch (step.kind) {
+            case Role::help:
+                run_help(result);
+                break;
+            case Role::describe_json:
+            case Role::describe_plain:
+                run_describe(result, step.kind == Role::describe_json);
+                break;
+            case Role::described_helps:
+                run_described_helps(earlier, result);
+                break;
+            case Role::configured_commands:
+                run_configured(state, result);
+                break;
+            case Role::described_tests:
+                run_described_tests(state, result);
+                break;
+            case Role::unknown_command:
+                run_unknown(result);
+                break;
+            case Role::passthrough:
+                run_passthrough(state, result);
+                break;
+            case Role::initialize_twice:
+                run_initialize_twice(result);
+                break;
+            case Role::own_commands:
+                run_own(step, result);
+                break;
+            case Role::stdin_open:
+                run_stdin_open(result);
+                break;
+            case Role::run:
+            case Role::log_json:
+                break;
+        }
+        return result;
+    }
+
+    // Why the scenario cannot run, in the test config's terms; nothing when it can.
+    std::optional<std::string> unmet_requirement(const Scenario& scenario) const {
+        for (const auto& requirement : scenario.requires_) {
+            if (requirement == "probe" && session && !session->probe_available()) {
+                return session->probe_error();
+            }
+            if (requirement == "probe" && config.wrapped.empty()) {
+                return "the test config names no wrapped program (extension.wrapped)";
+            }
+            if (requirement == "log_json" && !config.log_json) {
+                return "the test config says MELTANO_LOG_JSON is not supported (logging.json)";
+            }
+        }
+        return std::nullopt;
+    }
+
+    report::ScenarioResult run_scenario(std::size_t index, const std::vector<std::string>& selected,
+                                        bool strict) {
+        const auto& scenario = scenarios[index];
+        report::ScenarioResult result;
+        result.id = scenario.id;
+        result.suite = std::string(k_suite);
+        result.title = scenario.title;
+        auto unmet = unmet_requirement(scenario);
+        std::vector<StepResult> steps;
+        if (!unmet) {
+            ScenarioState state;
+            steps.reserve(scenario.steps.size());
+            for (const auto& step : scenario.steps) {
+                steps.push_back(execute(step, steps, state));
+            }
+        }
+        for (std::size_t c = 0; c < scenario.checks.size(); ++c) {
+            const auto& id = scenario.checks[c];
+            if (std::find(selected.begin(), selected.end(), id) == selected.end()) {
+                continue;
+            }
+            engine::Circumstances circumstances;
+            circumstances.strict = strict;
+            circumstances.not_run = unmet;
+            result.checks.push_back(engine::judge(
+                *find_check(checks, id), Inputs(steps, scenario.inputs[c], config), circumstances));
+        }
+        for (const auto& step : steps) {
+            for (const auto& run : step.runs) {
+                result.runs.push_back(summarize(run));
+            }
+        }
+        result.status = engine::scenario_status(result.checks);
+        return result;
+    }
+};
+
+MeltanoSource::MeltanoSource(const TestConfig& config, const Checks& checks, Executor executor)
+    : m_impl(std::make_unique<Impl>(config, checks, std::move(executor))) {}
+
+MeltanoSource::~MeltanoSource() = default;
+
+const std::vector<engine::ScenarioHeader>& MeltanoSource::scenarios() const {
+    return m_impl->headers;
+}
+
+void MeltanoSource::prepare() {
+    m_impl->session.emplace(m_impl->config, m_impl->executor);
+}
+
+engine::Target MeltanoSource::target() const {
+    return {m_impl->session ? m_impl->session->describe_target() : std::string(), {}, {}};
+}
+
+report::ScenarioResult MeltanoSource::run(std::size_t index, const std::vector<std::string>& checks,
+                                          bool strict) {
+    return m_impl->run_scenario(index, checks, strict);
+}
+
+engine::PlannedScenario MeltanoSource::plan(std::size_t index) const {
+    const auto& scenario = m_impl->scenarios[index];
+    engine::PlannedScenario planned;
+    if (auto unmet = m_impl->unmet_requirement(scenario)) {
+        planned.unmet = *unmet;
+        return planned;
+    }
+    for (const auto& step : scenario.steps) {
+        planned.lines.push_back(fmt::format("step {:<22} {}", step.id, to_string(step.kind)));
+        planned.runs += 1;
+    }
+    planned.exact = false;  // the commands depend on the test config and what describe lists
+    return planned;
+}
+
+std::string MeltanoSource::mask(std::string_view text) const {
+    return m_impl->secrets.redact(text);
+}
+
+report::RunReport run_extension_suite(const TestConfig& config, const Checks& checks,
+                                      const engine::RunOptions& options, report::Reporter& reporter,
+                                      Executor executor) {
+    MeltanoSource source(config, checks, std::move(executor));
+    auto report = engine::run(source, options, reporter);
+    report.test_config = config.origin.string();
+    return report;
+}
+
+}  // namespace conform::meltano

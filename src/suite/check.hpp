@@ -1,0 +1,107 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config/test_config.hpp"
+#include "engine/check.hpp"
+#include "engine/judge.hpp"
+#include "engine/needs.hpp"
+#include "engine/verdict.hpp"
+#include "protocol/catalog.hpp"
+#include "protocol/line_judge.hpp"
+#include "protocol/observation.hpp"
+#include "protocol/secrets.hpp"
+#include "suite/plan.hpp"
+#include "suite/scenario.hpp"
+#include "suite/timeline.hpp"
+
+// What an Airbyte-protocol check is, and what its code receives. The checks themselves are
+// defined beside their code in src/checks/airbyte/.
+namespace conform::suite {
+
+// What a step produced: its runs, or why it could not run.
+struct StepResult {
+    const Step* step = nullptr;
+    std::vector<RunPlan> plans;
+    std::vector<protocol::Observation> runs;
+    std::string why_not;
+    std::string note;            // how the runs were chosen, when that took runs of its own
+    std::string inject_problem;  // how the tail inject command failed, for a tailing step
+
+    bool ran() const { return !runs.empty(); }
+};
+
+// What a scenario's steps produced, and the settings every check may read.
+struct ScenarioRun {
+    const Scenario* scenario = nullptr;
+    const config::TestConfig* test_config = nullptr;
+    const protocol::Catalog* catalog = nullptr;
+    const protocol::Secrets* secrets = nullptr;
+    std::string main_config;  // the rendered main config, for spec.config_valid
+    std::vector<StepResult> steps;
+    ResumeNotes* resumes = nullptr;  // what resumed checkpoints lost or repeated, for the timeline
+
+    const StepResult* step(const std::string& id) const;
+};
+
+class Inputs;
+using CheckCode = void (*)(const Inputs&, engine::Verdict&);
+using Need = engine::Need<Role>;
+
+struct Check {
+    engine::CheckInfo info;
+    std::vector<Need> needs;
+    // Why the check is skipped when its code judged nothing, in the user's terms.
+    std::string_view nothing_judged;
+    CheckCode code = nullptr;
+    // A per-message check: its per-line code, which the analyzer runs on every stdout line.
+    const protocol::LineJudge* judge = nullptr;
+    // Requirements (a scenario's "requires") the check reads from the test config: a scenario
+    // listing the check must require them.
+    std::vector<std::string_view> requires_ = {};
+};
+
+using Checks = std::vector<Check>;
+
+// Exactly the steps a check's needs matched that ran, and the settings of the run.
+class Inputs : public engine::MatchedSteps<StepResult> {
+public:
+    Inputs(const ScenarioRun& run, const engine::Matching& matching);
+
+    // The step `step` refers to (the one it resumes from, or its backlog); null when none.
+    const StepResult* base_of(const StepResult& step,
+                              engine::Reference reference = engine::Reference::state) const;
+
+    const config::TestConfig& test_config() const { return *m_run.test_config; }
+    const protocol::Catalog& catalog() const { return *m_run.catalog; }
+    const protocol::Secrets& secrets() const { return *m_run.secrets; }
+    const std::string& main_config() const { return m_run.main_config; }
+    std::vector<std::string> stream_names() const;
+    // Keeps what resuming from a checkpoint of `base` lost or repeated, for the timeline.
+    void note_resume(const protocol::Observation& base, report::ResumedCheckpoint resume) const;
+
+private:
+    const ScenarioRun& m_run;
+};
+
+// How the steps of `scenario` look to the needs matcher.
+std::vector<engine::StepShape<Role>> step_shapes(const Scenario& scenario);
+
+// Matches the needs of `check` to the steps of `scenario`.
+engine::Matching match(const Check& check, const Scenario& scenario);
+
+// Judges `check` on the steps `matching` gives it (engine::judge).
+report::CheckResult judge(const Check& check, const engine::Matching& matching,
+                          const ScenarioRun& run, const engine::Circumstances& circumstances);
+
+// The judges of the per-message checks among `ids`.
+std::vector<const protocol::LineJudge*> judges_of(const Checks& checks,
+                                                  const std::vector<std::string>& ids);
+
+// The check `id` of `checks`, or null.
+const Check* find_check(const Checks& checks, std::string_view id);
+
+}  // namespace conform::suite
