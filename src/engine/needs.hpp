@@ -159,8 +159,8 @@ std::string describe(const Need<Role>& need, Name name) {
 // Matches each need of a check to the steps of a scenario. A need's steps must come after every
 // step of its `after` need; the count must be met exactly.
 template <typename Role, typename Name>
-Matching match_needs(const std::vector<Need<Role>>& needs, const std::vector<StepShape<Role>>& steps,
-                     Name name) {
+Matching match_needs(const std::vector<Need<Role>>& needs,
+                     const std::vector<StepShape<Role>>& steps, Name name) {
     Matching matching;
     for (const auto& need : needs) {
         std::optional<std::size_t> not_before;
@@ -181,7 +181,8 @@ Matching match_needs(const std::vector<Need<Role>>& needs, const std::vector<Ste
             }
             matching.problems.push_back(fmt::format(
                 "needs {} that is {}{}, and the scenario has {}", detail::count_text(need.count),
-                describe(need, name), not_before ? fmt::format(" after step '{}'", steps[*not_before].id) : "",
+                describe(need, name),
+                not_before ? fmt::format(" after step '{}'", steps[*not_before].id) : "",
                 found.empty() ? std::string("none")
                               : fmt::format("{} ({})", found.size(), fmt::join(ids, ", "))));
         }

@@ -47,7 +47,8 @@ void for_each_selected(const std::vector<ScenarioHeader>& scenarios, const RunOp
 
 }  // namespace
 
-std::vector<std::string> selected_checks(const ScenarioHeader& scenario, const RunOptions& options) {
+std::vector<std::string> selected_checks(const ScenarioHeader& scenario,
+                                         const RunOptions& options) {
     std::vector<std::string> checks;
     std::copy_if(scenario.checks.begin(), scenario.checks.end(), std::back_inserter(checks),
                  [&options](const std::string& check) {
@@ -74,14 +75,15 @@ void check_selection_names(const std::vector<std::string>& names,
             continue;
         }
         auto nearest = nearest_name(name, known);
-        throw Error(ErrorKind::usage,
-                    fmt::format("unknown scenario, suite or check '{}'{}; `conform list` shows them",
-                                name,
-                                nearest.empty() ? "" : fmt::format(" (did you mean '{}'?)", nearest)));
+        throw Error(
+            ErrorKind::usage,
+            fmt::format("unknown scenario, suite or check '{}'{}; `conform list` shows them", name,
+                        nearest.empty() ? "" : fmt::format(" (did you mean '{}'?)", nearest)));
     }
 }
 
-report::RunReport run(ScenarioSource& source, const RunOptions& options, report::Reporter& reporter) {
+report::RunReport run(ScenarioSource& source, const RunOptions& options,
+                      report::Reporter& reporter) {
     auto started = Clock::now();
     report::RunReport report;
     report.strict = options.strict;
@@ -95,24 +97,25 @@ report::RunReport run(ScenarioSource& source, const RunOptions& options, report:
     report.connector_version = target.version;
     report.connector_version_source = target.version_source;
     const auto& scenarios = source.scenarios();
-    for_each_selected(scenarios, options, [&](std::size_t index, std::size_t position,
-                                              const std::vector<std::string>& checks) {
-        const auto& header = scenarios[index];
-        reporter.scenario_started(header.id, header.title);
-        auto scenario_started = Clock::now();
-        auto result = source.run(index, checks, options.strict);
-        result.duration_ms = milliseconds_since(scenario_started);
-        result.rerun = options.rerun_prefix + " --only " + header.id;
-        result.position = position;
-        report::redact(result, [&source](std::string_view text) { return source.mask(text); });
-        reporter.scenario_finished(result);
-        report.scenarios.push_back(std::move(result));
-        if (options.fail_fast && report.scenarios.back().status == report::Status::failed) {
-            report.filtered = true;  // what did not run is not certified
-            return false;
-        }
-        return true;
-    });
+    for_each_selected(
+        scenarios, options,
+        [&](std::size_t index, std::size_t position, const std::vector<std::string>& checks) {
+            const auto& header = scenarios[index];
+            reporter.scenario_started(header.id, header.title);
+            auto scenario_started = Clock::now();
+            auto result = source.run(index, checks, options.strict);
+            result.duration_ms = milliseconds_since(scenario_started);
+            result.rerun = options.rerun_prefix + " --only " + header.id;
+            result.position = position;
+            report::redact(result, [&source](std::string_view text) { return source.mask(text); });
+            reporter.scenario_finished(result);
+            report.scenarios.push_back(std::move(result));
+            if (options.fail_fast && report.scenarios.back().status == report::Status::failed) {
+                report.filtered = true;  // what did not run is not certified
+                return false;
+            }
+            return true;
+        });
     report.duration_ms = milliseconds_since(started);
     return report;
 }
@@ -122,30 +125,31 @@ std::size_t print_dry_run(const ScenarioSource& source, const RunOptions& option
     std::size_t runs = 0;
     bool exact = true;
     const auto& scenarios = source.scenarios();
-    for_each_selected(scenarios, options, [&](std::size_t index, std::size_t,
-                                              const std::vector<std::string>& checks) {
-        const auto& header = scenarios[index];
-        auto planned = source.plan(index);
-        fmt::print("{:<28} {}\n", header.id, header.title);
-        if (!planned.unmet.empty()) {
-            fmt::print("  skipped without running: {}\n", planned.unmet);
-            return true;
-        }
-        ++selected;
-        for (const auto& line : planned.lines) {
-            fmt::print("  {}\n", line);
-        }
-        fmt::print("  checks: {}\n", fmt::join(checks, ", "));
-        runs += planned.runs;
-        exact = exact && planned.exact;
-        return true;
-    });
-    fmt::print("\n{} scenario(s) would run{}; {}{} run(s) of the target{}\n", selected,
-               options.shard_count > 1
-                   ? fmt::format(" (shard {}/{})", options.shard_index + 1, options.shard_count)
-                   : "",
-               exact ? "" : "about ", runs,
-               exact ? "" : " (~: resumes and key splits depend on the checkpoints and keys it emits)");
+    for_each_selected(scenarios, options,
+                      [&](std::size_t index, std::size_t, const std::vector<std::string>& checks) {
+                          const auto& header = scenarios[index];
+                          auto planned = source.plan(index);
+                          fmt::print("{:<28} {}\n", header.id, header.title);
+                          if (!planned.unmet.empty()) {
+                              fmt::print("  skipped without running: {}\n", planned.unmet);
+                              return true;
+                          }
+                          ++selected;
+                          for (const auto& line : planned.lines) {
+                              fmt::print("  {}\n", line);
+                          }
+                          fmt::print("  checks: {}\n", fmt::join(checks, ", "));
+                          runs += planned.runs;
+                          exact = exact && planned.exact;
+                          return true;
+                      });
+    fmt::print(
+        "\n{} scenario(s) would run{}; {}{} run(s) of the target{}\n", selected,
+        options.shard_count > 1
+            ? fmt::format(" (shard {}/{})", options.shard_index + 1, options.shard_count)
+            : "",
+        exact ? "" : "about ", runs,
+        exact ? "" : " (~: resumes and key splits depend on the checkpoints and keys it emits)");
     return selected;
 }
 

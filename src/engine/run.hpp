@@ -64,7 +64,8 @@ struct RunOptions {
 // Runs the selected scenarios of `source` and reports each to `reporter` as it finishes. Throws
 // conform::Error (usage) for --only/--skip names that match nothing of `known_checks` or the
 // scenarios.
-report::RunReport run(ScenarioSource& source, const RunOptions& options, report::Reporter& reporter);
+report::RunReport run(ScenarioSource& source, const RunOptions& options,
+                      report::Reporter& reporter);
 
 // What a dry run of `source` with `options` would do, printed to stdout; returns the number of
 // scenarios that would run.

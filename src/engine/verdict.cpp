@@ -66,8 +66,8 @@ report::CheckResult conclude(const CheckInfo& info, const Verdict& verdict,
     const auto& incomplete = circumstances.not_run ? circumstances.not_run : verdict.skipped();
     if (result.occurrences > 0) {
         bool breaks_must = verdict.failures() > 0 && info.level == report::Level::must;
-        result.status = breaks_must || circumstances.strict ? report::Status::failed
-                                                            : report::Status::warned;
+        result.status =
+            breaks_must || circumstances.strict ? report::Status::failed : report::Status::warned;
         result.note = incomplete ? fmt::format("{}{}(incomplete: {})", verdict.notes(),
                                                verdict.notes().empty() ? "" : " ", *incomplete)
                                  : verdict.notes();
@@ -82,9 +82,10 @@ report::CheckResult conclude(const CheckInfo& info, const Verdict& verdict,
     if (circumstances.strict && !circumstances.claimed_extension.empty()) {
         result.status = report::Status::failed;
         result.occurrences = 1;
-        result.examples.push_back({fmt::format("the connector claims '{}' but this check did not "
-                                               "run (--strict): {}",
-                                               circumstances.claimed_extension, reason)});
+        result.examples.push_back(
+            {fmt::format("the connector claims '{}' but this check did not "
+                         "run (--strict): {}",
+                         circumstances.claimed_extension, reason)});
         return result;
     }
     result.status = report::Status::skipped;

@@ -153,7 +153,8 @@ struct MeltanoSource::Impl {
 
     // The CLIs `describe --format=json` names, from the scenario's describe step; sets why_not
     // when there is nothing to read.
-    std::vector<DescribedCli> described(const std::vector<StepResult>& earlier, StepResult& result) {
+    std::vector<DescribedCli> described(const std::vector<StepResult>& earlier,
+                                        StepResult& result) {
         const CommandResult* json = nullptr;
         for (const auto& step : earlier) {
             if (step.step->kind == Role::describe_json && step.ran()) {
@@ -217,8 +218,8 @@ struct MeltanoSource::Impl {
     // The test* commands the extension CLI itself lists (meltano test runs them in that order).
     void run_described_tests(ScenarioState& state, StepResult& result) {
         auto dir = project(state, result);
-        auto json = command(extension(Purpose::describe, "describe --format=json",
-                                      {"describe", "--format=json"}));
+        auto json = command(
+            extension(Purpose::describe, "describe --format=json", {"describe", "--format=json"}));
         auto reading = read_describe(json.stdout_text, config.extension_executable, "");
         result.runs.push_back(std::move(json));
         for (const auto& cli : reading.clis) {
@@ -243,9 +244,9 @@ struct MeltanoSource::Impl {
         result.runs.push_back(command(extension(Purpose::unknown_command, "unknown sub-command",
                                                 {std::string(k_unknown_command)})));
         if (config.wrapped.empty()) {
-            result.runs.push_back(command(extension(Purpose::invoke_unknown,
-                                                    "invoke an unknown command",
-                                                    {"invoke", std::string(k_unknown_command)})));
+            result.runs.push_back(
+                command(extension(Purpose::invoke_unknown, "invoke an unknown command",
+                                  {"invoke", std::string(k_unknown_command)})));
         }
     }
 
@@ -266,22 +267,20 @@ struct MeltanoSource::Impl {
         invoke_args.insert(invoke_args.end(), k_passthrough_args.begin(), k_passthrough_args.end());
         result.runs.push_back(
             command(probe_run(Purpose::invoke_probe, "invoke (probe)", ext, invoke_args, dir, 0)));
-        result.runs.push_back(command(probe_run(Purpose::invoke_probe_fails,
-                                                "invoke (probe exits 3)", ext,
-                                                {"invoke", "conform-probe-fail"}, dir,
-                                                k_probe_failure)));
+        result.runs.push_back(
+            command(probe_run(Purpose::invoke_probe_fails, "invoke (probe exits 3)", ext,
+                              {"invoke", "conform-probe-fail"}, dir, k_probe_failure)));
         if (!config.invoker) {
             return;
         }
         const auto& invoker = *config.invoker;
         result.runs.push_back(command(probe_run(Purpose::invoker_probe, "invoker (probe)", invoker,
                                                 k_passthrough_args, dir, 0)));
-        result.runs.push_back(command(probe_run(Purpose::invoker_bare,
-                                                "invoker without arguments (probe)", invoker, {},
-                                                dir, 0)));
-        result.runs.push_back(command(probe_run(Purpose::invoker_probe_fails,
-                                                "invoker (probe exits 3)", invoker,
-                                                {"conform-probe-fail"}, dir, k_probe_failure)));
+        result.runs.push_back(command(probe_run(
+            Purpose::invoker_bare, "invoker without arguments (probe)", invoker, {}, dir, 0)));
+        result.runs.push_back(
+            command(probe_run(Purpose::invoker_probe_fails, "invoker (probe exits 3)", invoker,
+                              {"conform-probe-fail"}, dir, k_probe_failure)));
     }
 
     void run_initialize_twice(StepResult& result) {
@@ -323,8 +322,7 @@ struct MeltanoSource::Impl {
                 configured.args.front() == "describe" || configured.args.front() == "--help") {
                 continue;
             }
-            own("command " + configured.name, configured.executable, configured.args,
-                std::nullopt);
+            own("command " + configured.name, configured.executable, configured.args, std::nullopt);
         }
         if (session->probe_available()) {
             own("invoke (probe)", config.extension_executable, {"invoke", "conform-probe"}, 0);

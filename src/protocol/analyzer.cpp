@@ -9,8 +9,8 @@
 #include <memory>
 #include <set>
 
-#include "ext/projection.hpp"
-#include "ext/state.hpp"
+#include "estuary/projection.hpp"
+#include "estuary/state.hpp"
 #include "json/digest.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
@@ -113,7 +113,7 @@ struct Analyzer::Impl {
     std::vector<LineTally*> tallies;        // per judge, in Observation::tallies
     std::vector<json::Digester> digesters;  // per stream, excluding its volatile fields
     json::Digester key_digester;
-    ext::StateReducer reducer;
+    estuary::StateReducer reducer;
     std::string buffer;
     std::vector<char> chunk = std::vector<char>(64 * 1024);
     rapidjson::MemoryPoolAllocator<> allocator{chunk.data(), chunk.size()};
@@ -341,7 +341,7 @@ struct Analyzer::Impl {
             return std::nullopt;
         }
         rapidjson::Value copy(data, allocator);
-        ext::apply_projections(copy, setup.apply_projections[stream_index], allocator);
+        estuary::apply_projections(copy, setup.apply_projections[stream_index], allocator);
         return digesters[stream_index].digest(copy);
     }
 
@@ -371,7 +371,7 @@ struct Analyzer::Impl {
 
     void inspect_state(const rapidjson::Value& state, const LineFacts& line) {
         observation.last_state_line = line.number;
-        bool merge_patch = setup.states_are_patches || ext::has_merge_flag(state);
+        bool merge_patch = setup.states_are_patches || estuary::has_merge_flag(state);
         if (merge_patch) {
             ++observation.merge_states;
         }

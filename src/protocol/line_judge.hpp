@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ext/state.hpp"
+#include "estuary/state.hpp"
 #include "protocol/catalog.hpp"
 #include "protocol/line_json.hpp"
 #include "protocol/observation.hpp"
@@ -64,7 +64,7 @@ struct RecordFacts {
 // A usable STATE after the reducer took it.
 struct StateFacts {
     const LineFacts& line;
-    const std::vector<ext::StateProblem>& problems;
+    const std::vector<estuary::StateProblem>& problems;
     bool merge_patch = false;  // reduced as an RFC 7396 patch
 };
 

@@ -18,9 +18,9 @@ bool emitted(const protocol::Observation& run, const protocol::RecordEntry& targ
 
 KeyIsolation isolate_key(
     const protocol::RecordEntry& target,
-    const std::function<protocol::Observation(const ext::KeyRange&)>& read_range) {
+    const std::function<protocol::Observation(const estuary::KeyRange&)>& read_range) {
     KeyIsolation result;
-    auto range = ext::KeyRange::full();
+    auto range = estuary::KeyRange::full();
     while (range.key_count() > 1) {
         auto [lower, upper] = range.split_halves();
         auto run = read_range(lower);
@@ -36,8 +36,8 @@ KeyIsolation isolate_key(
     return result;
 }
 
-std::vector<ext::KeyRange> ranges_around(std::uint32_t key) {
-    std::vector<ext::KeyRange> ranges;
+std::vector<estuary::KeyRange> ranges_around(std::uint32_t key) {
+    std::vector<estuary::KeyRange> ranges;
     if (key > 0) {
         ranges.push_back({0, key - 1});
     }

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "ext/range.hpp"
+#include "estuary/range.hpp"
 #include "protocol/observation.hpp"
 
 namespace conform::suite {
@@ -23,10 +23,10 @@ struct KeyIsolation {
 // `read_range` runs the connector on one range and returns its observation.
 KeyIsolation isolate_key(
     const protocol::RecordEntry& target,
-    const std::function<protocol::Observation(const ext::KeyRange&)>& read_range);
+    const std::function<protocol::Observation(const estuary::KeyRange&)>& read_range);
 
 // The ranges that put boundaries on both sides of `key`: [0, key-1], [key, key], [key+1, end]
 // (without an empty first or last part).
-std::vector<ext::KeyRange> ranges_around(std::uint32_t key);
+std::vector<estuary::KeyRange> ranges_around(std::uint32_t key);
 
 }  // namespace conform::suite

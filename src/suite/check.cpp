@@ -43,7 +43,8 @@ std::vector<std::string> Inputs::stream_names() const {
     return names;
 }
 
-void Inputs::note_resume(const protocol::Observation& base, report::ResumedCheckpoint resume) const {
+void Inputs::note_resume(const protocol::Observation& base,
+                         report::ResumedCheckpoint resume) const {
     if (m_run.resumes != nullptr) {
         m_run.resumes->emplace_back(&base, std::move(resume));
     }

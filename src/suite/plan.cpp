@@ -5,23 +5,23 @@
 #include <algorithm>
 #include <set>
 
-#include "ext/range.hpp"
+#include "estuary/range.hpp"
 
 namespace conform::suite {
 
 namespace {
 
-std::vector<ext::KeyRange> split_ranges(const SplitChoice& split) {
-    auto full = ext::KeyRange::full();
+std::vector<estuary::KeyRange> split_ranges(const SplitChoice& split) {
+    auto full = estuary::KeyRange::full();
     switch (split.kind) {
         case SplitChoice::Kind::halves: {
             auto [low, high] = full.split_halves();
             return {low, high};
         }
         case SplitChoice::Kind::one_key_at_end:
-            return {ext::KeyRange{0, 0xfffffffe}, ext::KeyRange{0xffffffff, 0xffffffff}};
+            return {estuary::KeyRange{0, 0xfffffffe}, estuary::KeyRange{0xffffffff, 0xffffffff}};
         case SplitChoice::Kind::one_key_at_start:
-            return {ext::KeyRange{0, 0}, ext::KeyRange{1, 0xffffffff}};
+            return {estuary::KeyRange{0, 0}, estuary::KeyRange{1, 0xffffffff}};
         case SplitChoice::Kind::equal:
             return full.split_equal(split.parts);
         case SplitChoice::Kind::cuts:
@@ -45,7 +45,7 @@ std::vector<std::optional<std::string>> range_variants(const Step& step) {
         case RangeChoice::Kind::absent:
             return {std::nullopt};
         case RangeChoice::Kind::full:
-            return {ext::KeyRange::full().to_json()};
+            return {estuary::KeyRange::full().to_json()};
         case RangeChoice::Kind::malformed:
             return {R"({"begin":"0000000","end":"ffffffff"})",
                     R"({"begin":"zzzzzzzz","end":"ffffffff"})",

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <fstream>
 
-#include "ext/projection.hpp"
+#include "estuary/projection.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "process/workdir.hpp"
@@ -67,7 +67,7 @@ std::string minimal_config(const rapidjson::Value& spec, const rapidjson::Value&
 }
 
 // A plain read of `range`, labelled with `label_format` around the range's text.
-RunPlan range_plan(fmt::format_string<std::string> label_format, const ext::KeyRange& range) {
+RunPlan range_plan(fmt::format_string<std::string> label_format, const estuary::KeyRange& range) {
     RunPlan plan;
     plan.label = fmt::format(label_format, range.to_string());
     plan.range_json = range.to_json();
@@ -270,7 +270,7 @@ struct AirbyteSource::Impl {
                 }
             } else if (projections == ProjectionChoice::identity) {
                 auto schema = json::parse_json_text(stream.json_schema, stream.name);
-                extensions.projections[stream.name] = ext::identity_projections(schema);
+                extensions.projections[stream.name] = estuary::identity_projections(schema);
             }
         }
         return extensions;
@@ -455,7 +455,7 @@ struct AirbyteSource::Impl {
         }
         const auto& records = from->runs.front().records;
         const auto& target = records[records.size() / 2];
-        auto isolation = isolate_key(target, [&](const ext::KeyRange& range) {
+        auto isolation = isolate_key(target, [&](const estuary::KeyRange& range) {
             return execute(step, range_plan("read [bisect range {}]", range), scenario_dir,
                            &context, judges);
         });

@@ -5,8 +5,8 @@
 // The Airbyte-protocol checks, one family per file, each defined beside its code.
 namespace conform::checks::airbyte {
 
-suite::Checks message_checks();    // messages.cpp: judged line by line
-suite::Checks core_checks();       // core.cpp: AP-* clauses judged once the runs are over
-suite::Checks extension_checks();  // extensions.cpp: X-* clauses (Estuary's protocol extensions)
+suite::Checks message_checks();  // messages.cpp: judged line by line
+suite::Checks core_checks();     // core.cpp: AP-* clauses judged once the runs are over
+suite::Checks estuary_checks();  // estuary.cpp: X-* clauses (Estuary's protocol extensions)
 
 }  // namespace conform::checks::airbyte

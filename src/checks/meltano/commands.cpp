@@ -83,11 +83,12 @@ void check_describe_json(const Inputs& inputs, Verdict& verdict) {
         }
         verdict.judged();
         if (!run->exited_with(0)) {
-            fail_in(verdict, *run,
-                    fmt::format("{}: {}, expected exit code 0",
-                                run == json ? "describe --format=json" : "describe (default format)",
-                                run->outcome()),
-                    run->stderr_text);
+            fail_in(
+                verdict, *run,
+                fmt::format("{}: {}, expected exit code 0",
+                            run == json ? "describe --format=json" : "describe (default format)",
+                            run->outcome()),
+                run->stderr_text);
         }
     }
     if (json != nullptr && json->started) {
@@ -128,10 +129,11 @@ void check_describe_shape(const Inputs& inputs, Verdict& verdict) {
         "pre_invoke/post_invoke are accepted");
     for (const auto& cli : reading.clis) {
         if (cli.pass_through && cli.name != config.invoker.value_or("")) {
-            verdict.note(fmt::format("describe lists the pass-through CLI '{}' the test config "
-                                     "does not declare: set extension.invoker (and "
-                                     "extension.wrapped) to test it",
-                                     cli.name));
+            verdict.note(
+                fmt::format("describe lists the pass-through CLI '{}' the test config "
+                            "does not declare: set extension.invoker (and "
+                            "extension.wrapped) to test it",
+                            cli.name));
         }
     }
 }
@@ -141,10 +143,10 @@ void check_described_executables(const Inputs& inputs, Verdict& verdict) {
         verdict.judged();
         const auto& cli = help->command.name;
         if (help->cannot_run()) {
-            fail_in(verdict, *help,
-                    fmt::format("'{}' is named by describe but cannot run: {}", cli,
-                                help->outcome()),
-                    help->stderr_text);
+            fail_in(
+                verdict, *help,
+                fmt::format("'{}' is named by describe but cannot run: {}", cli, help->outcome()),
+                help->stderr_text);
         } else if (!help->command.pass_through && !help->exited_with(0)) {
             fail_in(verdict, *help,
                     fmt::format("{} --help: {}, expected exit code 0", cli, help->outcome()),
@@ -238,10 +240,10 @@ void check_unknown_command(const Inputs& inputs, Verdict& verdict) {
     if (const auto* invoke = only_run(inputs, 0, Purpose::invoke_unknown)) {
         verdict.judged();
         if (invoke->exited_with(0)) {
-            fail_in(verdict, *invoke,
-                    fmt::format("`{}` exited 0, expected a non-zero exit code",
-                                invoke->command_line),
-                    invoke->stderr_text);
+            fail_in(
+                verdict, *invoke,
+                fmt::format("`{}` exited 0, expected a non-zero exit code", invoke->command_line),
+                invoke->stderr_text);
         }
     } else {
         verdict.note(
@@ -290,10 +292,10 @@ void check_invoke_passthrough(const Inputs& inputs, Verdict& verdict) {
     if (const auto* invoked = only_run(inputs, 0, Purpose::invoke_probe)) {
         compare_probe(*invoked, true, verdict);
         if (invoked->probe_args && !invoked->exited_with(0)) {
-            fail_in(verdict, *invoked,
-                    fmt::format("`invoke`: {} though the wrapped program exited 0",
-                                invoked->outcome()),
-                    invoked->stderr_text);
+            fail_in(
+                verdict, *invoked,
+                fmt::format("`invoke`: {} though the wrapped program exited 0", invoked->outcome()),
+                invoked->stderr_text);
         }
     }
     if (const auto* failing = only_run(inputs, 0, Purpose::invoke_probe_fails)) {
@@ -303,9 +305,10 @@ void check_invoke_passthrough(const Inputs& inputs, Verdict& verdict) {
                                 k_probe_failure),
                     failing->stderr_text);
         } else if (failing->probe_args && !failing->exited_with(k_probe_failure)) {
-            verdict.note(fmt::format("`invoke` turned the program's exit code {} into {} "
-                                     "(non-zero: accepted)",
-                                     k_probe_failure, failing->outcome()));
+            verdict.note(
+                fmt::format("`invoke` turned the program's exit code {} into {} "
+                            "(non-zero: accepted)",
+                            k_probe_failure, failing->outcome()));
         }
     }
 }

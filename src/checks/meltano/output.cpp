@@ -110,10 +110,7 @@ meltano::Checks output_checks() {
     const auto own_plain = Need{own_commands, {}, {log_json}, std::nullopt, Count::one};
     const auto describe = Need{describe_json, {}, {}, std::nullopt, Count::one};
     return {
-        {{"mx.stdout_quiet",
-          {"MX-IO-1"},
-          should,
-          "stdout stays empty outside describe and --help"},
+        {{"mx.stdout_quiet", {"MX-IO-1"}, should, "stdout stays empty outside describe and --help"},
          {own_plain},
          "no extension command ran",
          check_stdout_quiet},

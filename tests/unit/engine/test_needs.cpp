@@ -98,10 +98,9 @@ TEST_CASE("needs: a need's steps can be required to come after another need's") 
     Steps steps{{"before", {Role::plain}},
                 {"inject", {Role::read, Role::inject}},
                 {"truth", {Role::plain}}};
-    auto matching =
-        matched({{Role::inject, {}, {}, std::nullopt, Count::one},
-                 {Role::plain, {}, {}, std::nullopt, Count::one, 0}},
-                steps);
+    auto matching = matched({{Role::inject, {}, {}, std::nullopt, Count::one},
+                             {Role::plain, {}, {}, std::nullopt, Count::one, 0}},
+                            steps);
     REQUIRE(matching.matched());
     CHECK(matching.steps[1] == std::vector<std::size_t>{2});
     auto without_order = matched({{Role::plain, {}, {}, std::nullopt, Count::one}}, steps);
@@ -109,8 +108,8 @@ TEST_CASE("needs: a need's steps can be required to come after another need's") 
 }
 
 TEST_CASE("needs: describe says what a need asks for in words") {
-    Need<Role> need{Role::resumed, {Role::merge}, {Role::shards},
-                    Basis<Role>{Reference::state, Role::merge}};
+    Need<Role> need{
+        Role::resumed, {Role::merge}, {Role::shards}, Basis<Role>{Reference::state, Role::merge}};
     CHECK(describe(need, name) ==
           "a resumed read that is also a merge read that is not shards, resumed from a merge "
           "read");

@@ -86,9 +86,9 @@ TEST_CASE("run: every scenario runs in order, masked, with its rerun command and
     CHECK(report.scenarios[2].position == 2);
     CHECK(report.scenarios[0].checks[0].note == "saw ***");
     CHECK(!report.filtered);
-    CHECK(reporter.events ==
-          std::vector<std::string>{"start a", "finish a saw ***", "start b", "finish b saw ***",
-                                   "start c", "finish c saw ***"});
+    CHECK(reporter.events == std::vector<std::string>{"start a", "finish a saw ***", "start b",
+                                                      "finish b saw ***", "start c",
+                                                      "finish c saw ***"});
 }
 
 TEST_CASE("run: --fail-fast stops after the failed scenario, which the reporter is told of") {

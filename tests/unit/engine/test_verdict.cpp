@@ -16,7 +16,9 @@ using report::Status;
 
 namespace {
 
-const engine::CheckInfo k_must{"read.records_match_schema", {"AP-READ-2"}, Level::must,
+const engine::CheckInfo k_must{"read.records_match_schema",
+                               {"AP-READ-2"},
+                               Level::must,
                                "every record validates against its stream schema"};
 const engine::CheckInfo k_should{"io.json_lines", {"AP-IO-1"}, Level::should, "JSON lines"};
 

@@ -66,8 +66,9 @@ private:
             if (m.json_logs_broken) {
                 return event + "\n";
             }
-            return fmt::format(R"({{"event":"{}","level":"{}","timestamp":"2026-12-01T10:00:00Z"}})",
-                               event, level) +
+            return fmt::format(
+                       R"({{"event":"{}","level":"{}","timestamp":"2026-12-01T10:00:00Z"}})", event,
+                       level) +
                    "\n";
         }
         std::string shown_level = m.logs_without_level ? "" : fmt::format("[{:<9}] ", level);
@@ -116,7 +117,8 @@ private:
         std::vector<std::string> args(call.args.begin() + 1, call.args.end());
         auto code = run_wrapped(call, passed_on(args));
         auto level = code == 0 || m.failure_not_logged_as_error ? "info" : "error";
-        return {{}, log(call, level, fmt::format("faketool exited with {}", code)),
+        return {{},
+                log(call, level, fmt::format("faketool exited with {}", code)),
                 m.invoke_swallows_exit ? 0 : code};
     }
 
@@ -159,7 +161,8 @@ private:
                     m.help_fails ? 2 : 0};
         }
         if (help) {
-            return {{"Usage: fake_extension " + first}, "",
+            return {{"Usage: fake_extension " + first},
+                    "",
                     m.command_help_fails && first == "hello" ? 2 : 0};
         }
         if (first == "describe") {
@@ -180,8 +183,8 @@ private:
         if (m.unknown_exits_zero) {
             return {{}, "", 0};
         }
-        return {{}, m.unknown_silent ? "" : fmt::format("Error: No such command '{}'.\n", first),
-                2};
+        return {
+            {}, m.unknown_silent ? "" : fmt::format("Error: No such command '{}'.\n", first), 2};
     }
 
     const ExtensionModel& m;

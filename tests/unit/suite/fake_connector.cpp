@@ -55,7 +55,7 @@ void read_catalog_extensions(Invocation& invocation) {
     if (const auto* range = catalog_key(document, "range")) {
         invocation.range_given = true;
         try {
-            invocation.range = ext::parse_key_range(*range);
+            invocation.range = estuary::parse_key_range(*range);
         } catch (const Error&) {
             invocation.range_malformed = true;
         }
@@ -75,7 +75,7 @@ Invocation invocation_of(const process::LaunchSpec& spec) {
     if (!state.empty()) {
         invocation.state = state;
     }
-    invocation.range = ext::KeyRange::full();
+    invocation.range = estuary::KeyRange::full();
     read_catalog_extensions(invocation);
     return invocation;
 }
@@ -327,9 +327,9 @@ public:
         m_format = contains(invocation.config, "\"merge\"")        ? StateFormat::merge_patch
                    : contains(invocation.config, "\"full_state\"") ? StateFormat::full
                                                                    : StateFormat::per_stream;
-        m_range = m_model.ignores_range ? ext::KeyRange::full() : invocation.range;
+        m_range = m_model.ignores_range ? estuary::KeyRange::full() : invocation.range;
         if (m_model.absent_range_reads_half && !invocation.range_given) {
-            m_range = ext::KeyRange{0, 0x3fffffffu};
+            m_range = estuary::KeyRange{0, 0x3fffffffu};
         }
         m_note = placed_note(m_model.ignores_projections ? "/note" : note_pointer(invocation));
     }
@@ -454,7 +454,7 @@ private:
     Invocation m_invocation;
     Shared& m_shared;
     StateFormat m_format;
-    ext::KeyRange m_range;
+    estuary::KeyRange m_range;
     std::string m_note;
     int m_emitted = 0;
 };

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "config/test_config.hpp"
-#include "ext/range.hpp"
+#include "estuary/range.hpp"
 #include "report/model.hpp"
 #include "suite/runner.hpp"
 #include "suite/scenario.hpp"
@@ -23,7 +23,7 @@ struct Invocation {
     std::string config;                // the --config file's text
     std::optional<std::string> state;  // the --state file's text
     std::string catalog;               // the --catalog file's text
-    ext::KeyRange range;               // the catalog's range (full when absent)
+    estuary::KeyRange range;           // the catalog's range (full when absent)
     bool range_given = false;          // the catalog has a range
     bool range_malformed = false;      // the catalog's range does not parse
     bool tail = false;                 // the catalog asks for tail: true

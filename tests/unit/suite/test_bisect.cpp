@@ -15,7 +15,7 @@ protocol::RecordEntry record_with(std::uint64_t id) {
 
 // A connector whose records 1..3 live at keys 0x00000010, 0x80000000 and 0xffffffff, and whose
 // range end is inclusive or not.
-protocol::Observation read_of(const ext::KeyRange& range, bool end_inclusive) {
+protocol::Observation read_of(const estuary::KeyRange& range, bool end_inclusive) {
     const std::pair<std::uint64_t, std::uint32_t> records[] = {
         {1, 0x10}, {2, 0x80000000}, {3, 0xffffffff}};
     protocol::Observation run;
@@ -34,8 +34,8 @@ TEST_CASE("isolate_key: bisection finds each record's key in 32 reads") {
     for (const auto& [id, key] :
          {std::pair<std::uint64_t, std::uint32_t>{1, 0x10}, {2, 0x80000000}, {3, 0xffffffff}}) {
         CAPTURE(id);
-        auto found = isolate_key(record_with(id),
-                                 [](const ext::KeyRange& range) { return read_of(range, true); });
+        auto found = isolate_key(
+            record_with(id), [](const estuary::KeyRange& range) { return read_of(range, true); });
         REQUIRE(found.key);
         CHECK(*found.key == key);
         CHECK(found.reads == 32);
@@ -43,7 +43,7 @@ TEST_CASE("isolate_key: bisection finds each record's key in 32 reads") {
 }
 
 TEST_CASE("isolate_key: a failing read stops the narrowing and says so") {
-    auto found = isolate_key(record_with(1), [](const ext::KeyRange&) {
+    auto found = isolate_key(record_with(1), [](const estuary::KeyRange&) {
         protocol::Observation run;
         run.process.exit.code = 2;
         return run;
@@ -56,9 +56,9 @@ TEST_CASE("isolate_key: a failing read stops the narrowing and says so") {
 TEST_CASE("ranges_around: boundaries on both sides of the key, none empty") {
     auto middle = ranges_around(0x80000000);
     REQUIRE(middle.size() == 3);
-    CHECK(middle[0] == ext::KeyRange{0, 0x7fffffff});
-    CHECK(middle[1] == ext::KeyRange{0x80000000, 0x80000000});
-    CHECK(middle[2] == ext::KeyRange{0x80000001, 0xffffffff});
+    CHECK(middle[0] == estuary::KeyRange{0, 0x7fffffff});
+    CHECK(middle[1] == estuary::KeyRange{0x80000000, 0x80000000});
+    CHECK(middle[2] == estuary::KeyRange{0x80000001, 0xffffffff});
     CHECK(ranges_around(0).size() == 2);
     CHECK(ranges_around(0xffffffff).size() == 2);
 }

@@ -6,7 +6,7 @@
 
 #include "json/fwd.hpp"
 
-namespace conform::ext {
+namespace conform::estuary {
 
 // Estuary projections of one stream: (field, RFC 6901 pointer) pairs in catalog order.
 using Projections = std::vector<std::pair<std::string, std::string>>;
@@ -32,4 +32,4 @@ std::vector<std::string> apply_projections(rapidjson::Value& record_data,
 // a JSON schema, in schema order; none when the schema has no "properties" object.
 Projections identity_projections(const rapidjson::Value& json_schema);
 
-}  // namespace conform::ext
+}  // namespace conform::estuary

@@ -8,7 +8,7 @@
 
 #include "json/fwd.hpp"
 
-namespace conform::ext {
+namespace conform::estuary {
 
 // An inclusive range [begin, end] of the 32-bit key space a capture shard owns (Estuary's
 // "estuary.dev/range"). The default is the full range.
@@ -48,4 +48,4 @@ struct KeyRange {
 // Throws Error(input) naming the broken rule.
 KeyRange parse_key_range(const rapidjson::Value& json);
 
-}  // namespace conform::ext
+}  // namespace conform::estuary

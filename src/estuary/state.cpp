@@ -1,4 +1,4 @@
-#include "ext/state.hpp"
+#include "estuary/state.hpp"
 
 #include <fmt/format.h>
 #include <rapidjson/document.h>
@@ -13,7 +13,7 @@
 #include "json/write.hpp"
 #include "util/text.hpp"
 
-namespace conform::ext {
+namespace conform::estuary {
 namespace {
 
 constexpr const char* k_clause_shape = "AP-STATE-1";
@@ -484,4 +484,4 @@ std::string StateReducer::materialized_json() const {
            R"(]},"type":"GLOBAL"}])";
 }
 
-}  // namespace conform::ext
+}  // namespace conform::estuary

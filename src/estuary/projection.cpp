@@ -1,4 +1,4 @@
-#include "ext/projection.hpp"
+#include "estuary/projection.hpp"
 
 #include <fmt/format.h>
 #include <rapidjson/document.h>
@@ -10,7 +10,7 @@
 #include "json/write.hpp"
 #include "util/error.hpp"
 
-namespace conform::ext {
+namespace conform::estuary {
 namespace {
 
 std::string string_of(const rapidjson::Value& value) {
@@ -113,4 +113,4 @@ Projections identity_projections(const rapidjson::Value& json_schema) {
     return projections;
 }
 
-}  // namespace conform::ext
+}  // namespace conform::estuary

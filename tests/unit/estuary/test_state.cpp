@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "ext/state.hpp"
+#include "estuary/state.hpp"
 #include "json/parse.hpp"
 
 using namespace conform;
-using namespace conform::ext;
+using namespace conform::estuary;
 
 namespace {
 

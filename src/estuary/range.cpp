@@ -1,4 +1,4 @@
-#include "ext/range.hpp"
+#include "estuary/range.hpp"
 
 #include <fmt/format.h>
 #include <rapidjson/document.h>
@@ -11,7 +11,7 @@
 #include "util/error.hpp"
 #include "util/text.hpp"
 
-namespace conform::ext {
+namespace conform::estuary {
 namespace {
 
 constexpr std::size_t k_hex_digits = 8;
@@ -127,4 +127,4 @@ KeyRange parse_key_range(const rapidjson::Value& json) {
     return range;
 }
 
-}  // namespace conform::ext
+}  // namespace conform::estuary

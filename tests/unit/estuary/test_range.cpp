@@ -4,13 +4,13 @@
 #include <algorithm>
 #include <string>
 
-#include "ext/range.hpp"
+#include "estuary/range.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "util/error.hpp"
 
 using namespace conform;
-using namespace conform::ext;
+using namespace conform::estuary;
 
 namespace {
 

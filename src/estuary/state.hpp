@@ -7,7 +7,7 @@
 
 #include "json/fwd.hpp"
 
-namespace conform::ext {
+namespace conform::estuary {
 
 // Something wrong with one STATE message, tied to the contract clause it breaks.
 struct StateProblem {
@@ -58,4 +58,4 @@ private:
     std::unique_ptr<Impl> m_impl;
 };
 
-}  // namespace conform::ext
+}  // namespace conform::estuary

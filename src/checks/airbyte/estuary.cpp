@@ -653,7 +653,7 @@ void check_compat(const Inputs& inputs, Verdict& verdict) {
 
 }  // namespace
 
-suite::Checks extension_checks() {
+suite::Checks estuary_checks() {
     using enum report::Level;
     using enum suite::Role;
     using engine::Basis;

@@ -3,13 +3,13 @@
 
 #include <string>
 
-#include "ext/projection.hpp"
+#include "estuary/projection.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "util/error.hpp"
 
 using namespace conform;
-using namespace conform::ext;
+using namespace conform::estuary;
 
 namespace {
 
