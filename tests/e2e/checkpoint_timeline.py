@@ -15,39 +15,32 @@ Asserts that the JSON report's timeline of the uninterrupted read
   state.resume_exactly_once's;
 and that `conform report` keeps the timeline and the Markdown summary names the lossy checkpoint.
 """
-import argparse
-import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
-from conform_case import write_test_config
+import harness
 
 BASE_RUN = "full: read"
 
 
 def run_resume(args, folder, fault):
-    case = argparse.Namespace(fixtures=args.fixtures, fault=fault, image=None,
-                              connector=args.connector, claims="tail,range,merge,projections",
-                              read_timeout=8, global_arg=None)
     os.makedirs(folder)
-    test_config = write_test_config(folder, case)
+    test_config = harness.write_test_config(folder, args.fixtures, connector=args.connector,
+                                            fault=fault)
     report_path = os.path.join(folder, "report.json")
-    completed = subprocess.run(
+    completed = harness.run(
         [args.conform, "run", "--test-config", test_config, "--only", "resume",
          "--report-json", report_path, "--markdown", os.path.join(folder, "summary.md")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+        timeout=300)
     if not os.path.exists(report_path):
         sys.exit(f"FAIL: {fault or 'correct'}: no report (exit {completed.returncode}): "
                  f"{completed.stderr[-2000:]}")
-    with open(report_path) as source:
-        return json.load(source), report_path
+    return harness.load_json(report_path), report_path
 
 
 def scenario_of(report):
-    return next(s for s in report["scenarios"] if s["id"] == "resume")
+    return harness.scenario(report, "resume")
 
 
 def check_of(scenario, check_id):
@@ -148,28 +141,22 @@ def check_repeating(report, problems):
 
 def check_converted(args, report_path, folder, problems):
     converted = os.path.join(folder, "converted.json")
-    completed = subprocess.run([args.conform, "report", report_path, "--json", converted],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               timeout=60)
+    completed = harness.run([args.conform, "report", report_path, "--json", converted],
+                            timeout=60)
     if completed.returncode not in (0, 1) or not os.path.exists(converted):  # 1: a check failed
         problems.append(f"conform report failed ({completed.returncode}): "
                         f"{completed.stderr[-1000:]}")
         return
-    with open(report_path) as a, open(converted) as b:
-        before = [run.get("timeline") for run in scenario_of(json.load(a))["runs"]]
-        after = [run.get("timeline") for run in scenario_of(json.load(b))["runs"]]
+    before = [run.get("timeline") for run in scenario_of(harness.load_json(report_path))["runs"]]
+    after = [run.get("timeline") for run in scenario_of(harness.load_json(converted))["runs"]]
     if before != after:
         problems.append("conform report changed the timelines")
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--conform", required=True)
-    parser.add_argument("--connector", required=True)
-    parser.add_argument("--fixtures", required=True)
-    args = parser.parse_args()
+    args = harness.reference_arguments().parse_args()
     problems = []
-    with tempfile.TemporaryDirectory(prefix="conform-timeline-") as folder:
+    with harness.temporary_folder("timeline") as folder:
         correct, _ = run_resume(args, os.path.join(folder, "correct"), "")
         clean = check_correct(correct, problems)
         lossy_folder = os.path.join(folder, "lossy")

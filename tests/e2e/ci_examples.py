@@ -28,19 +28,16 @@ not inside the connector's image. Then each recipe's merged JSON report must equ
 one whole run of the same connector (clock values aside), and every report file the recipe
 publishes must exist. A broken step (a wrong path, flag or artifact name) fails the test.
 """
-import argparse
 import glob
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 
 import yaml
 
-from conform_case import write_test_config
+import harness
 from shard_merge import without_clock, differences
 
 IMAGE_FLAGS = '--image "$CONNECTOR_IMAGE" --container-runtime podman'
@@ -55,12 +52,8 @@ def connector_repository(folder, args, config_path="secrets/config.json", keep_c
     """A connector's repository as CI checks it out: conform.json naming the native connector,
     its config left for the CI job to write from a secret (unless keep_config)."""
     os.makedirs(folder, exist_ok=True)
-    setup = argparse.Namespace(fixtures=args.fixtures, fault="", image=None,
-                               connector=args.connector, claims="tail,range,merge,projections",
-                               read_timeout=8, global_arg=None)
-    test_config = write_test_config(folder, setup)
-    with open(test_config) as source:
-        config = json.load(source)
+    test_config = harness.write_test_config(folder, args.fixtures, connector=args.connector)
+    config = harness.load_json(test_config)
     config["config"] = config_path
     with open(test_config, "w") as out:
         json.dump(config, out, indent=2)
@@ -94,9 +87,8 @@ def dry_run(script, where):
 
 
 def run_bash(script, cwd, env, where):
-    completed = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
-                               cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
-    return completed
+    return harness.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
+                       cwd=cwd, env=env)
 
 
 def require_success(completed, where):
@@ -114,17 +106,15 @@ def link_conform_checkout(workspace, conform):
 
 def whole_run(argv, cwd, args, where):
     """The report of one whole run, made by the same command line as the shards' minus --shard."""
-    completed = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=600)
+    completed = harness.run(argv, cwd=cwd)
     if completed.returncode not in (0, 1):
         raise Failure(f"{where}: the whole run exited {completed.returncode}: "
                       f"{completed.stderr[-2000:]}")
 
 
 def compare_with_whole(merged_path, whole_path, where):
-    with open(merged_path) as source:
-        merged = json.load(source)
-    with open(whole_path) as source:
-        whole = json.load(source)
+    merged = harness.load_json(merged_path)
+    whole = harness.load_json(whole_path)
     if without_clock(merged) != without_clock(whole):
         found = differences(whole, merged)
         raise Failure(f"{where}: the merged report differs from the whole run's: "
@@ -212,7 +202,7 @@ def github_actions(args):
     shards = workflow["jobs"]["conform"]["strategy"]["matrix"]["shard"]
     if str(len(shards)) != str(workflow["env"]["SHARDS"]):
         raise Failure(f"GitHub Actions: matrix {shards} but SHARDS={workflow['env']['SHARDS']}")
-    with tempfile.TemporaryDirectory(prefix="conform-gha-") as folder:
+    with harness.temporary_folder("gha") as folder:
         run = GitHubRun(workflow, args, folder)
         for shard in shards:
             workspace = os.path.join(folder, f"conform-{shard}")
@@ -275,7 +265,7 @@ def gitlab(args):
     # The job image's conform (stated above), and what GitLab would put in the variables.
     variables.update(CONFORM=os.path.abspath(args.conform), CI_REGISTRY_IMAGE="registry/x",
                      CI_COMMIT_SHA="0123456789abcdef", CI_NODE_TOTAL=str(count))
-    with tempfile.TemporaryDirectory(prefix="conform-gitlab-") as folder:
+    with harness.temporary_folder("gitlab") as folder:
         report_dir = os.path.join(folder, "report")
         os.makedirs(report_dir)
         for node in range(1, count + 1):
@@ -317,7 +307,7 @@ def kubernetes(args):
         raise Failure("Kubernetes: the header names no merge command")
     completions = int(job["spec"]["completions"])
     pod = job["spec"]["template"]["spec"]
-    with tempfile.TemporaryDirectory(prefix="conform-k8s-") as folder:
+    with harness.temporary_folder("k8s") as folder:
         mounts = {}
         for volume in pod["volumes"]:
             mounts[volume["name"]] = os.path.join(folder, "volumes", volume["name"])
@@ -330,8 +320,8 @@ def kubernetes(args):
 
         # The conform image: /opt/conform made by the bundle script.
         opt = os.path.join(folder, "opt-conform")
-        bundle = subprocess.run([os.path.join(folder_path, "bundle-conform.sh"), args.conform, opt],
-                                capture_output=True, text=True, timeout=120)
+        bundle = harness.run([os.path.join(folder_path, "bundle-conform.sh"), args.conform, opt],
+                             timeout=120)
         require_success(bundle, "Kubernetes: bundle-conform.sh")
         init = pod["initContainers"][0]
         init_command = mapped(init["command"][-1], init).replace("/opt/conform", opt)
@@ -347,8 +337,7 @@ def kubernetes(args):
         for index in range(completions):
             script = mapped(container["args"][0], container)
             env = dict(os.environ, JOB_COMPLETION_INDEX=str(index))
-            completed = subprocess.run(["sh", "-c", script], cwd=folder, env=env,
-                                       capture_output=True, text=True, timeout=600)
+            completed = harness.run(["sh", "-c", script], cwd=folder, env=env)
             require_success(completed, f"Kubernetes pod {index}")
 
         tools = mounts["tools"]
@@ -369,10 +358,7 @@ def kubernetes(args):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--conform", required=True)
-    parser.add_argument("--connector", required=True)
-    parser.add_argument("--fixtures", required=True)
+    parser = harness.reference_arguments()
     parser.add_argument("--examples", required=True)
     args = parser.parse_args()
     failures = []

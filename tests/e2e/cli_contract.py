@@ -8,17 +8,17 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import xml.etree.ElementTree as ElementTree
 
-conform, connector, fixtures = (os.path.abspath(arg) for arg in sys.argv[1:4])
+import harness
+
+conform, connector, fixtures = harness.absolute_arguments(3)
 failures = []
 
 
 def run(*args, expect_code, contains=(), cwd=None):
-    completed = subprocess.run([conform, *args], capture_output=True, text=True, cwd=cwd,
-                               timeout=300)
+    completed = harness.run([conform, *args], timeout=300, cwd=cwd)
     output = completed.stdout + completed.stderr
     problems = []
     if completed.returncode != expect_code:
@@ -32,16 +32,11 @@ def run(*args, expect_code, contains=(), cwd=None):
     return completed
 
 
-def write(folder, name, text):
-    path = os.path.join(folder, name)
-    with open(path, "w") as out:
-        out.write(text)
-    return path
+write = harness.write_file
 
 
-with tempfile.TemporaryDirectory(prefix="conform-cli-") as folder:
-    config = write(folder, "config.json",
-                   open(os.path.join(fixtures, "config.json")).read().replace("${CONFORM_SCRATCH}", folder))
+with harness.temporary_folder("cli") as folder:
+    config = harness.connector_config(fixtures, folder)
     good = {"connector": {"command": [connector]}, "config": config,
             "catalog": os.path.join(fixtures, "configured_catalog.json"),
             "volatile_fields": {"users": ["/fetched_at"]}}
@@ -94,7 +89,7 @@ with tempfile.TemporaryDirectory(prefix="conform-cli-") as folder:
     junit = os.path.join(folder, "report.xml")
     run("run", "--test-config", good_path, "--only", "core", "--report-json", report, "--junit",
         junit, expect_code=0, contains=["checks:"])
-    data = json.load(open(report))
+    data = harness.load_json(report)
     if data.get("version") != 2 or not data["scenarios"]:
         failures.append("JSON report lacks version 2 or scenarios")
     cases = ElementTree.parse(junit).getroot().findall(".//testcase")
@@ -109,7 +104,7 @@ with tempfile.TemporaryDirectory(prefix="conform-cli-") as folder:
                               "rerun: ", "--only read"])
     rerun = next(line.split("rerun: ", 1)[1] for line in completed.stdout.splitlines()
                  if "rerun: " in line and line.rstrip().endswith("--only read"))
-    again = subprocess.run(rerun, shell=True, capture_output=True, text=True, timeout=120)
+    again = harness.run(rerun, shell=True, timeout=120)
     if again.returncode != 1 or "1 scenarios, 1 failed" not in again.stdout:
         failures.append(f"the printed rerun command did not rerun just that scenario:\n{again.stdout}")
     else:

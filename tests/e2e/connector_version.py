@@ -9,30 +9,26 @@ Markdown summary, then renders all runs' JSON reports as one registry page with 
 and finds each version in its table. Natively: "unknown" without the flag, the flag's value with
 it. With --image: each image's expected version and the label it comes from ("-" for none).
 """
-import argparse
 import html
 import json
 import os
-import subprocess
 import sys
-import tempfile
 
-from conform_case import write_test_config
+import harness
 
 
 def run_conform(args, folder, name, image=None, version_flag=None):
-    setup = argparse.Namespace(fixtures=args.fixtures, fault="", image=image,
-                               connector=args.connector, claims="none", read_timeout=8,
-                               runtime=args.runtime, global_arg=args.global_arg)
     run_folder = os.path.join(folder, name)
     os.mkdir(run_folder)
-    test_config = write_test_config(run_folder, setup)
+    test_config = harness.write_test_config(run_folder, args.fixtures, connector=args.connector,
+                                            image=image, runtime=args.runtime,
+                                            global_args=args.global_arg, claims="none")
     paths = {kind: os.path.join(folder, f"{name}.{kind}") for kind in ("json", "html", "md")}
     command = [args.conform, "run", "--test-config", test_config, "--only", "spec",
                "--report-json", paths["json"], "--html", paths["html"], "--markdown", paths["md"]]
     if version_flag:
         command += ["--connector-version", version_flag]
-    completed = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    completed = harness.run(command, timeout=300)
     if completed.returncode != 0:
         print(completed.stdout[-3000:], completed.stderr[-2000:])
         sys.exit(f"FAIL: {name}: conform exited {completed.returncode}")
@@ -60,10 +56,7 @@ def version_problems(name, texts, version, source):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--conform", required=True)
-    parser.add_argument("--connector", required=True)
-    parser.add_argument("--fixtures", required=True)
+    parser = harness.reference_arguments()
     parser.add_argument("--image", action="append", default=[],
                         help="IMAGE=VERSION=LABEL: an image and what its report must say")
     parser.add_argument("--runtime", default="podman")
@@ -81,15 +74,15 @@ def main():
         cases.append(("native-flag", None, "7.0.0-rc.1", "7.0.0-rc.1", "--connector-version"))
 
     problems = []
-    with tempfile.TemporaryDirectory(prefix="conform-version-") as folder:
+    with harness.temporary_folder("version") as folder:
         reports = []
         for name, image, flag, version, source in cases:
             path, texts = run_conform(args, folder, name, image, flag)
             reports.append(path)
             problems += version_problems(name, texts, version, source)
         registry = os.path.join(folder, "registry.html")
-        completed = subprocess.run([args.conform, "report", *reports, "--html", registry],
-                                   capture_output=True, text=True, timeout=120)
+        completed = harness.run([args.conform, "report", *reports, "--html", registry],
+                                timeout=120)
         if completed.returncode not in (0, 1) or not os.path.exists(registry):
             print(completed.stdout, completed.stderr)
             sys.exit(f"FAIL: conform report exited {completed.returncode}")

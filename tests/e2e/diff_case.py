@@ -12,22 +12,15 @@ changes of the diff are exactly the expected rules, that every expected harmless
 and not breaking, that the exit code is 1 exactly when something breaks, and that the JSON and JUnit
 reports carry the same diff.
 """
-import argparse
-import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ElementTree
 
-FIXTURE_FILES = ["config.json", "invalid_config.json", "configured_catalog.json",
-                 "expected_records.jsonl", "merge_config.json", "legacy_config.json"]
+import harness
 
 
 def write_test_config(folder, args, changes=""):
-    for name in FIXTURE_FILES:
-        shutil.copy(os.path.join(args.fixtures, name), folder)
+    harness.copy_fixtures(folder, args.fixtures)
     connector = {"command": [os.path.abspath(args.connector)],
                  "env": {"CONFORM_REF_CHANGES": changes}}
     if args.image:
@@ -48,10 +41,8 @@ def write_test_config(folder, args, changes=""):
         "grace_seconds": 1,
         "accepted_changes": accepted,
     }
-    path = os.path.join(folder, f"conform{'-' + changes if changes else ''}.json")
-    with open(path, "w") as out:
-        json.dump(config, out, indent=2)
-    return path
+    return harness.write_file(folder, f"conform{'-' + changes if changes else ''}.json", config,
+                              indent=2)
 
 
 def rule_set(text):
@@ -76,10 +67,7 @@ def page_problems(html_path, markdown_path, diff):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--conform", required=True)
-    parser.add_argument("--connector", required=True)
-    parser.add_argument("--fixtures", required=True)
+    parser = harness.reference_arguments()
     parser.add_argument("--changes", required=True)
     parser.add_argument("--control-changes", default="",
                         help="CONFORM_REF_CHANGES of the control (default: none)")
@@ -96,7 +84,7 @@ def main():
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
 
-    with tempfile.TemporaryDirectory(prefix="conform-diff-") as folder:
+    with harness.temporary_folder("diff") as folder:
         test_config = write_test_config(folder, args)
         report_path = os.path.join(folder, "report.json")
         junit_path = os.path.join(folder, "report.xml")
@@ -107,10 +95,9 @@ def main():
                    "--report-json", report_path, "--junit", junit_path] + pages
         if args.baseline:
             baseline_path = os.path.join(folder, "baseline.json")
-            saved = subprocess.run([args.conform, "run", "--test-config", test_config,
-                                    "--record-digests", "--report-json", baseline_path]
-                                   + args.extra, capture_output=True, text=True, timeout=600)
-            if saved.returncode != 0 or "streams" not in json.load(open(baseline_path)):
+            saved = harness.run([args.conform, "run", "--test-config", test_config,
+                                 "--record-digests", "--report-json", baseline_path] + args.extra)
+            if saved.returncode != 0 or "streams" not in harness.load_json(baseline_path):
                 print(saved.stdout, saved.stderr, sep="\n")
                 print(f"FAIL: the control's run with --record-digests exited {saved.returncode}"
                       " or its report has no streams")
@@ -125,14 +112,13 @@ def main():
             command += ["--control", f"env CONFORM_REF_CHANGES={args.control_changes} {connector}",
                         "--target", f"env CONFORM_REF_CHANGES={args.changes} {connector}"]
         command += args.extra
-        result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        result = harness.run(command)
         problems = []
         if not os.path.exists(report_path):
             print(result.stdout, result.stderr, sep="\n")
             print(f"FAIL: no JSON report (exit {result.returncode})")
             return 1
-        with open(report_path) as report_file:
-            diff = json.load(report_file)["diff"]
+        diff = harness.load_json(report_path)["diff"]
         breaking = {c["rule"] for c in diff["changes"] if c["breaking"] and "accepted" not in c}
         harmless = {c["rule"] for c in diff["changes"] if not c["breaking"]}
         expected_breaking = rule_set(args.expect_breaking)
@@ -161,8 +147,8 @@ def main():
         # The saved report renders the same differences again (conform report).
         html_again = os.path.join(folder, "again.html")
         markdown_again = os.path.join(folder, "again.md")
-        subprocess.run([args.conform, "report", report_path, "--html", html_again,
-                        "--markdown", markdown_again], capture_output=True, timeout=600)
+        harness.run([args.conform, "report", report_path, "--html", html_again,
+                     "--markdown", markdown_again])
         problems += [f"conform report of the saved report: {problem}"
                      for problem in page_problems(html_again, markdown_again, diff)]
         if problems:

@@ -14,12 +14,9 @@ asserts that no container this conform run started is left behind.
 import argparse
 import json
 import os
-import subprocess
-import sys
-import tempfile
 import xml.etree.ElementTree as ElementTree
 
-from leftovers import leftover_containers
+import harness
 
 
 def write_test_config(folder, args):
@@ -67,9 +64,9 @@ def main():
     parser.add_argument("--stdin-timeout", type=float, default=10)
     parser.add_argument("--expect", required=True)
     args = parser.parse_args()
-    expected = set() if args.expect == "none" else set(args.expect.split(","))
+    expected = harness.check_set(args.expect)
 
-    with tempfile.TemporaryDirectory(prefix="conform-mx-e2e-") as folder:
+    with harness.temporary_folder("mx-e2e") as folder:
         test_config = write_test_config(folder, args)
         report_path = os.path.join(folder, "report.json")
         junit_path = os.path.join(folder, "report.xml")
@@ -79,47 +76,22 @@ def main():
             command.append("--strict")
         if args.only:
             command += ["--only", args.only]
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   text=True)
-        stdout, stderr = process.communicate(timeout=600)
-        completed = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
-        left = leftover_containers(args, process.pid) if args.image else []
-        if not os.path.exists(report_path):
-            print(completed.stdout, completed.stderr)
-            sys.exit(f"FAIL: no report written (exit {completed.returncode})")
-        with open(report_path) as source:
-            report = json.load(source)
+        completed = harness.run(command)
+        left = harness.leftover_containers(args.runtime, args.global_arg,
+                                           completed.pid) if args.image else []
+        report = harness.load_report(report_path, completed)
         junit = ElementTree.parse(junit_path).getroot()
 
-    seen = {}
-    for scenario in report["scenarios"]:
-        for check in scenario["checks"]:
-            if check["status"] in ("failed", "warned"):
-                seen.setdefault(check["id"], []).append((scenario["id"], check))
-    failed = any(check["status"] == "failed" for items in seen.values() for _, check in items)
-    problems = []
-    if set(seen) != expected:
-        problems.append(f"checks not passing: {sorted(seen)}; expected exactly: {sorted(expected)}")
-    expected_exit = 1 if failed else 0
-    if completed.returncode != expected_exit:
-        problems.append(f"exit code {completed.returncode}, expected {expected_exit}")
-    if not any(check["status"] == "passed" for scenario in report["scenarios"]
-               for check in scenario["checks"]) and not expected:
+    seen, problems = harness.verdict_problems(report, completed, expected)
+    if not harness.checks_with_status(report, ("passed",)) and not expected:
         problems.append("no check passed")
     if left:
         problems.append(f"containers left behind: {left}")
     cases = junit.findall(".//testcase")
     if not cases:
         problems.append("the JUnit report has no test case")
-    if problems:
-        print(completed.stdout[-6000:])
-        print(completed.stderr[-3000:])
-        sys.exit("FAIL: " + "; ".join(problems))
-    for check_id, items in sorted(seen.items()):
-        scenario, check = items[0]
-        message = check["examples"][0]["message"] if check["examples"] else check["note"]
-        print(f"caught: {check_id} [{', '.join(check['clauses'])}] {check['status']} in "
-              f"{scenario}: {message}")
+    harness.fail_with_output(problems, completed)
+    harness.print_not_passing(seen, "caught")
     print(f"ok: {args.fault or 'no fault'} -> {sorted(expected) or 'all checks pass'}")
 
 

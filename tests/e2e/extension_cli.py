@@ -8,8 +8,9 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
+
+import harness
 
 conform, bin_dir = sys.argv[1], os.path.abspath(sys.argv[2])
 failures = []
@@ -25,19 +26,13 @@ def config(**changes):
 
 
 def run(folder, test_config, *flags):
-    path = os.path.join(folder, "extension.json")
-    with open(path, "w") as out:
-        json.dump(test_config, out)
+    path = harness.write_file(folder, "extension.json", test_config)
     report = os.path.join(folder, "report.json")
     if os.path.exists(report):
         os.remove(report)
-    completed = subprocess.run([conform, "run", "--test-config", path, "--report-json", report,
-                                *flags], capture_output=True, text=True, timeout=300)
-    data = None
-    if os.path.exists(report):
-        with open(report) as source:
-            data = json.load(source)
-    return completed, data
+    completed = harness.run([conform, "run", "--test-config", path, "--report-json", report,
+                             *flags], timeout=300)
+    return completed, harness.load_json_if_present(report)
 
 
 def expect(name, condition, completed):
@@ -48,7 +43,7 @@ def expect(name, condition, completed):
         print(f"ok: {name}")
 
 
-with tempfile.TemporaryDirectory(prefix="conform-mx-cli-") as folder:
+with harness.temporary_folder("mx-cli") as folder:
     completed, report = run(folder, config(), "--only", "mx-help")
     expect("--only mx-help runs one scenario",
            completed.returncode == 0 and [s["id"] for s in report["scenarios"]] == ["mx-help"],
@@ -111,9 +106,7 @@ with tempfile.TemporaryDirectory(prefix="conform-mx-cli-") as folder:
     waiting = config()
     waiting["extension"]["env"] = {"REFEXT_FAULTS": "reads_stdin"}
     waiting["timeouts"] = {"stdin": 120}
-    waiting_path = os.path.join(folder, "waiting.json")
-    with open(waiting_path, "w") as out:
-        json.dump(waiting, out)
+    waiting_path = harness.write_file(folder, "waiting.json", waiting)
     process = subprocess.Popen([conform, "run", "--test-config", waiting_path, "--only",
                                 "mx-stdin"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)

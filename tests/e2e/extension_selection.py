@@ -13,13 +13,10 @@ Against the reference extension (with a fault, so that merged reports must carry
 """
 import argparse
 import fnmatch
-import json
-import os
 import re
-import subprocess
 import sys
-import tempfile
 
+import harness
 from extension_case import write_test_config
 from shard_merge import differences, without_clock
 
@@ -39,18 +36,13 @@ def main():
     parser.add_argument("--bin", required=True)
     args = parser.parse_args()
     problems = []
-    with tempfile.TemporaryDirectory(prefix="conform-extension-selection-") as folder:
+    with harness.temporary_folder("extension-selection") as folder:
         setup = argparse.Namespace(bin=args.bin, fault=FAULT, image=None, set=None,
                                    stdin_timeout=5)
         test_config = write_test_config(folder, setup)
 
-        def conform(*arguments):
-            return subprocess.run([os.path.abspath(args.conform), *arguments], cwd=folder, capture_output=True,
-                                  text=True, timeout=600)
-
-        def load(name):
-            with open(os.path.join(folder, name)) as source:
-                return json.load(source)
+        conform = harness.ConformIn(args.conform, folder)
+        load = conform.load
 
         whole = conform("run", "--test-config", test_config, "--report-json", "whole.json")
         if whole.returncode not in (0, 1):

@@ -14,17 +14,15 @@ the report in Debian's chromium (--dump-dom, with a network log), and checks tha
   remote references proves that the network-log check catches page requests.
 Exits 77 (skipped) when chromium is not installed (scripts/install-deps.sh installs it).
 """
-import argparse
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from html.parser import HTMLParser
 
-from conform_case import write_test_config
+import harness
 
 FAULT = "record_schema_violation"
 FAILING_CHECK = "read.records_match_schema"
@@ -54,9 +52,9 @@ def page_requests(net_log_path):
 
 def render(chromium, page, folder, name):
     net_log = os.path.join(folder, f"{name}.netlog.json")
-    completed = subprocess.run(
+    completed = harness.run(
         chromium_command(chromium, "--dump-dom", f"--log-net-log={net_log}", f"file://{page}"),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+        timeout=120)
     if completed.returncode != 0 or not completed.stdout.strip():
         sys.exit(f"FAIL: chromium could not render {page}: {completed.stderr[-2000:]}")
     return completed.stdout, page_requests(net_log)
@@ -176,10 +174,7 @@ def check_timeline(dom, report):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--conform", required=True)
-    parser.add_argument("--connector", required=True)
-    parser.add_argument("--fixtures", required=True)
+    parser = harness.reference_arguments()
     parser.add_argument("--keep", help="copy the report, DOM and a screenshot here")
     args = parser.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -187,22 +182,18 @@ def main():
         print("SKIP: chromium is not installed (scripts/install-deps.sh installs it)")
         sys.exit(77)
 
-    with tempfile.TemporaryDirectory(prefix="conform-html-") as folder:
-        case = argparse.Namespace(fixtures=args.fixtures, fault=FAULT, image=None,
-                                  connector=args.connector, claims="tail,range,merge,projections",
-                                  read_timeout=8, global_arg=None)
-        test_config = write_test_config(folder, case)
+    with harness.temporary_folder("html") as folder:
+        test_config = harness.write_test_config(folder, args.fixtures, connector=args.connector,
+                                                fault=FAULT)
         page = os.path.join(folder, "report.html")
         report_path = os.path.join(folder, "report.json")
-        completed = subprocess.run(
+        completed = harness.run(
             [args.conform, "run", "--test-config", test_config, "--only", "core,resume",
-             "--html", page, "--report-json", report_path],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+             "--html", page, "--report-json", report_path])
         if completed.returncode != 1 or not os.path.exists(page):
             sys.exit(f"FAIL: expected a failing run with a report, got exit "
                      f"{completed.returncode}: {completed.stdout[-3000:]}{completed.stderr}")
-        with open(report_path) as source:
-            report = json.load(source)
+        report = harness.load_json(report_path)
 
         dom, requests = render(chromium, page, folder, "report")
         problems = check_report_page(dom, report)

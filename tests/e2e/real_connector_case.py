@@ -25,9 +25,9 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
+
+import harness
 
 SKIP = 77
 
@@ -56,29 +56,6 @@ def node_modules_problem(source_root, relative):
     return None
 
 
-def not_passing(report):
-    found = {}
-    for scenario in report["scenarios"]:
-        for check in scenario["checks"]:
-            if check["status"] in ("failed", "warned"):
-                found.setdefault(check["id"], []).append((scenario["id"], check))
-    return found
-
-
-def statuses(report):
-    seen = {}
-    for scenario in report["scenarios"]:
-        for check in scenario["checks"]:
-            seen.setdefault(check["id"], set()).add(check["status"])
-    return seen
-
-
-def describe(check):
-    if check.get("examples"):
-        return check["examples"][0]["message"]
-    return check.get("note", "")
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--conform", required=True)
@@ -99,7 +76,7 @@ def main():
     args = parser.parse_args()
     if bool(args.test_config) == bool(args.validate) or bool(args.validate) != bool(args.catalog):
         parser.error("give --test-config, or --validate with --catalog")
-    expected = set() if args.expect == "none" else set(args.expect.split(","))
+    expected = harness.check_set(args.expect)
     must_pass = {name for group in args.must_pass for name in group.split(",") if name}
     root = os.path.abspath(args.source_root)
 
@@ -109,7 +86,7 @@ def main():
             print(f"SKIP: {problem}")
             sys.exit(SKIP)
 
-    with tempfile.TemporaryDirectory(prefix="conform-real-") as folder:
+    with harness.temporary_folder("real") as folder:
         report_path = os.path.join(folder, "report.json")
         if args.test_config:
             for relative in [os.path.dirname(args.test_config)] + args.copy:
@@ -123,38 +100,21 @@ def main():
                        os.path.join(root, args.validate), "--report-json", report_path]
         if args.strict:
             command.append("--strict")
-        completed = subprocess.run(command, capture_output=True, text=True, timeout=900,
-                                   cwd=folder)
-        if not os.path.exists(report_path):
-            print(completed.stdout[-6000:], completed.stderr[-3000:])
-            sys.exit(f"FAIL: no report written (exit {completed.returncode})")
+        completed = harness.run(command, timeout=900, cwd=folder)
+        report = harness.load_report(report_path, completed)
         with open(report_path) as source:
             report_text = source.read()
-        report = json.loads(report_text)
 
-    seen = not_passing(report)
-    failed = any(check["status"] == "failed" for items in seen.values() for _, check in items)
-    problems = []
-    if set(seen) != expected:
-        problems.append(f"checks not passing: {sorted(seen)}; expected exactly: {sorted(expected)}")
-    expected_exit = 1 if failed else 0
-    if completed.returncode != expected_exit:
-        problems.append(f"exit code {completed.returncode}, expected {expected_exit}")
-    ran = statuses(report)
+    seen, problems = harness.verdict_problems(report, completed, expected)
+    ran = harness.statuses(report)
     for name in sorted(must_pass):
         if "passed" not in ran.get(name, set()):
             problems.append(f"{name} must run and pass; its statuses: {sorted(ran.get(name, []))}")
     for secret in args.secret:
         if secret in completed.stdout or secret in completed.stderr or secret in report_text:
             problems.append(f"the connector's secret {secret[:4]}... appears in conform's output")
-    for check_id, items in sorted(seen.items()):
-        scenario, check = items[0]
-        print(f"seen: {check_id} [{', '.join(check['clauses'])}] {check['status']} in {scenario}: "
-              f"{describe(check)}")
-    if problems:
-        print(completed.stdout[-8000:])
-        print(completed.stderr[-3000:])
-        sys.exit("FAIL: " + "; ".join(problems))
+    harness.print_not_passing(seen, "seen")
+    harness.fail_with_output(problems, completed, stdout_tail=8000)
     print(f"ok: {args.test_config or args.validate} -> "
           f"{sorted(expected) or 'all checks pass'} (exit {completed.returncode})")
 

@@ -3,39 +3,26 @@
 
     selection_flags.py --conform BIN --connector BIN --fixtures DIR
 """
-import argparse
-import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
-from conform_case import write_test_config
+import harness
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--conform", required=True)
-    parser.add_argument("--connector", required=True)
-    parser.add_argument("--fixtures", required=True)
-    args = parser.parse_args()
+    args = harness.reference_arguments().parse_args()
     problems = []
 
-    with tempfile.TemporaryDirectory(prefix="conform-select-") as folder:
+    with harness.temporary_folder("select") as folder:
         def test_config(fault):
             sub = os.path.join(folder, fault or "clean")
             os.makedirs(sub)
-            case = argparse.Namespace(fixtures=args.fixtures, fault=fault, image=None,
-                                      connector=args.connector,
-                                      claims="tail,range,merge,projections", read_timeout=8,
-                                      global_arg=None)
-            return write_test_config(sub, case)
+            return harness.write_test_config(sub, args.fixtures, connector=args.connector,
+                                             fault=fault)
 
         def conform(*arguments):
-            return subprocess.run([args.conform, "run", *arguments], cwd=folder,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  timeout=600)
+            return harness.run([args.conform, "run", *arguments], cwd=folder)
 
         clean = test_config(None)
         listed = conform("--test-config", clean, "--dry-run", "--only", "range-*,read",
@@ -61,8 +48,7 @@ def main():
         report = os.path.join(folder, "fail-fast.json")
         faulty = test_config("record_schema_violation")
         fast = conform("--test-config", faulty, "--fail-fast", "--report-json", report)
-        with open(report) as source:
-            ran = json.load(source)
+        ran = harness.load_json(report)
         statuses = [s["status"] for s in ran["scenarios"]]
         if fast.returncode != 1 or statuses[-1] != "failed" or "failed" in statuses[:-1] or \
                 ran["scenarios"][-1]["id"] != "read" or not ran["metadata"]["filtered"]:

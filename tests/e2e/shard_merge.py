@@ -10,16 +10,13 @@ dates, durations, the connector's emitted_at values and the "at N ms" of timing 
 that every shard alone certifies nothing, that every scenario ran in exactly one shard, and that
 `conform report` refuses an incomplete or duplicated set of shards (exit 3, naming the shard).
 """
-import argparse
 import copy
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
-from conform_case import write_test_config
+import harness
 
 FAULT = "record_schema_violation"
 
@@ -65,10 +62,9 @@ def check_registry(conform, folder, args, failing_report):
     """Reports of two connectors (test configs) render as one registry page, and only as HTML."""
     other = os.path.join(folder, "other")
     os.makedirs(other)
-    case = argparse.Namespace(fixtures=args.fixtures, fault=None, image=None,
-                              connector=args.connector, claims="none", read_timeout=8,
-                              global_arg=None)
-    clean = conform("run", "--test-config", write_test_config(other, case), "--only", "core",
+    test_config = harness.write_test_config(other, args.fixtures, connector=args.connector,
+                                            claims="none")
+    clean = conform("run", "--test-config", test_config, "--only", "core",
                     "--report-json", "clean.json")
     if clean.returncode != 0:
         return [f"the clean run exited {clean.returncode}: {clean.stderr}"]
@@ -93,27 +89,16 @@ def check_registry(conform, folder, args, failing_report):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--conform", required=True)
-    parser.add_argument("--connector", required=True)
-    parser.add_argument("--fixtures", required=True)
+    parser = harness.reference_arguments()
     parser.add_argument("--shards", type=int, default=3)
     args = parser.parse_args()
     problems = []
 
-    with tempfile.TemporaryDirectory(prefix="conform-shards-") as folder:
-        case = argparse.Namespace(fixtures=args.fixtures, fault=FAULT, image=None,
-                                  connector=args.connector, claims="tail,range,merge,projections",
-                                  read_timeout=8, global_arg=None)
-        test_config = write_test_config(folder, case)
-
-        def conform(*arguments):
-            return subprocess.run([args.conform, *arguments], cwd=folder, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, timeout=600)
-
-        def load(name):
-            with open(os.path.join(folder, name)) as source:
-                return json.load(source)
+    with harness.temporary_folder("shards") as folder:
+        test_config = harness.write_test_config(folder, args.fixtures, connector=args.connector,
+                                                fault=FAULT)
+        conform = harness.ConformIn(args.conform, folder)
+        load = conform.load
 
         whole = conform("run", "--test-config", test_config, "--report-json", "whole.json")
         if whole.returncode != 1:

@@ -8,17 +8,14 @@ non-JSON line 3, right after the first record) and leak_secret (line 1 logs the 
 api_key), and asserts that the JSON, HTML and Markdown reports show lines 1 to 6 around line 3,
 line 3 marked, and that the secret in the neighbouring line 1 is masked everywhere.
 """
-import argparse
 import html
 import json
 import os
-import subprocess
 import sys
-import tempfile
 
-from conform_case import write_test_config
+import harness
 
-SECRET = "ref-secret-value-1234"
+SECRET = harness.SECRET
 OFFENDING = "DEBUG: fetching page 2"
 
 
@@ -31,22 +28,16 @@ def json_lines_example(report):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--conform", required=True)
-    parser.add_argument("--connector", required=True)
-    parser.add_argument("--fixtures", required=True)
-    args = parser.parse_args()
-    setup = argparse.Namespace(fixtures=args.fixtures, fault="stdout_garbage,leak_secret",
-                               image=None, connector=args.connector, claims="none",
-                               read_timeout=8)
+    args = harness.reference_arguments().parse_args()
     problems = []
-    with tempfile.TemporaryDirectory(prefix="conform-context-") as folder:
-        test_config = write_test_config(folder, setup)
+    with harness.temporary_folder("context") as folder:
+        test_config = harness.write_test_config(folder, args.fixtures, connector=args.connector,
+                                                fault="stdout_garbage,leak_secret", claims="none")
         paths = {kind: os.path.join(folder, "report." + kind) for kind in ("json", "html", "md")}
         command = [args.conform, "run", "--test-config", test_config, "--only", "read",
                    "--report-json", paths["json"], "--html", paths["html"],
                    "--markdown", paths["md"]]
-        completed = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        completed = harness.run(command, timeout=300)
         if completed.returncode != 1:
             print(completed.stdout[-4000:], completed.stderr[-2000:])
             sys.exit(f"FAIL: exit {completed.returncode}, expected 1 (io.json_lines fails)")

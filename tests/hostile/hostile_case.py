@@ -13,11 +13,12 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
-import time
 import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+import harness  # noqa: E402  (tests/e2e/harness.py)
+
 CONNECTOR = os.path.join(HERE, "connector.py")
 conform = os.path.abspath(sys.argv[1])
 case = sys.argv[2]
@@ -26,18 +27,7 @@ problems = []
 
 
 def processes_with_marker():
-    found = []
-    needle = ("HOSTILE_MARKER=" + marker).encode()
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) == os.getpid():
-            continue
-        try:
-            with open(f"/proc/{name}/environ", "rb") as file:
-                if needle in file.read().split(b"\0"):
-                    found.append(int(name))
-        except OSError:
-            pass
-    return found
+    return harness.processes_with_env("HOSTILE_MARKER", marker)
 
 
 def kill_leftovers(pids):
@@ -48,11 +38,7 @@ def kill_leftovers(pids):
             pass
 
 
-def write(folder, name, value):
-    path = os.path.join(folder, name)
-    with open(path, "w") as file:
-        file.write(value if isinstance(value, str) else json.dumps(value))
-    return path
+write = harness.write_file
 
 
 def conform_run(folder, modes, *args, config=None, timeouts=None):
@@ -68,20 +54,11 @@ def conform_run(folder, modes, *args, config=None, timeouts=None):
     report = os.path.join(folder, "report.json")
     env = dict(os.environ, HOSTILE_MODE=",".join(modes), HOSTILE_MARKER=marker)
     command = [conform, "run", "--test-config", test_config_path, "--report-json", report, *args]
-    completed = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
-    data = None
-    if os.path.exists(report):
-        with open(report) as file:
-            data = json.load(file)
-    return completed, data
+    completed = harness.run(command, env=env)
+    return completed, harness.load_json_if_present(report)
 
 
-def check_statuses(report):
-    statuses = {}
-    for scenario in (report or {}).get("scenarios", []):
-        for check in scenario.get("checks", []):
-            statuses.setdefault(check["id"], set()).add(check["status"])
-    return statuses
+check_statuses = harness.statuses
 
 
 def expect(condition, message):
@@ -113,11 +90,8 @@ def case_deep_record(folder):
 
 def wait_for(predicate, what, limit=120):
     """Waits for an event that conform or the connector causes; the limit is a safety net."""
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
+    if harness.wait_for(predicate, limit):
+        return True
     problems.append(f"gave up waiting for {what}")
     return False
 
@@ -156,15 +130,12 @@ def case_container_cleanup_fails(folder):
     test_config_path = write(folder, "conform.json", test_config)
     report_path = os.path.join(folder, "report.json")
     env = dict(os.environ, HOSTILE_MARKER=marker)
-    completed = subprocess.run([conform, "run", "--test-config", test_config_path,
-                                "--only", "spec", "--report-json", report_path],
-                               capture_output=True, text=True, env=env, timeout=600)
+    completed = harness.run([conform, "run", "--test-config", test_config_path,
+                             "--only", "spec", "--report-json", report_path], env=env)
     expect_exit(completed, (1,))
     problems_seen = []
-    if os.path.exists(report_path):
-        with open(report_path) as file:
-            for scenario in json.load(file).get("scenarios", []):
-                problems_seen += [run.get("cleanup_problem", "") for run in scenario["runs"]]
+    for scenario in (harness.load_json_if_present(report_path) or {}).get("scenarios", []):
+        problems_seen += [run.get("cleanup_problem", "") for run in scenario["runs"]]
     expect(any("rm -f conform-" in problem and "failed: exit code 1" in problem and
                "conform killed 1 process(es)" in problem for problem in problems_seen),
            f"the report does not say that the cleanup failed and what was killed: {problems_seen}")
@@ -273,14 +244,9 @@ def conform_validate(folder, transcript, *args):
     report = os.path.join(folder, "validate-report.json")
     if os.path.exists(report):
         os.remove(report)
-    completed = subprocess.run([conform, "validate", "--catalog", catalog, transcript,
-                                "--report-json", report, *args],
-                               capture_output=True, text=True, timeout=600)
-    data = None
-    if os.path.exists(report):
-        with open(report) as file:
-            data = json.load(file)
-    return completed, data
+    completed = harness.run([conform, "validate", "--catalog", catalog, transcript,
+                             "--report-json", report, *args])
+    return completed, harness.load_json_if_present(report)
 
 
 def case_validate_folder(folder):
@@ -329,17 +295,15 @@ def case_huge_line_live_vs_validate(folder):
                    "catalog": catalog, "grace_seconds": 1}
     report_path = os.path.join(folder, "live-report.json")
     env = dict(os.environ, HOSTILE_MODE="huge_line", HOSTILE_MARKER=marker)
-    live = subprocess.run([conform, "run", "--test-config", write(folder, "conform.json",
-                                                                  test_config),
-                           "--only", "read", "--report-json", report_path],
-                          capture_output=True, text=True, env=env, timeout=600)
+    live = harness.run([conform, "run", "--test-config", write(folder, "conform.json",
+                                                               test_config),
+                        "--only", "read", "--report-json", report_path], env=env)
     transcript = os.path.join(folder, "read.jsonl")
     with open(transcript, "w") as out:
         subprocess.run([sys.executable, CONNECTOR, "read"], stdout=out, env=env, check=True,
                        timeout=600)
     offline, offline_report = conform_validate(folder, transcript)
-    with open(report_path) as file:
-        live_statuses = check_statuses(json.load(file))
+    live_statuses = check_statuses(harness.load_json(report_path))
     offline_statuses = check_statuses(offline_report)
     shared = sorted(set(live_statuses) & set(offline_statuses))
     expect(len(shared) >= 5, f"too few shared checks: {shared}")
@@ -370,8 +334,7 @@ def interrupt_with(folder, signal_number):
     report_path = os.path.join(folder, "report.json")
     expect(os.path.exists(report_path), "no JSON report written")
     if os.path.exists(report_path):
-        with open(report_path) as file:
-            report = json.load(file)
+        report = harness.load_json(report_path)
         expect(report["metadata"].get("interrupted") is True, "report not marked interrupted")
         ids = [scenario["id"] for scenario in report["scenarios"]]
         expect(ids == ["spec"], f"scenarios in the report: {ids}")
@@ -401,7 +364,7 @@ def main():
     if case not in CASES:
         print(f"unknown case {case!r}; known: {', '.join(sorted(CASES))}")
         return 2
-    with tempfile.TemporaryDirectory(prefix="conform-hostile-") as folder:
+    with harness.temporary_folder("hostile") as folder:
         try:
             CASES[case](folder)
         finally:

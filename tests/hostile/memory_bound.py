@@ -18,7 +18,6 @@ The bound: peak RSS <= 64 MiB + 16 bytes x records observed, where a record obse
 RECORD line conform analysed, counted over every connector run of the invocation (the sum of the
 "records" of the report's runs; for validate, the transcript's records).
 """
-import json
 import os
 import subprocess
 import sys
@@ -26,6 +25,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+import harness  # noqa: E402  (tests/e2e/harness.py)
+
 REFERENCE = os.path.join(HERE, "..", "..", "fixtures", "reference-connector")
 FIXED = 64 * 1024 * 1024
 PER_RECORD = 16
@@ -44,11 +46,7 @@ def run_measured(command, **kwargs):
         return process.returncode, usage.ru_maxrss * 1024, wall, out.read(), err.read()
 
 
-def write(folder, name, value):
-    path = os.path.join(folder, name)
-    with open(path, "w") as file:
-        file.write(value if isinstance(value, str) else json.dumps(value))
-    return path
+write = harness.write_file
 
 
 def reference_config(folder, records, checkpoint_every=10000):
@@ -101,8 +99,7 @@ def conform_run(conform, connector, folder, records, only=("read-twice", "resume
 
 
 def records_observed(report_path):
-    with open(report_path) as file:
-        report = json.load(file)
+    report = harness.load_json(report_path)
     total = 0
     for scenario in report.get("scenarios", []):
         for run in scenario.get("runs", []):
@@ -198,7 +195,7 @@ def main():
     conform, connector, case = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
     default = 200_000 if case == "state-per-record" else 1_000_000
     records = int(sys.argv[4]) if len(sys.argv) > 4 else default
-    with tempfile.TemporaryDirectory(prefix="conform-memory-") as folder:
+    with harness.temporary_folder("memory") as folder:
         globals()["case_" + case.replace("-", "_")](conform, connector, folder, records)
     print("PASS")
 

@@ -1,0 +1,301 @@
+"""What the e2e and hostile test drivers share (tests/e2e/*.py, tests/hostile/*.py).
+
+- Arguments: `reference_arguments` adds the --conform/--connector/--fixtures options of the drivers
+  that run the reference connector; `absolute_arguments` reads positional paths.
+- Running: `run` runs a command with a timeout (a safety net: conform's own timeouts end what
+  hangs), stdout and stderr captured as text, and keeps the pid (conform names its containers
+  after it); `ConformIn` runs conform in one folder and loads the JSON files it writes there.
+- Reports: `load_json`, `load_report` (fails, with conform's output, when no report was written),
+  `checks_with_status`, `not_passing` (failed or warned), `skipped_pairs`, `statuses`, `scenario`,
+  `describe`; the case drivers' verdict (`check_set`, `verdict_problems`, `fail_with_output`).
+- Events and leftovers: `wait_for` (an event, with a safety-net limit), `children_of`,
+  `command_line`, `container_names`, `leftover_containers` (containers of one conform process
+  that still exist), `processes_with_env` (processes carrying a marker in their environment).
+- Folders and test configs: `temporary_folder`, `write_file`, `copy_fixtures`, `connector_config`
+  (the fixtures' config with its scratch folder), `write_test_config` (a test config for the bundled
+  reference connector, natively or as an image).
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+FIXTURE_FILES = ["config.json", "invalid_config.json", "configured_catalog.json",
+                 "expected_records.jsonl", "merge_config.json", "legacy_config.json"]
+CLAIMS = "tail,range,merge,projections"
+SECRET = "ref-secret-value-1234"  # the reference connector's api_key in fixtures/config.json
+
+
+# --- arguments --------------------------------------------------------------------------------
+
+def reference_arguments(parser=None, connector_required=True):
+    """A parser with --conform BIN, --connector BIN and --fixtures DIR."""
+    parser = parser or argparse.ArgumentParser()
+    parser.add_argument("--conform", required=True)
+    parser.add_argument("--connector", required=connector_required)
+    parser.add_argument("--fixtures", required=True)
+    return parser
+
+
+def absolute_arguments(count):
+    """The first `count` positional arguments as absolute paths."""
+    return [os.path.abspath(argument) for argument in sys.argv[1:count + 1]]
+
+
+# --- running ----------------------------------------------------------------------------------
+
+def run(command, timeout=600, **options):
+    """Runs command with stdout and stderr captured as text. The result is a CompletedProcess
+    that also holds the pid. When the timeout passes, the process is killed and
+    subprocess.TimeoutExpired raised, as subprocess.run does."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               **options)
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
+    completed = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+    completed.pid = process.pid
+    return completed
+
+
+class ConformIn:
+    """`conform ARGUMENTS...` run in one folder, and the JSON files it writes there."""
+
+    def __init__(self, conform, folder):
+        self.conform = os.path.abspath(conform)
+        self.folder = folder
+
+    def __call__(self, *arguments, timeout=600):
+        return run([self.conform, *arguments], timeout=timeout, cwd=self.folder)
+
+    def load(self, name):
+        return load_json(os.path.join(self.folder, name))
+
+
+# --- reports ----------------------------------------------------------------------------------
+
+def load_json(path):
+    with open(path, encoding="utf-8") as source:
+        return json.load(source)
+
+
+def load_json_if_present(path):
+    return load_json(path) if os.path.exists(path) else None
+
+
+def load_report(path, completed):
+    """The JSON report at path; when conform wrote none, prints its output and fails."""
+    if not os.path.exists(path):
+        print(completed.stdout[-6000:], completed.stderr[-3000:])
+        sys.exit(f"FAIL: no report written (exit {completed.returncode})")
+    return load_json(path)
+
+
+def checks_with_status(report, wanted):
+    """{check id: [(scenario id, check), ...]} of the checks whose status is in `wanted`."""
+    found = {}
+    for scenario_report in report["scenarios"]:
+        for check in scenario_report["checks"]:
+            if check["status"] in wanted:
+                found.setdefault(check["id"], []).append((scenario_report["id"], check))
+    return found
+
+
+def not_passing(report):
+    return checks_with_status(report, ("failed", "warned"))
+
+
+def any_failed(found):
+    """Whether a check of a checks_with_status result failed."""
+    return any(check["status"] == "failed" for items in found.values() for _, check in items)
+
+
+def skipped_pairs(report):
+    """{"SCENARIO:CHECK"} of the skipped checks."""
+    return {f"{scenario_id}:{check_id}" for check_id, items in
+            checks_with_status(report, ("skipped",)).items() for scenario_id, _ in items}
+
+
+def statuses(report):
+    """{check id: {statuses in any scenario}}; an empty dict for no report."""
+    seen = {}
+    for scenario_report in (report or {}).get("scenarios", []):
+        for check in scenario_report.get("checks", []):
+            seen.setdefault(check["id"], set()).add(check["status"])
+    return seen
+
+
+def scenario(report, scenario_id):
+    return next((s for s in report["scenarios"] if s["id"] == scenario_id), None)
+
+
+def describe(check):
+    """A check's first example, or its note."""
+    if check.get("examples"):
+        return check["examples"][0]["message"]
+    return check.get("note", "")
+
+
+def check_set(text):
+    """The checks of a CHECK[,CHECK...] option; 'none' is the empty set."""
+    return set() if text == "none" else set(text.split(","))
+
+
+def verdict_problems(report, completed, expected):
+    """The case drivers' verdict: exactly the `expected` checks did not pass (failed or warned),
+    and conform exited 1 when one failed, 0 otherwise. Returns (not_passing(report), problems)."""
+    seen = not_passing(report)
+    problems = []
+    if set(seen) != expected:
+        problems.append(f"checks not passing: {sorted(seen)}; expected exactly: {sorted(expected)}")
+    expected_exit = 1 if any_failed(seen) else 0
+    if completed.returncode != expected_exit:
+        problems.append(f"exit code {completed.returncode}, expected {expected_exit}")
+    return seen, problems
+
+
+def fail_with_output(problems, completed, stdout_tail=6000):
+    """Prints the end of conform's output and fails with the problems, if there are any."""
+    if problems:
+        print(completed.stdout[-stdout_tail:])
+        print(completed.stderr[-3000:])
+        sys.exit("FAIL: " + "; ".join(problems))
+
+
+def print_not_passing(found, verb):
+    for check_id, items in sorted(found.items()):
+        scenario_id, check = items[0]
+        print(f"{verb}: {check_id} [{', '.join(check['clauses'])}] {check['status']} in "
+              f"{scenario_id}: {describe(check)}")
+
+
+# --- leftovers --------------------------------------------------------------------------------
+
+def container_names(runtime, global_args=None):
+    listed = subprocess.run([runtime, *(global_args or []), "ps", "-a", "--format",
+                             "{{.Names}}"], capture_output=True, text=True, timeout=120)
+    return listed.stdout.split()
+
+
+def leftover_containers(runtime, global_args, conform_pid, before=()):
+    """Containers the conform process conform_pid started that still exist (other runs on the
+    machine are not ours to judge): conform names them conform-PID-N-RANDOM. `before`, the names
+    listed before that process started, leaves out a container of an earlier process with the
+    same pid (pids are reused)."""
+    prefix = f"conform-{conform_pid}-"
+    return [name for name in container_names(runtime, global_args)
+            if name.startswith(prefix) and name not in before]
+
+
+def wait_for(predicate, limit=120):
+    """Waits until predicate() is true: an event that conform or a connector causes (a process
+    appearing or exiting, a file written). The limit is only a safety net for a test that would
+    otherwise hang. Returns whether the event happened."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def children_of(pid):
+    """Pids of the running children of pid."""
+    listed = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return [int(child) for child in listed.stdout.split()]
+
+
+def command_line(pid):
+    """The arguments of process pid ([] once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as source:
+            return [part.decode(errors="replace") for part in source.read().split(b"\0") if part]
+    except OSError:
+        return []
+
+
+def processes_with_env(name, value):
+    """Pids of the processes (other than this one) whose environment holds NAME=VALUE."""
+    found = []
+    needle = f"{name}={value}".encode()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as source:
+                if needle in source.read().split(b"\0"):
+                    found.append(int(entry))
+        except OSError:
+            pass
+    return found
+
+
+# --- folders and test configs -----------------------------------------------------------------
+
+def temporary_folder(name):
+    """A fresh folder /tmp/conform-NAME-XXXX, removed with everything in it at the end of the
+    with block."""
+    return tempfile.TemporaryDirectory(prefix=f"conform-{name}-")
+
+
+def write_file(folder, name, value, indent=None):
+    """Writes value (a text, or anything else as JSON) to folder/name; returns the path."""
+    path = os.path.join(folder, name)
+    with open(path, "w") as out:
+        out.write(value if isinstance(value, str) else json.dumps(value, indent=indent))
+    return path
+
+
+def copy_fixtures(folder, fixtures):
+    for name in FIXTURE_FILES:
+        shutil.copy(os.path.join(fixtures, name), folder)
+
+
+def connector_config(fixtures, folder):
+    """The fixtures' config.json written to folder with folder as its scratch folder."""
+    with open(os.path.join(fixtures, "config.json")) as source:
+        text = source.read()
+    return write_file(folder, "config.json", text.replace("${CONFORM_SCRATCH}", folder))
+
+
+def write_test_config(folder, fixtures, connector=None, fault="", image=None, runtime="podman",
+                      global_args=None, claims=CLAIMS, read_timeout=8):
+    """Copies the fixtures into folder and writes folder/conform.json: the reference connector
+    (the native binary `connector`, or `image` under `runtime`) with REFERENCE_CONNECTOR_FAULTS
+    set to `fault` (which it applies to every command) and the extensions of `claims` (comma
+    separated, or 'none'). Returns the test config's path."""
+    copy_fixtures(folder, fixtures)
+    settings = {"env": {"REFERENCE_CONNECTOR_FAULTS": fault or ""}}
+    if image:
+        settings.update({"image": image, "runtime": runtime, "pull": "never",
+                         "global_args": global_args or []})
+    else:
+        settings["command"] = [os.path.abspath(connector)]
+    config = {
+        "connector": settings,
+        "config": "config.json",
+        "invalid_config": "invalid_config.json",
+        "catalog": "configured_catalog.json",
+        "extensions": [name for name in claims.split(",") if name and name != "none"],
+        "volatile_fields": {"users": ["/fetched_at"]},
+        "expected_records": {"path": "expected_records.jsonl", "mode": "subset"},
+        "timeouts": {"spec": 20, "check": 20, "discover": 20, "read": read_timeout},
+        "grace_seconds": 1,
+        "resume": {"sample": 2},
+        "merge": {"config": "merge_config.json", "full_state_config": "legacy_config.json"},
+        "tail": {
+            "inject_command": ["sh", "-c",
+                               "echo '{\"note\":\"injected\"}' >> '${CONFORM_SCRATCH}/events.jsonl'"],
+            "inject_after_seconds": 0.4,
+            "observe_seconds": 1.5 if not image else 4,
+        },
+        "projections": {"events": {"note": "/payload/note", "user_id": "/user/id"}},
+    }
+    return write_file(folder, "conform.json", config, indent=2)
