@@ -74,6 +74,18 @@ with harness.temporary_folder("mx-cli") as folder:
     expect("an unknown key in the test config exits 3 naming it",
            completed.returncode == 3 and "/extension/nmae" in completed.stderr, completed)
 
+    marker = os.path.join(folder, "ran-a-command")
+    marking = config(commands=[{"name": "mark", "executable": "sh",
+                                "args": ["-c", f"touch '{marker}'"]}])
+    completed, _ = run(folder, marking, "--dry-run")
+    expect("--dry-run lists the extension scenarios and starts nothing",
+           completed.returncode == 0 and "mx-commands" in completed.stdout and
+           "step commands" in completed.stdout and not os.path.exists(marker), completed)
+
+    completed, report = run(folder, config(), "--only", "mx-help", "--connector-version", "2.1.0")
+    expect("--connector-version is recorded for an extension too",
+           completed.returncode == 0 and report["metadata"]["connector_version"] == "2.1.0", completed)
+
     completed, _ = run(folder, config(), "--connector", "true")
     expect("--connector with an extension test config is a usage error (2)",
            completed.returncode == 2, completed)
