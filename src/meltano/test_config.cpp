@@ -118,6 +118,11 @@ void read_commands(const rapidjson::Value& document, TestConfig& config,
             command.executable = executable;
         }
         command.args = strings_of(item, "args");
+        if (item.HasMember("env")) {
+            for (const auto& member : item["env"].GetObject()) {
+                command.env[member.name.GetString()] = member.value.GetString();
+            }
+        }
         command.exit_code = item.HasMember("exit") ? item["exit"].GetInt() : 0;
         config.commands.push_back(std::move(command));
         ++index;

@@ -74,6 +74,14 @@ with harness.temporary_folder("mx-cli") as folder:
     expect("an unknown key in the test config exits 3 naming it",
            completed.returncode == 3 and "/extension/nmae" in completed.stderr, completed)
 
+    completed, report = run(folder, config(), "--only", "mx-help", "mx-initialize")
+    rerun = report["scenarios"][0]["rerun"] if report else ""
+    again = harness.run(["sh", "-c", rerun], timeout=300, cwd=folder)
+    expect("the rerun command printed after `--only A B` runs that one scenario (exit 0)",
+           completed.returncode == 0 and len(report["scenarios"]) == 2 and
+           rerun.endswith("--only mx-help") and again.returncode == 0 and
+           "mx-help" in again.stdout and "mx-initialize" not in again.stdout, again)
+
     marker = os.path.join(folder, "ran-a-command")
     marking = config(commands=[{"name": "mark", "executable": "sh",
                                 "args": ["-c", f"touch '{marker}'"]}])
@@ -109,8 +117,8 @@ with harness.temporary_folder("mx-cli") as folder:
     completed, report = run(folder, leaky, "--only", "mx-commands", "-v")
     failed = {c["id"] for s in report["scenarios"] for c in s["checks"]
               if c["status"] == "failed"} if report else set()
-    expect("secret_env values are masked in the console and JSON reports",
-           completed.returncode == 1 and failed == {"mx.invoke_commands"} and
+    expect("secret_env values are reported as leaked (MX-SEC-1) and masked in the reports",
+           completed.returncode == 1 and failed == {"mx.invoke_commands", "mx.secrets_not_leaked"} and
            secret not in completed.stdout and secret not in json.dumps(report) and
            "**********" in json.dumps(report), completed)
 
