@@ -139,6 +139,9 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
             config.volatile_fields[stream.name.GetString()] = string_list(stream.value);
         }
     }
+    if (document.HasMember("reemitting_streams")) {
+        config.reemitting_streams = string_list(document["reemitting_streams"]);
+    }
     if (document.HasMember("expected_records")) {
         const auto& expected = document["expected_records"];
         auto path = resolve(config.base_dir, expected["path"].GetString());

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <memory>
@@ -355,6 +356,7 @@ struct Analyzer::Impl {
         entry.key_missing = facts.missing_key.has_value();
         observation.records_without_key += entry.key_missing ? 1 : 0;
         entry.projected = projected_digest(*stream_index, data).value_or(entry.content);
+        note_unprojected(*stream_index, data, line.number);
         if (stream.incremental()) {
             read_cursor(stream, *stream_index, data, facts);
         }
@@ -406,6 +408,22 @@ struct Analyzer::Impl {
         rapidjson::Value copy(data, allocator);
         estuary::apply_projections(copy, setup.apply_projections[stream_index], allocator);
         return digesters[stream_index].digest(copy);
+    }
+
+    void note_unprojected(std::uint32_t stream_index, const rapidjson::Value& data,
+                          std::uint64_t line) {
+        if (setup.expect_projections.size() <= stream_index) {
+            return;
+        }
+        const auto& projections = setup.expect_projections[stream_index];
+        for (const auto& field : estuary::unapplied_projections(data, projections)) {
+            if (observation.unprojected.size() < setup.examples_per_check) {
+                auto at = std::find_if(projections.begin(), projections.end(),
+                                       [&field](const auto& p) { return p.first == field; });
+                observation.unprojected.push_back({line, field, at->second});
+            }
+            ++observation.unprojected_count;
+        }
     }
 
     void read_cursor(const CatalogStream& stream, std::uint32_t stream_index,

@@ -25,6 +25,9 @@ struct AnalyzerSetup {
     std::vector<std::optional<CursorValue>> cursor_floor;
     // Per catalog stream: projections conform applies before computing RecordEntry::projected.
     std::vector<std::vector<std::pair<std::string, std::string>>> apply_projections;
+    // Per catalog stream: projections the connector was asked to apply (a run with projections in
+    // its catalog); records that did not apply one are counted in Observation::unprojected.
+    std::vector<std::vector<std::pair<std::string, std::string>>> expect_projections;
     // Called about every 50 ms with the time since start; may stop the process.
     std::function<process::Decision(std::chrono::milliseconds)> on_tick;
     // Called with each line as it arrives, after analysis (progress display).

@@ -83,6 +83,15 @@ struct Observation {
     };
     std::vector<ErrorLog> error_logs;
     std::uint64_t error_log_count = 0;
+    // Records of a run with projections that kept a projected field at the top level with
+    // nothing at its pointer (X-PROJ-1): how many, and the first few.
+    struct Unprojected {
+        std::uint64_t line = 0;
+        std::string field;
+        std::string pointer;
+    };
+    std::vector<Unprojected> unprojected;
+    std::uint64_t unprojected_count = 0;
     std::optional<std::chrono::milliseconds> first_record_at;
     std::uint64_t records_after_mark = 0;  // records after the step's mark (e.g. an injection)
     bool mark_set = false;

@@ -174,8 +174,8 @@ private:
                 print("        seen: {}\n", printable(example.excerpt));
             }
         }
-        if (check.occurrences > check.examples.size()) {
-            print("      … and {} more\n", check.occurrences - check.examples.size());
+        if (auto more = more_findings(check); !more.empty()) {
+            print("      … and {}\n", more);
         }
         if (!check.note.empty()) {
             print("      note: {}\n", printable(check.note));

@@ -268,8 +268,9 @@ std::string failure_html(const ScenarioResult& scenario, const CheckResult& chec
         html += example_html(example);
     }
     if (check.occurrences > check.examples.size()) {
-        html += fmt::format("<p>{} occurrence(s) in all; the first {} are shown.</p>",
-                            check.occurrences, check.examples.size());
+        html += fmt::format("<p>{} occurrence(s) in all; the first {} are shown ({} not).</p>",
+                            check.occurrences, check.examples.size(),
+                            markup_escaped(more_findings(check)));
     }
     html += "<p class=\"label\">rerun this scenario</p><pre class=\"rerun\">" +
             markup_escaped(scenario.rerun) + "</pre></div>";

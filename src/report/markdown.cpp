@@ -124,7 +124,8 @@ std::string failure_markdown(const ScenarioResult& scenario, const CheckResult& 
         }
     }
     if (check.occurrences > check.examples.size()) {
-        text += fmt::format("\n{} occurrence(s) in all.\n", check.occurrences);
+        text += fmt::format("\n{} occurrence(s) in all ({} not shown).\n", check.occurrences,
+                            more_findings(check));
     }
     text += "\nRerun:\n\n" + fenced(scenario.rerun, "sh") + "\n</details>\n\n";
     return text;

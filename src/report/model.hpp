@@ -176,6 +176,10 @@ struct RunReport {
 // The connector's version as reports show it: "unknown" when nothing named it.
 std::string version_or_unknown(const RunReport& report);
 
+// The findings of `check` beyond its examples, each level counted apart: "12 more" or "12 more,
+// and 900 more (SHOULD)"; "" when every finding is an example.
+std::string more_findings(const CheckResult& check);
+
 // Receives a run as it happens. Console output streams; files are written at the end.
 class Reporter {
 public:

@@ -43,6 +43,9 @@ struct ScenarioRun {
     std::string main_config;  // the rendered main config, for spec.config_valid
     std::vector<StepResult> steps;
     ResumeNotes* resumes = nullptr;  // what resumed checkpoints lost or repeated, for the timeline
+    // Why no secret is known, from what the setup spec run showed ("" when secrets are known or
+    // nothing was looked at).
+    std::string no_secret_reason;
 
     const StepResult* step(const std::string& id) const;
 };
@@ -78,6 +81,7 @@ public:
     const config::TestConfig& test_config() const { return *m_run.test_config; }
     const protocol::Catalog& catalog() const { return *m_run.catalog; }
     const protocol::Secrets& secrets() const { return *m_run.secrets; }
+    const std::string& no_secret_reason() const { return m_run.no_secret_reason; }
     const std::string& main_config() const { return m_run.main_config; }
     std::vector<std::string> stream_names() const;
     // Keeps what resuming from a checkpoint of `base` lost or repeated, for the timeline.

@@ -28,6 +28,41 @@ namespace {
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
 
+// The properties of a JSON schema (at any depth) marked "airbyte_secret": true.
+std::size_t count_marked_secrets(const rapidjson::Value& schema) {
+    std::size_t marked = 0;
+    std::vector<const rapidjson::Value*> pending{&schema};
+    while (!pending.empty()) {
+        const auto* value = pending.back();
+        pending.pop_back();
+        if (value->IsArray()) {
+            for (const auto& item : value->GetArray()) {
+                pending.push_back(&item);
+            }
+        } else if (value->IsObject()) {
+            auto flag = value->FindMember("airbyte_secret");
+            marked += flag != value->MemberEnd() && flag->value.IsBool() && flag->value.GetBool();
+            for (const auto& member : value->GetObject()) {
+                pending.push_back(&member.value);
+            }
+        }
+    }
+    return marked;
+}
+
+// Why a SPEC's `spec` object gave no secret value for the config.
+std::string secrets_absent_reason(const rapidjson::Value& specification) {
+    auto schema = specification.FindMember("connectionSpecification");
+    auto marked = schema == specification.MemberEnd() ? 0 : count_marked_secrets(schema->value);
+    if (marked == 0) {
+        return "the spec marks no config property airbyte_secret: no secret to look for";
+    }
+    return fmt::format(
+        "the spec marks {} propert{} airbyte_secret, but the config sets none of "
+        "them: no secret value to look for",
+        marked, marked == 1 ? "y" : "ies");
+}
+
 constexpr milliseconds k_inject_timeout{30'000};
 constexpr milliseconds k_progress_interval{250};
 
@@ -135,6 +170,7 @@ struct AirbyteSource::Impl {
     protocol::Catalog catalog;
     protocol::Catalog full_refresh_catalog;  // the streams that support it in full refresh
     protocol::Secrets secrets;
+    std::string no_secret_reason;
     std::optional<std::string> minimal_config_text;  // required properties and defaults only
     std::size_t scenario_counter = 0;
     std::size_t run_counter = 0;
@@ -171,6 +207,9 @@ struct AirbyteSource::Impl {
                                    scratch_root.path(), nullptr, {});
         const auto* spec = observation.first_kept("SPEC");
         if (spec == nullptr) {
+            no_secret_reason =
+                "the setup spec run emitted no SPEC: conform knows no airbyte_secret "
+                "property to look for (see cli.spec)";
             return;
         }
         auto message = json::parse_json_text(spec->json, "SPEC message");
@@ -183,6 +222,9 @@ struct AirbyteSource::Impl {
             learn_invalid_config_secrets(specification["connectionSpecification"], values);
             minimal_config_text =
                 minimal_config(specification["connectionSpecification"], config_document);
+        }
+        if (values.empty()) {
+            no_secret_reason = secrets_absent_reason(specification);
         }
         secrets = protocol::Secrets(std::move(values));
     }
@@ -451,6 +493,9 @@ struct AirbyteSource::Impl {
         if (step.apply_projections) {
             setup.apply_projections = projections_to_apply();
         }
+        if (step.projections == ProjectionChoice::configured && !step.neutral_extension_keys) {
+            setup.expect_projections = projections_to_apply();
+        }
         protocol::Analyzer* analyzer_ptr = nullptr;
         std::optional<TailDriver> tail_driver;
         if (step.inject_while_running) {
@@ -602,13 +647,13 @@ struct AirbyteSource::Impl {
                  "no incremental stream in the configured catalog"},
                 {"full_refresh_stream", !streams_known || has_stream(streams, false),
                  "no full-refresh stream in the configured catalog"},
-                {"all_incremental",
-                 !streams_known ||
-                     (!has_stream(streams, false) &&
-                      std::any_of(streams.streams.begin(), streams.streams.end(),
-                                  [](const auto& stream) { return stream.supports_full_refresh; })),
-                 "the configured catalog has a full-refresh stream (read-twice covers it), or no "
-                 "stream supports full refresh"},
+                {"incremental_full_refresh",
+                 !streams_known || std::any_of(streams.streams.begin(), streams.streams.end(),
+                                               [](const auto& stream) {
+                                                   return stream.incremental() &&
+                                                          stream.supports_full_refresh;
+                                               }),
+                 "no incremental stream of the configured catalog supports full refresh"},
             };
             for (const auto& need : needs) {
                 if (need.requirement == requirement && !need.met) {
@@ -639,7 +684,7 @@ struct AirbyteSource::Impl {
         result.extension = certified_extension(scenario);
         auto unmet = unmet_requirement(scenario);
         ResumeNotes resumes;
-        ScenarioRun run{&scenario, &config, &catalog, &secrets, {}, {}, &resumes};
+        ScenarioRun run{&scenario, &config, &catalog, &secrets, {}, {}, &resumes, no_secret_reason};
         auto scenario_dir = scratch_root.path() / fmt::format("scenario-{}", ++scenario_counter);
         if (!unmet) {
             std::filesystem::create_directories(scenario_dir);

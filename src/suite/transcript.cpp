@@ -80,7 +80,15 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
     protocol::Secrets no_secrets;
     auto scenario = recorded_read_scenario(origin);
     scenario.checks = transcript_checks(checks);
-    ScenarioRun run{&scenario, nullptr, &catalog, &no_secrets, {}, {}, nullptr};
+    ScenarioRun run{
+        &scenario,
+        nullptr,
+        &catalog,
+        &no_secrets,
+        {},
+        {},
+        nullptr,
+        "a recorded transcript comes without its spec and config: no secret to look for"};
     StepResult result;
     result.step = &scenario.steps.front();
     result.runs.push_back(

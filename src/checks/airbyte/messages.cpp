@@ -374,7 +374,9 @@ void report_schema(const Inputs& inputs, Verdict& verdict) {
 
 void report_secrets(const Inputs& inputs, Verdict& verdict) {
     if (inputs.secrets().empty()) {
-        verdict.skip("the spec marks no config property airbyte_secret: no secret to look for");
+        verdict.skip(inputs.no_secret_reason().empty()
+                         ? std::string("no secret is known: no secret to look for")
+                         : inputs.no_secret_reason());
     }
     report_line_findings(k_secrets.id(), inputs, verdict);
 }

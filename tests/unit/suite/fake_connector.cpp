@@ -377,7 +377,11 @@ public:
     }
 
 private:
-    int last_seq() const { return 6 + (m_model.inject_adds_nothing ? 0 : 2 * m_shared.injected); }
+    int last_seq() const {
+        bool sees_injected = !m_model.inject_adds_nothing &&
+                             (m_invocation.tail || !m_model.plain_read_misses_injected);
+        return 6 + (sees_injected ? 2 * m_shared.injected : 0);
+    }
 
     std::string item_data(int id) const {
         auto name = m_model.items_change_between_reads
@@ -530,7 +534,8 @@ Answer answer_read(const SourceModel& model, const Invocation& invocation, Share
     }
     if ((invalid && !model.invalid_config_read_succeeds) ||
         (invocation.range_malformed && !model.accepts_malformed_range) ||
-        (model.fails_on_extension_keys && contains(invocation.catalog, "projections"))) {
+        (model.fails_on_extension_keys && contains(invocation.catalog, "projections")) ||
+        model.read_fails) {
         return failing_read();
     }
     return SourceRun(model, invocation, shared).read();

@@ -86,6 +86,7 @@ struct SourceModel {
     std::string discovered_streams;             // replaces the discovered streams when set
     // read
     bool read_crashes = false;  // exit 1, no TRACE error
+    bool read_fails = false;    // exit 1 after a TRACE error "cannot read"
     bool invalid_config_read_succeeds = false;
     bool items_change_between_reads = false;
     bool drops_item_3 = false;
@@ -97,6 +98,7 @@ struct SourceModel {
     bool resume_inclusive = false;
     bool resume_skips_new_data = false;  // resumed from a final state: nothing new delivered
     bool inject_adds_nothing = false;
+    bool plain_read_misses_injected = false;  // only a tailing read sees what was injected
     bool hangs_without_tail = false;
     // tail
     bool tail_exits = false;
