@@ -436,13 +436,14 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
     diff.target = probe.describe();
     std::vector<diff::StreamDigests> digests;
     if (answers.read_failure.empty()) {
-        digests = diff::digests_of(answers.read, diff::keys_of_catalog(answers.read_catalog));
+        digests = diff::digests_of(answers.read,
+                                   diff::keys_for_digests(answers.read_catalog, answers.catalog));
     } else {
         diff.notes.push_back(fmt::format("no record digests: the read {}", answers.read_failure));
     }
     if (!flags.baseline.empty()) {
         auto baseline = diff::load_baseline(flags.baseline);
-        diff.changes = diff::diff_verdicts(baseline.verdicts, report);
+        diff.changes = diff::diff_verdicts(baseline.verdicts, report, &diff.notes);
         if (baseline.streams.empty()) {
             diff.notes.emplace_back(
                 "records not compared: the baseline has no \"streams\" (write "
