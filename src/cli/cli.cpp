@@ -827,6 +827,11 @@ int conform_main(int argc, char** argv) {
     add_selection_and_container_flags(
         *diff, flags, "STREAM:/pointer of a field that may differ between versions (repeatable)");
     add_report_flags(*diff, flags);
+    diff->footer(
+        "Exit codes of diff: 0 no breaking difference (only harmless or accepted ones; checks "
+        "that fail on both versions are no difference); 1 at least one breaking difference the "
+        "test config does not accept; 2 bad command line; 3 bad test config, suite or catalog; 4 "
+        "conform's own error; 130 interrupted.");
     std::vector<std::string> report_inputs;
     auto* report_cmd = app.add_subcommand(
         "report", "render saved JSON reports, merging the shards of a run into one");
