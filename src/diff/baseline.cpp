@@ -56,12 +56,7 @@ void list_leaves(const Value& value, const std::string& path, std::vector<std::s
     if (value.IsNull()) {
         return;
     }
-    const char* type = value.IsBool()                        ? "boolean"
-                       : value.IsInt64() || value.IsUint64() ? "integer"
-                       : value.IsNumber()                    ? "number"
-                       : value.IsString()                    ? "string"
-                                                             : "array";
-    out.push_back(path + ":" + type);
+    out.push_back(path + ":" + std::string(json_type_name(value)));
 }
 
 std::string shape_digest(const rapidjson::Document& data) {
@@ -129,18 +124,13 @@ StreamDigests stream_of(const Value& entry, const std::string& origin) {
     return stream;
 }
 
-std::string first_few(const std::vector<std::string>& list) {
-    return list.size() > 3 ? fmt::format("{}, ...", fmt::join(list.begin(), list.begin() + 3, ", "))
-                           : fmt::format("{}", fmt::join(list, ", "));
-}
-
 void add_removed(const std::string& stream, const std::vector<std::string>& removed,
                  std::vector<Change>& changes) {
     if (!removed.empty()) {
         changes.push_back(
             {"records.removed",
              stream,
-             fmt::format("{} record(s) missing, e.g. {}", removed.size(), first_few(removed)),
+             fmt::format("{} record(s) missing, e.g. {}", removed.size(), first_examples(removed)),
              true,
              {}});
     }
@@ -155,7 +145,7 @@ void add_changed(const std::string& stream, const std::vector<std::string>& valu
                            stream,
                            fmt::format("{} record(s) with other fields or types, e.g. {} (the "
                                        "baseline keeps digests; conform diff names the fields)",
-                                       shapes.size(), first_few(shapes)),
+                                       shapes.size(), first_examples(shapes)),
                            true,
                            {}});
     }
@@ -164,7 +154,7 @@ void add_changed(const std::string& stream, const std::vector<std::string>& valu
                            stream,
                            fmt::format("{} record(s) with other values (same fields and types), "
                                        "e.g. {}",
-                                       values.size(), first_few(values)),
+                                       values.size(), first_examples(values)),
                            false,
                            {}});
     }

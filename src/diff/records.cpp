@@ -68,35 +68,6 @@ private:
     std::string m_legacy;
 };
 
-std::string examples(const std::vector<std::string>& identities) {
-    constexpr std::size_t k_examples = 3;
-    std::string text;
-    for (std::size_t i = 0; i < identities.size() && i < k_examples; ++i) {
-        text += (i == 0 ? "" : ", ") + identities[i];
-    }
-    return identities.size() > k_examples ? text + ", ..." : text;
-}
-
-// What kind of JSON value a field holds; numbers written without a fraction are integers.
-std::string_view type_of(const Value& value) {
-    if (value.IsNull()) {
-        return "null";
-    }
-    if (value.IsBool()) {
-        return "boolean";
-    }
-    if (value.IsInt64() || value.IsUint64()) {
-        return "integer";
-    }
-    if (value.IsNumber()) {
-        return "number";
-    }
-    if (value.IsString()) {
-        return "string";
-    }
-    return value.IsArray() ? "array" : "object";
-}
-
 enum class FieldChangeKind { removed, added, retyped, value };
 
 struct FieldChange {
@@ -154,8 +125,8 @@ void list_field_changes(const Value& before, const Value& after, const std::stri
                        fmt::format("{}: {} -> {}", pointer, old_text, new_text),
                        FieldChangeKind::value,
                        {}};
-    auto old_type = type_of(before);
-    auto new_type = type_of(after);
+    auto old_type = json_type_name(before);
+    auto new_type = json_type_name(after);
     if (!before.IsNull() && !after.IsNull() && !type_includes(old_type, new_type)) {
         change.kind = FieldChangeKind::retyped;
         change.types = fmt::format("{} -> {}", old_type, new_type);
@@ -281,7 +252,7 @@ void add_field_changes(const std::string& stream, const Tallies& tallies, const 
         changes.push_back(
             {rule,
              stream,
-             fmt::format("{} more field(s) {}: {}", rest.size(), what, examples(rest)),
+             fmt::format("{} more field(s) {}: {}", rest.size(), what, first_examples(rest)),
              breaking,
              {}});
     }
@@ -406,10 +377,17 @@ struct ReadCollector::Impl {
         }
     }
 
+    // CDKs put a generic message for users and the exception's own text in internal_message.
     void add_trace(const Value& trace) {
-        if (string_member(trace, "type") == "ERROR" && trace.HasMember("error") &&
-            trace["error"].IsObject() && trace_error.empty()) {
-            trace_error = string_member(trace["error"], "message");
+        if (string_member(trace, "type") != "ERROR" || !trace.HasMember("error") ||
+            !trace["error"].IsObject() || !trace_error.empty()) {
+            return;
+        }
+        trace_error = string_member(trace["error"], "message");
+        auto internal = string_member(trace["error"], "internal_message");
+        if (!internal.empty() && internal != trace_error) {
+            trace_error +=
+                (trace_error.empty() ? "" : " (") + internal + (trace_error.empty() ? "" : ")");
         }
     }
 
@@ -458,6 +436,34 @@ void ReadCollector::add_line(std::string_view line) {
 ReadCapture ReadCollector::take() {
     m_impl->capture.error = m_impl->trace_error.empty() ? m_impl->log_error : m_impl->trace_error;
     return std::move(m_impl->capture);
+}
+
+std::string first_examples(const std::vector<std::string>& items) {
+    constexpr std::size_t k_examples = 3;
+    std::string text;
+    for (std::size_t i = 0; i < items.size() && i < k_examples; ++i) {
+        text += (i == 0 ? "" : ", ") + items[i];
+    }
+    return items.size() > k_examples ? text + ", ..." : text;
+}
+
+std::string_view json_type_name(const rapidjson::Value& value) {
+    if (value.IsNull()) {
+        return "null";
+    }
+    if (value.IsBool()) {
+        return "boolean";
+    }
+    if (value.IsInt64() || value.IsUint64()) {
+        return "integer";
+    }
+    if (value.IsNumber()) {
+        return "number";
+    }
+    if (value.IsString()) {
+        return "string";
+    }
+    return value.IsArray() ? "array" : "object";
 }
 
 StreamKeys keys_of_catalog(std::string_view catalog_json) {
@@ -610,12 +616,12 @@ std::vector<Change> diff_records(const ReadCapture& control, const ReadCapture& 
         row.changed = matched.changed;
         summary.push_back(row);
         if (!removed.empty()) {
-            changes.push_back(
-                {"records.removed",
-                 stream,
-                 fmt::format("{} record(s) missing, e.g. {}", removed.size(), examples(removed)),
-                 true,
-                 {}});
+            changes.push_back({"records.removed",
+                               stream,
+                               fmt::format("{} record(s) missing, e.g. {}", removed.size(),
+                                           first_examples(removed)),
+                               true,
+                               {}});
         }
         add_field_changes(stream, matched.removed, "records.field_removed", true, "absent",
                           changes);
@@ -644,7 +650,7 @@ std::vector<Change> diff_records(const ReadCapture& control, const ReadCapture& 
             changes.push_back(
                 {"records.added",
                  stream,
-                 fmt::format("{} new record(s), e.g. {}", added.size(), examples(added)),
+                 fmt::format("{} new record(s), e.g. {}", added.size(), first_examples(added)),
                  false,
                  {}});
         }

@@ -11,6 +11,7 @@
 
 #include "diff/change.hpp"
 #include "diff/identity.hpp"
+#include "json/fwd.hpp"
 
 namespace conform::diff {
 
@@ -112,6 +113,13 @@ std::vector<Change> diff_records(const ReadCapture& control, const ReadCapture& 
                                  std::vector<StreamSummary>& summary,
                                  const StreamPointers& unstable = {},
                                  const ExpectedRecords& expected = {});
+
+// "a, b, c, ...": the first three of `items`, for a change's detail.
+std::string first_examples(const std::vector<std::string>& items);
+
+// The JSON type of a value: "null", "boolean", "integer" (a number written without a fraction),
+// "number", "string", "array" or "object".
+std::string_view json_type_name(const rapidjson::Value& value);
 
 // "/name: \"a\" -> \"b\"; /tags/1: absent -> \"x\"", at most `limit` fields.
 std::string changed_fields(std::string_view before, std::string_view after, std::size_t limit = 3);

@@ -6,22 +6,11 @@
 
 #include <set>
 
-#include "json/write.hpp"
-
 namespace conform::diff {
 
 namespace {
 
 using Value = rapidjson::Value;
-
-std::string examples(const std::vector<std::string>& identities) {
-    constexpr std::size_t k_examples = 3;
-    std::string text;
-    for (std::size_t i = 0; i < identities.size() && i < k_examples; ++i) {
-        text += (i == 0 ? "" : ", ") + identities[i];
-    }
-    return identities.size() > k_examples ? text + ", ..." : text;
-}
 
 std::string string_member(const Value& object, const char* name) {
     if (!object.IsObject()) {
@@ -47,22 +36,7 @@ std::string shape_of(const Value& value, int depth = 0) {
         }
         return fmt::format("{{{}}}", fmt::join(members, ","));
     }
-    if (value.IsObject()) {
-        return "object";
-    }
-    if (value.IsArray()) {
-        return "array";
-    }
-    if (value.IsString()) {
-        return "string";
-    }
-    if (value.IsBool()) {
-        return "boolean";
-    }
-    if (value.IsInt64() || value.IsUint64()) {
-        return "integer";
-    }
-    return value.IsNumber() ? "number" : "null";
+    return std::string(json_type_name(value));
 }
 
 void add_stream_state(const Value& stream, const char* kind,
@@ -137,14 +111,14 @@ std::vector<Change> resume_losses(const ReadCapture& control, const ResumePoint&
             lost.resize(owed > resumed_count ? owed - resumed_count : 0);
         }
         if (!lost.empty()) {
-            changes.push_back(
-                {"state.resume_loss",
-                 stream,
-                 fmt::format("resumed from {}, the target skipped {} record(s), "
-                             "e.g. {}",
-                             point.describe(control.states.size()), lost.size(), examples(lost)),
-                 true,
-                 {}});
+            changes.push_back({"state.resume_loss",
+                               stream,
+                               fmt::format("resumed from {}, the target skipped {} record(s), "
+                                           "e.g. {}",
+                                           point.describe(control.states.size()), lost.size(),
+                                           first_examples(lost)),
+                               true,
+                               {}});
         }
     }
     return changes;

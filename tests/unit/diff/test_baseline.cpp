@@ -167,13 +167,15 @@ TEST_CASE("a diff's HTML and Markdown head with its verdict, and carry streams a
     auto markdown = report::to_markdown_summary(report);
     CHECK(markdown.find("## ❌ conform diff: source-x: 1 breaking change(s)\n") == 0);
     CHECK(markdown.find("**Target's conformance run:** ❌ failed") != std::string::npos);
-    CHECK(markdown.find("| users | 20 → 18 | 0 | 2 | 0 | 2 → 2 | the configured primary key /id |") !=
-          std::string::npos);
+    CHECK(
+        markdown.find("| users | 20 → 18 | 0 | 2 | 0 | 2 → 2 | the configured primary key /id |") !=
+        std::string::npos);
     CHECK(markdown.find("- state compatibility: the target was resumed from the final state") !=
           std::string::npos);
     auto html = report::to_html_report(report);
-    CHECK(html.find("<h1>conform diff: 1 breaking change(s) <span class=\"badge failed\">breaking") !=
-          std::string::npos);
+    CHECK(
+        html.find("<h1>conform diff: 1 breaking change(s) <span class=\"badge failed\">breaking") !=
+        std::string::npos);
     CHECK(html.find("<h3>Records per stream</h3>") != std::string::npos);
     CHECK(html.find("<li>state compatibility: the target was resumed from the final state</li>") !=
           std::string::npos);
@@ -181,8 +183,8 @@ TEST_CASE("a diff's HTML and Markdown head with its verdict, and carry streams a
     // A clean diff of a target whose own run failed heads with the diff's verdict.
     diff.changes.clear();
     attach_differences(report, diff, "the control version v1");
-    CHECK(report::to_markdown_summary(report).find("## ✅ conform diff: source-x: no breaking change") ==
-          0);
+    CHECK(report::to_markdown_summary(report).find(
+              "## ✅ conform diff: source-x: no breaking change") == 0);
     CHECK(report::to_html_report(report).find("<h1>conform diff: no breaking change") !=
           std::string::npos);
 }

@@ -248,6 +248,9 @@ TEST_CASE("the collector counts messages and states per stream and keeps the con
     CHECK(capture.states_per_stream["users"] == 1);
     CHECK(capture.states_per_stream["*"] == 1);
     CHECK(capture.error == "stream X was not found");
+    auto generic = capture_of(
+        {R"({"type":"TRACE","trace":{"type":"ERROR","error":{"message":"Something went wrong","internal_message":"KeyError: 'Users'"}}})"});
+    CHECK(generic.error == "Something went wrong (KeyError: 'Users')");
     auto logged = capture_of({R"({"type":"LOG","log":{"level":"FATAL","message":"boom\nat x"}})"});
     CHECK(logged.error == "boom");
 }
