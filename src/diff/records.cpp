@@ -242,7 +242,7 @@ void add_field_changes(const std::string& stream, const Tallies& tallies, const 
         auto types = tally.types.empty() ? std::string()
                                          : fmt::format(" ({})", fmt::join(tally.types, ", "));
         changes.push_back({rule,
-                           stream + ":" + pointer,
+                           fmt::format("{}:{}", stream, pointer),
                            fmt::format("{} in {} matched record(s){}, e.g. {}", what, tally.records,
                                        types, tally.example),
                            breaking,
