@@ -439,13 +439,14 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
     diff.target = probe.describe();
     std::vector<diff::StreamDigests> digests;
     if (answers.read_failure.empty()) {
-        digests = diff::digests_of(answers.read, diff::keys_of_catalog(answers.read_catalog));
+        digests = diff::digests_of(answers.read,
+                                   diff::keys_for_digests(answers.read_catalog, answers.catalog));
     } else {
         diff.notes.push_back(fmt::format("no record digests: the read {}", answers.read_failure));
     }
     if (!flags.baseline.empty()) {
         auto baseline = diff::load_baseline(flags.baseline);
-        diff.changes = diff::diff_verdicts(baseline.verdicts, report);
+        diff.changes = diff::diff_verdicts(baseline.verdicts, report, &diff.notes);
         if (baseline.streams.empty()) {
             diff.notes.emplace_back(
                 "records not compared: the baseline has no \"streams\" (write "
@@ -829,6 +830,11 @@ int conform_main(int argc, char** argv) {
     add_selection_and_container_flags(
         *diff, flags, "STREAM:/pointer of a field that may differ between versions (repeatable)");
     add_report_flags(*diff, flags);
+    diff->footer(
+        "Exit codes of diff: 0 no breaking difference (only harmless or accepted ones; checks "
+        "that fail on both versions are no difference); 1 at least one breaking difference the "
+        "test config does not accept; 2 bad command line; 3 bad test config, suite or catalog; 4 "
+        "conform's own error; 130 interrupted.");
     std::vector<std::string> report_inputs;
     auto* report_cmd = app.add_subcommand(
         "report", "render saved JSON reports, merging the shards of a run into one");

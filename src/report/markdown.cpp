@@ -163,10 +163,35 @@ std::string differences_markdown(const RunReport& report) {
         text += "<details><summary>Harmless and accepted differences</summary>\n\n" + other +
                 "\n</details>\n";
     }
-    for (const auto& note : differences.notes) {
-        text += fmt::format("\n> {}\n", inline_text(note));
+    if (!differences.streams.empty()) {
+        text +=
+            "\n| Stream | Records | Added | Removed | Changed | STATE messages | Matched by "
+            "|\n|---|---|---|---|---|---|---|\n";
+        for (const auto& row : differences.streams) {
+            text += fmt::format("| {} | {} → {} | {} | {} | {} | {} → {} | {} |\n",
+                                inline_text(row.stream), row.control, row.target, row.added,
+                                row.removed, row.changed, row.control_states, row.target_states,
+                                inline_text(row.identity));
+        }
+    }
+    if (!differences.notes.empty()) {
+        text += "\n**Notes:**\n\n";
+        for (const auto& note : differences.notes) {
+            text += fmt::format("- {}\n", inline_text(note));
+        }
     }
     return text;
+}
+
+// A diff's headline is its own verdict; the target's conformance result comes after it.
+std::string diff_headline(const RunReport& report) {
+    auto breaking = report.differences->unaccepted_breaking();
+    auto status = overall(report);
+    return fmt::format("## {} conform diff: {}: {}\n\n**Target's conformance run:** {} {}\n\n",
+                       breaking == 0 ? "✅" : "❌", inline_text(report.connector),
+                       breaking == 0 ? std::string("no breaking change")
+                                     : fmt::format("{} breaking change(s)", breaking),
+                       mark(status), status_name(status));
 }
 
 // The resumed checkpoints that lost or repeated records, or that every resume was clean.
@@ -217,8 +242,10 @@ std::string resumes_markdown(const RunReport& report) {
 std::string to_markdown_summary(const RunReport& report) {
     auto totals = report.check_totals();
     auto status = overall(report);
-    std::string text = fmt::format("## {} conform: {} {}\n\n", mark(status),
-                                   inline_text(report.connector), status_name(status));
+    std::string text = report.differences
+                           ? diff_headline(report)
+                           : fmt::format("## {} conform: {} {}\n\n", mark(status),
+                                         inline_text(report.connector), status_name(status));
     text += fmt::format("**Connector version:** {}{}\n\n", inline_text(version_or_unknown(report)),
                         report.connector_version_source.empty()
                             ? ""

@@ -134,10 +134,24 @@ struct Difference {
     std::string accepted_reason;  // set when the test config accepts it after review
 };
 
+// One stream's records and STATE messages in each version, and how its records were matched.
+struct DifferenceStream {
+    std::string stream;
+    std::string identity;
+    std::uint64_t control = 0;
+    std::uint64_t target = 0;
+    std::uint64_t added = 0;
+    std::uint64_t removed = 0;
+    std::uint64_t changed = 0;
+    std::uint64_t control_states = 0;
+    std::uint64_t target_states = 0;
+};
+
 struct Differences {
     std::string control;  // what the run was compared with
     std::vector<Difference> changes;
-    std::vector<std::string> notes;  // what could not be compared, and why
+    std::vector<std::string> notes;  // what could not be compared, and how things were
+    std::vector<DifferenceStream> streams = {};
 
     std::size_t unaccepted_breaking() const;
 };
