@@ -39,6 +39,11 @@ std::string nearest_name(std::string_view name, const std::vector<std::string>& 
     return best;
 }
 
+std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates) {
+    auto nearest = nearest_name(name, candidates);
+    return nearest.empty() ? std::string() : " (did you mean '" + nearest + "'?)";
+}
+
 namespace {
 
 // Length of the valid UTF-8 sequence starting at `at`, or 0 when it is not valid.
