@@ -14,6 +14,7 @@ TEST_CASE("text::nearest_name") {
 TEST_CASE("text::did_you_mean") {
     CHECK(did_you_mean("--stirct", {"--strict", "--shard"}) == " (did you mean '--strict'?)");
     CHECK(did_you_mean("zzzzzz", {"run", "list"}).empty());
+    CHECK(did_you_mean("c", {"a", "b"}).empty());
 }
 
 TEST_CASE("text::excerpt") {
