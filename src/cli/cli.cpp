@@ -788,30 +788,22 @@ void add_report_flags(CLI::App& command, RunFlags& flags) {
                      "show every scenario's runs and skipped checks");
 }
 
-// The nearest known word for a mistyped sub-command or flag of the command line, as
-// " 'WORD' (did you mean 'NEAR'?)", or "" when no word of it is close to a known one.
-std::string mistyped_word_hint(const CLI::App& app, int argc, char** argv) {
-    std::vector<std::string> commands;
-    for (const auto* command : app.get_subcommands([](const CLI::App*) { return true; })) {
-        commands.push_back(command->get_name());
-    }
-    if (argc < 2) {
-        return {};
-    }
-    std::string first = argv[1];
-    auto known_command = std::find(commands.begin(), commands.end(), first);
-    if (known_command == commands.end()) {
-        auto hint = first.starts_with("-") ? std::string() : did_you_mean(first, commands);
-        return hint.empty() ? std::string()
-                            : fmt::format("unknown sub-command '{}'{}", first, hint);
-    }
+// The long flags of `command`, "--strict" and so on.
+std::vector<std::string> long_flags_of(const CLI::App& command) {
     std::vector<std::string> flags;
-    for (const auto* option : app.get_subcommand(first)->get_options()) {
+    for (const auto* option : command.get_options()) {
         for (const auto& name : option->get_lnames()) {
             flags.push_back("--" + name);
         }
     }
-    for (int i = 2; i < argc; ++i) {
+    return flags;
+}
+
+// "unknown flag --stirct of `conform run` (did you mean '--strict'?)" for the first flag of
+// `argv` (from `first`) that `command` does not know and that is close to one it does; or "".
+std::string mistyped_flag_hint(const CLI::App& command, int first, int argc, char** argv) {
+    auto flags = long_flags_of(command);
+    for (int i = first; i < argc; ++i) {
         std::string word = argv[i];
         word = word.substr(0, word.find('='));
         if (!word.starts_with("--") || word == "--" ||
@@ -820,10 +812,28 @@ std::string mistyped_word_hint(const CLI::App& app, int argc, char** argv) {
         }
         auto hint = did_you_mean(word, flags);
         if (!hint.empty()) {
-            return fmt::format("unknown flag {} of `conform {}`{}", word, first, hint);
+            return fmt::format("unknown flag {} of `conform {}`{}", word, command.get_name(), hint);
         }
     }
     return {};
+}
+
+// What a command line that CLI11 refused probably meant: the nearest sub-command for an unknown
+// one, else the nearest flag of the sub-command for an unknown one; "" when nothing is close.
+std::string mistyped_word_hint(const CLI::App& app, int argc, char** argv) {
+    if (argc < 2) {
+        return {};
+    }
+    std::string first = argv[1];
+    std::vector<std::string> commands;
+    for (const auto* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+        commands.push_back(command->get_name());
+    }
+    if (std::find(commands.begin(), commands.end(), first) != commands.end()) {
+        return mistyped_flag_hint(*app.get_subcommand(first), 2, argc, argv);
+    }
+    auto hint = first.starts_with("-") ? std::string() : did_you_mean(first, commands);
+    return hint.empty() ? std::string() : fmt::format("unknown sub-command '{}'{}", first, hint);
 }
 
 // Ctrl-C or SIGTERM stop every connector conform started; the main thread then finishes the
