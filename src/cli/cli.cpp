@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <ctime>
 #include <filesystem>
@@ -48,7 +50,8 @@ namespace {
 constexpr const char* k_exit_codes_help =
     "Exit codes: 0 all checks passed (SHOULD warnings allowed unless --strict); 1 a check failed; "
     "2 bad command line; 3 bad test config, suite, catalog or transcript; 4 conform's own error; "
-    "5 nothing ran (no scenario selected, or every check skipped); 130 interrupted.";
+    "5 nothing ran (no scenario selected, every check skipped, or validate found no message); "
+    "130 interrupted.";
 
 struct RunFlags {
     std::string test_config;
@@ -83,6 +86,27 @@ struct RunFlags {
     std::string baseline;
     bool record_digests = false;
 };
+
+// The longest --read-timeout: a week. A read that takes longer is not a test, and the value must
+// stay far from what milliseconds can hold.
+constexpr double k_longest_read_seconds = 7 * 24 * 3600.0;
+
+// Why `text` is not a --read-timeout (seconds above 0, at most a week), or "".
+std::string read_timeout_problem(const std::string& text) {
+    double seconds = 0;
+    const char* end = text.data() + text.size();
+    auto parsed = std::from_chars(text.data(), end, seconds);
+    if (parsed.ec != std::errc() || parsed.ptr != end || !std::isfinite(seconds)) {
+        return fmt::format("'{}' is not a number of seconds (e.g. 300 or 2.5)", text);
+    }
+    if (seconds <= 0 || seconds > k_longest_read_seconds) {
+        return fmt::format(
+            "{} is out of range: a read timeout is more than 0 and at most {:.0f} "
+            "seconds (a week)",
+            text, k_longest_read_seconds);
+    }
+    return {};
+}
 
 // Applies the flags that stand for test-config keys. Throws a usage error naming a bad value.
 void apply_config_flags(const RunFlags& flags, config::TestConfig& config) {
@@ -200,7 +224,7 @@ config::TestConfig test_config_from(const RunFlags& flags) {
                     "--connector/--image need --config FILE (the connector config)");
     }
     config::TestConfig config;
-    config.origin = "<command line>";
+    config.origin = config::k_command_line_origin;
     config.base_dir = std::filesystem::current_path();
     if (!flags.connector.empty()) {
         config.command = config::split_command_line(flags.connector);
@@ -292,6 +316,25 @@ void write_reports(const report::RunReport& report, const RunFlags& flags,
         auto given = drawn.find(std::string(format.name));
         report::write_report_file(path->second,
                                   given != drawn.end() ? given->second : format.render(report));
+    }
+}
+
+// Checks, before anything runs, that every report file the flags name can be written, creating
+// missing folders: a run of an hour must not end in "cannot write report". `report_flags`: the
+// flags are `conform report`'s.
+void prepare_report_paths(const RunFlags& flags, bool report_flags = false) {
+    for (const auto& format : report::formats()) {
+        auto path = flags.outputs.find(format.name);
+        if (path == flags.outputs.end() || path->second.empty()) {
+            continue;
+        }
+        auto problem = report::prepare_report_file(path->second);
+        if (!problem.empty()) {
+            throw Error(ErrorKind::usage,
+                        fmt::format("{} {}: cannot write the report there: {}",
+                                    report_flags ? format.report_flag : format.run_flag,
+                                    path->second, problem));
+        }
     }
 }
 
@@ -473,6 +516,7 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
 }
 
 int run_command(const RunFlags& flags, int argc, char** argv) {
+    prepare_report_paths(flags);
     if (meltano::is_meltano_test_config(flags.test_config)) {
         return run_meltano_command(flags, argc, argv);
     }
@@ -481,7 +525,7 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     suite::SourceOptions source_options;
     source_options.spelling = flags.extension_keys == "bare" ? protocol::KeySpelling::bare
                                                              : protocol::KeySpelling::estuary;
-    auto console = report::make_console_reporter(stdout, flags.verbose);
+    auto console = report::make_console_reporter(stdout, flags.verbose, config.extensions);
     InterruptAwareReporter reporter(*console);
     suite::AirbyteSource source(config, std::move(scenarios), checks::airbyte_checks(),
                                 source_options, reporter);
@@ -528,16 +572,18 @@ config::TestConfig version_config(RunFlags flags, const std::string& command,
     return config;
 }
 
+// `rerun`: the diff's own command line, which reruns a scenario on both versions.
 report::RunReport run_version(const char* role, const config::TestConfig& config,
-                              const RunFlags& flags,
-                              const std::vector<suite::Scenario>& scenarios) {
+                              const RunFlags& flags, const std::vector<suite::Scenario>& scenarios,
+                              const std::string& rerun) {
     engine::RunOptions options;
     options.strict = flags.strict;
     options.only = flags.only;
     options.skip = flags.skip;
+    options.rerun_prefix = rerun;
     fmt::print("== {}\n", role);
     std::fflush(stdout);
-    auto console = report::make_console_reporter(stdout, flags.verbose);
+    auto console = report::make_console_reporter(stdout, flags.verbose, config.extensions);
     auto report =
         suite::run_suites(config, scenarios, checks::airbyte_checks(), options, {}, *console);
     report.started_at = now_iso8601();
@@ -546,7 +592,8 @@ report::RunReport run_version(const char* role, const config::TestConfig& config
     return report;
 }
 
-int diff_command(const RunFlags& flags, const DiffFlags& versions) {
+int diff_command(const RunFlags& flags, const DiffFlags& versions, int argc, char** argv) {
+    prepare_report_paths(flags);
     auto scenarios = load_scenarios(flags.suites);
     auto ids = checks::all_ids();
     auto headers = suite::headers_of(scenarios);
@@ -557,8 +604,9 @@ int diff_command(const RunFlags& flags, const DiffFlags& versions) {
     report::RunReport control_report;
     report::RunReport target_report;
     try {
-        control_report = run_version("control", control, flags, scenarios);
-        target_report = run_version("target", target, flags, scenarios);
+        auto rerun = rerun_prefix(argc, argv);
+        control_report = run_version("control", control, flags, scenarios, rerun);
+        target_report = run_version("target", target, flags, scenarios, rerun);
     } catch (const Error&) {
         // What failed after Ctrl-C failed because of it; no diff of half-finished runs.
         if (!process::stop_requested()) {
@@ -605,7 +653,8 @@ int list_command(const std::vector<std::string>& suite_files) {
 }
 
 int validate_command(const std::string& catalog_path, const std::string& transcript_path,
-                     const RunFlags& flags) {
+                     const RunFlags& flags, int argc, char** argv) {
+    prepare_report_paths(flags);
     auto catalog_text = read_text_file(catalog_path);
     auto document = json::parse_json_text(catalog_text, catalog_path);
     std::map<std::string, std::vector<std::string>> volatile_fields;
@@ -627,13 +676,25 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
                                              checks::airbyte_checks(), flags.strict);
     report.started_at = now_iso8601();
     report.conform_version = CONFORM_VERSION;
+    auto rerun = rerun_prefix(argc, argv);
+    for (auto& scenario : report.scenarios) {
+        scenario.rerun = rerun;
+    }
     auto console = report::make_console_reporter(stdout, flags.verbose);
     for (const auto& scenario : report.scenarios) {
         console->scenario_finished(scenario);
     }
     console->run_finished(report);
     write_reports(report, flags);
-    return exit_code_for(report);
+    auto exit_code = exit_code_for(report);
+    if (report.recorded_messages == 0 && exit_code == k_exit_passed) {
+        fmt::print(stderr,
+                   "conform: nothing was validated: no line of '{}' is an Airbyte message (a "
+                   "read's stdout has one JSON message per line)\n",
+                   transcript_path);
+        return k_exit_nothing_ran;
+    }
+    return exit_code;
 }
 
 using SavedRuns = std::map<std::pair<std::string, std::string>,
@@ -674,6 +735,7 @@ int report_command(const std::vector<std::string>& inputs, const RunFlags& flags
         throw Error(ErrorKind::usage,
                     fmt::format("say what to write: {} FILE", fmt::join(names, ", ")));
     }
+    prepare_report_paths(flags, true);
     // Reports of one connector and test config are the shards (or parts) of one run.
     SavedRuns runs;
     for (const auto& input : inputs) {
@@ -725,6 +787,54 @@ void add_report_flags(CLI::App& command, RunFlags& flags) {
     add_format_flags(command, flags, false);
     command.add_flag("-v,--verbose", flags.verbose,
                      "show every scenario's runs and skipped checks");
+}
+
+// The long flags of `command`, "--strict" and so on.
+std::vector<std::string> long_flags_of(const CLI::App& command) {
+    std::vector<std::string> flags;
+    for (const auto* option : command.get_options()) {
+        for (const auto& name : option->get_lnames()) {
+            flags.push_back("--" + name);
+        }
+    }
+    return flags;
+}
+
+// "unknown flag --stirct of `conform run` (did you mean '--strict'?)" for the first flag of
+// `argv` (from `first`) that `command` does not know and that is close to one it does; or "".
+std::string mistyped_flag_hint(const CLI::App& command, int first, int argc, char** argv) {
+    auto flags = long_flags_of(command);
+    for (int i = first; i < argc; ++i) {
+        std::string word = argv[i];
+        word = word.substr(0, word.find('='));
+        if (!word.starts_with("--") || word == "--" ||
+            std::find(flags.begin(), flags.end(), word) != flags.end()) {
+            continue;
+        }
+        auto hint = did_you_mean(word, flags);
+        if (!hint.empty()) {
+            return fmt::format("unknown flag {} of `conform {}`{}", word, command.get_name(), hint);
+        }
+    }
+    return {};
+}
+
+// What a command line that CLI11 refused probably meant: the nearest sub-command for an unknown
+// one, else the nearest flag of the sub-command for an unknown one; "" when nothing is close.
+std::string mistyped_word_hint(const CLI::App& app, int argc, char** argv) {
+    if (argc < 2) {
+        return {};
+    }
+    std::string first = argv[1];
+    std::vector<std::string> commands;
+    for (const auto* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+        commands.push_back(command->get_name());
+    }
+    if (std::find(commands.begin(), commands.end(), first) != commands.end()) {
+        return mistyped_flag_hint(*app.get_subcommand(first), 2, argc, argv);
+    }
+    auto hint = first.starts_with("-") ? std::string() : did_you_mean(first, commands);
+    return hint.empty() ? std::string() : fmt::format("unknown sub-command '{}'{}", first, hint);
 }
 
 // Ctrl-C or SIGTERM stop every connector conform started; the main thread then finishes the
@@ -783,7 +893,7 @@ int conform_main(int argc, char** argv) {
                     "spelling of extension keys written into catalogs")
         ->check(CLI::IsMember({"bare", "estuary"}));
     run->add_option("--read-timeout", flags.read_timeout, "seconds a read may take")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Validator(read_timeout_problem, "SECONDS", "seconds"));
     run->add_option("--inject", flags.inject,
                     "command that adds data while tailing (tail.inject_command)");
     run->add_flag("--states-are-patches", flags.states_are_patches,
@@ -847,6 +957,12 @@ int conform_main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
         int code = app.exit(error);
+        if (code != 0) {
+            auto hint = mistyped_word_hint(app, argc, argv);
+            if (!hint.empty()) {
+                fmt::print(stderr, "conform: {}\n", hint);
+            }
+        }
         return code == 0 ? k_exit_passed : k_exit_usage;
     }
     try {
@@ -859,12 +975,12 @@ int conform_main(int argc, char** argv) {
         }
         if (*diff) {
             install_stop_handler();
-            return diff_command(flags, versions);
+            return diff_command(flags, versions, argc, argv);
         }
         if (*report_cmd) {
             return report_command(report_inputs, flags);
         }
-        return validate_command(catalog_path, transcript_path, flags);
+        return validate_command(catalog_path, transcript_path, flags, argc, argv);
     } catch (const Error& error) {
         fmt::print(stderr, "conform: error: {}\n", error.what());
         switch (error.kind()) {

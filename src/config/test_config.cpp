@@ -216,9 +216,56 @@ bool TestConfig::claims(std::string_view extension) const {
     return std::find(extensions.begin(), extensions.end(), extension) != extensions.end();
 }
 
+namespace {
+
+// A setting as a test config spells it and as a flag does ("" when only a test config can say it).
+struct SettingWords {
+    std::string_view key;
+    std::string_view in_test_config;
+    std::string_view flag;
+};
+
+constexpr SettingWords k_setting_words[] = {
+    {"invalid_config", "\"invalid_config\"", "--invalid-config FILE"},
+    {"expected_records", "\"expected_records\"", ""},
+    {"merge_config", "\"merge\": {\"config\"}", ""},
+    {"full_state_config", "\"merge\": {\"full_state_config\"}", ""},
+    {"inject_command", "\"tail\": {\"inject_command\"}", "--inject 'COMMAND'"},
+    {"projections", "\"projections\"", ""},
+};
+
+constexpr std::string_view k_claims_prefix = "claims:";
+
+}  // namespace
+
+std::string TestConfig::lacks(std::string_view key) const {
+    if (key.starts_with(k_claims_prefix)) {
+        auto extension = key.substr(k_claims_prefix.size());
+        return from_flags() ? fmt::format("--extensions does not list '{}'", extension)
+                            : fmt::format(
+                                  "the test config does not claim the '{}' extension (its "
+                                  "\"extensions\" list)",
+                                  extension);
+    }
+    const auto* words = std::find_if(std::begin(k_setting_words), std::end(k_setting_words),
+                                     [key](const SettingWords& entry) { return entry.key == key; });
+    if (words == std::end(k_setting_words)) {
+        return fmt::format("the test config has no \"{}\"", key);
+    }
+    if (!from_flags()) {
+        return fmt::format("the test config has no {}", words->in_test_config);
+    }
+    if (words->flag.empty()) {
+        return fmt::format(
+            "no test config says {} (only a test config can; this run has flags only)",
+            words->in_test_config);
+    }
+    return fmt::format("no {} was given", words->flag);
+}
+
 TestConfig load_test_config(const std::filesystem::path& path) {
     schema::UserDocument file(read_text_file(path), path.string(), test_config_schema(),
-                              {"test config", "test-config.schema.json"});
+                              {"test config", "docs/test-config.md"});
     const auto& document = file.root();
     TestConfig config;
     config.origin = path;

@@ -15,6 +15,9 @@ namespace conform::config {
 
 using Projections = std::vector<std::pair<std::string, std::string>>;
 
+// TestConfig::origin of a run given by flags only, without a test config file.
+inline constexpr std::string_view k_command_line_origin = "<command line>";
+
 // How to run one connector and what to expect of it: a test config file (schema in
 // schemas/test-config.schema.json), or the same built from command-line flags.
 struct TestConfig {
@@ -71,6 +74,14 @@ struct TestConfig {
     std::vector<AcceptedChange> accepted_changes;
 
     bool claims(std::string_view extension) const;
+
+    // Given by flags only (--connector/--image and --config), not by a test config file.
+    bool from_flags() const { return origin == k_command_line_origin; }
+
+    // Says that the setting `key` is missing ("invalid_config", "inject_command", "claims:tail"...)
+    // in the terms the user gave the others in: the test config's key, or the flag of a flags-only
+    // run (and that a test config is needed where no flag says it).
+    std::string lacks(std::string_view key) const;
 };
 
 // Loads and validates a test config file. Throws conform::Error (input) naming the file, the line

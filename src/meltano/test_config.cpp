@@ -153,7 +153,7 @@ bool is_meltano_test_config(const std::filesystem::path& path) {
 
 TestConfig load_test_config(const std::filesystem::path& path) {
     schema::UserDocument file(read_text_file(path), path.string(), test_config_schema(),
-                              {"test config", "meltano-test-config.schema.json"});
+                              {"test config", "docs/meltano.md"});
     const auto& document = file.root();
     TestConfig config;
     config.origin = path;

@@ -6,7 +6,10 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <fstream>
+#include <system_error>
 
 #include "report/certification.hpp"
 #include "report/clauses.hpp"
@@ -186,8 +189,11 @@ std::string failure_text(const CheckResult& check) {
     std::string text =
         fmt::format("{} [{}]: {}\n", check.id, fmt::join(check.clauses, ", "), check.title);
     for (const auto& example : check.examples) {
-        text += fmt::format("- {} ({}, line {})\n  seen: {}\n", example.message, example.run,
-                            example.line, example.excerpt);
+        auto where = location_of(example);
+        text += fmt::format("- {}{}\n", example.message, where.empty() ? "" : " (" + where + ")");
+        if (!example.excerpt.empty()) {
+            text += fmt::format("  seen: {}\n", example.excerpt);
+        }
         for (const auto& line : example.context) {
             text += fmt::format("  {}{:>7} | {}\n", line.number == example.line ? "> " : "  ",
                                 line.number, line.text);
@@ -320,6 +326,25 @@ std::string to_junit_xml(const RunReport& report) {
     }
     xml += "</testsuites>\n";
     return xml;
+}
+
+std::string prepare_report_file(const std::filesystem::path& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) {
+        return "it is a folder; give a file name in it";
+    }
+    auto folder = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+    std::filesystem::create_directories(folder, error);
+    if (error) {
+        return fmt::format("cannot create its folder '{}': {}", folder.string(), error.message());
+    }
+    if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+        return fmt::format("its folder '{}' is not writable", folder.string());
+    }
+    if (std::filesystem::exists(path, error) && ::access(path.c_str(), W_OK) != 0) {
+        return "the file exists and is not writable";
+    }
+    return {};
 }
 
 void write_report_file(const std::filesystem::path& path, const std::string& content) {

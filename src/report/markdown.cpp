@@ -115,8 +115,9 @@ std::string failure_markdown(const ScenarioResult& scenario, const CheckResult& 
         text += fmt::format("> **{}** {}\n", clause, inline_text(clause_text(clause)));
     }
     for (const auto& example : check.examples) {
-        text += fmt::format("\n- {} (run {}, stdout line {})\n\n", inline_text(example.message),
-                            inline_text(example.run), example.line);
+        auto where = location_of(example);
+        text += fmt::format("\n- {}{}\n\n", inline_text(example.message),
+                            where.empty() ? "" : " (" + inline_text(where) + ")");
         if (!example.context.empty()) {
             text += fenced(transcript_text(example));
         } else if (!example.excerpt.empty()) {
@@ -260,6 +261,10 @@ std::string to_markdown_summary(const RunReport& report) {
         text += fmt::format("| {} | {} {} | {} |\n", verdict.area, mark(verdict.level),
                             certified_name(verdict.level), inline_text(verdict.reason));
     }
+    auto unclaimed = unclaimed_summary(report, unclaimed_skips(report, report.claimed_extensions));
+    if (!unclaimed.empty()) {
+        text += fmt::format("\n{} {}\n", mark(Status::skipped), inline_text(unclaimed));
+    }
     text += differences_markdown(report);
     std::size_t shown = 0;
     std::size_t failures = 0;
@@ -289,15 +294,21 @@ std::string to_markdown_summary(const RunReport& report) {
         "|\n|---|---|---|\n";
     for (const auto& scenario : report.scenarios) {
         std::string checks;
+        std::size_t folded = 0;
         for (const auto& check : scenario.checks) {
-            if (check.status != Status::passed) {
+            if (!unclaimed_extension_of(scenario, check, report.claimed_extensions).empty()) {
+                ++folded;  // said once, above
+            } else if (check.status != Status::passed) {
                 checks += fmt::format("{} `{}` ", mark(check.status), check.id);
             }
         }
-        text +=
-            fmt::format("| {} | {} {} | {} |\n", inline_text(scenario.id), mark(scenario.status),
-                        status_name(scenario.status),
-                        checks.empty() ? fmt::format("{} passed", scenario.checks.size()) : checks);
+        if (folded == scenario.checks.size() && folded > 0) {
+            continue;
+        }
+        text += fmt::format(
+            "| {} | {} {} | {} |\n", inline_text(scenario.id), mark(scenario.status),
+            status_name(scenario.status),
+            checks.empty() ? fmt::format("{} passed", scenario.checks.size() - folded) : checks);
     }
     return text + "\n</details>\n";
 }

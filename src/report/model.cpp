@@ -6,6 +6,15 @@
 
 namespace conform::report {
 
+std::string location_of(const Example& example) {
+    std::string location = example.run.empty() ? "" : "run " + example.run;
+    if (example.line > 0) {
+        location += (location.empty() ? "" : ", ") + std::string("stdout line ") +
+                    std::to_string(example.line);
+    }
+    return location;
+}
+
 std::string_view status_name(Status status) {
     switch (status) {
         case Status::passed:

@@ -34,6 +34,10 @@ struct Example {
     std::vector<TranscriptLine> context = {};
 };
 
+// Where an example was seen, "run read, stdout line 12", as far as it says ("" when it names
+// neither a run nor a line).
+std::string location_of(const Example& example);
+
 struct CheckResult {
     std::string id;
     std::vector<std::string> clauses;
@@ -160,6 +164,8 @@ struct Differences {
 // extension. The reports name areas, runs and certification in its terms.
 inline constexpr std::string_view k_airbyte_source = "airbyte-source";
 inline constexpr std::string_view k_meltano_extension = "meltano-extension";
+// RunReport::test_config of a run given by flags only (config::k_command_line_origin).
+inline constexpr std::string_view k_command_line_origin = "<command line>";
 
 struct RunReport {
     std::string protocol = std::string(k_airbyte_source);
@@ -181,6 +187,7 @@ struct RunReport {
     // conform validate: the messages of one recorded read, judged offline. It certifies nothing:
     // spec, check, discover and every check across runs never ran.
     bool recorded_transcript = false;
+    std::uint64_t recorded_messages = 0;     // the transcript's lines that are Airbyte messages
     std::optional<Differences> differences;  // set by conform diff and run --baseline
     std::vector<ScenarioResult> scenarios;
 

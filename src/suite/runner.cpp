@@ -289,8 +289,7 @@ struct AirbyteSource::Impl {
     }
 
     std::string catalog_hint() const {
-        return config.origin == "<command line>" ? "--catalog FILE"
-                                                 : "the test config's \"catalog\"";
+        return config.from_flags() ? "--catalog FILE" : "the test config's \"catalog\"";
     }
 
     // A configured stream whose json_schema is empty ({}) is validated against discover's schema
@@ -419,7 +418,7 @@ struct AirbyteSource::Impl {
     // Runs the tail inject command; returns a problem description, or "" when it worked.
     std::string inject(const std::filesystem::path& scenario_dir) const {
         if (config.inject_command.empty()) {
-            return "no tail.inject_command in the test config";
+            return config.lacks("inject_command");
         }
         process::LaunchSpec spec;
         auto rendered_config = scenario_dir / "config.json";
@@ -616,31 +615,26 @@ struct AirbyteSource::Impl {
             if (requirement.starts_with("claims:")) {
                 auto extension = requirement.substr(7);
                 if (!config.claims(extension)) {
-                    return fmt::format(
-                        "the test config does not claim the '{}' extension (its "
-                        "\"extensions\" list)",
-                        extension);
+                    return config.lacks(requirement);
                 }
                 continue;
             }
             struct Requirement {
                 std::string_view requirement;
                 bool met;
-                std::string_view missing;
+                std::string missing;
             };
             const Requirement needs[] = {
                 {"invalid_config", config.invalid_config_text.has_value(),
-                 "the test config has no \"invalid_config\""},
+                 config.lacks("invalid_config")},
                 {"expected_records", !config.expected_records.empty(),
-                 "the test config has no \"expected_records\""},
+                 config.lacks("expected_records")},
                 {"merge_config", config.merge_config_text.has_value(),
-                 "the test config has no \"merge\": {\"config\"}"},
+                 config.lacks("merge_config")},
                 {"full_state_config", config.full_state_config_text.has_value(),
-                 "the test config has no \"merge\": {\"full_state_config\"}"},
-                {"inject_command", !config.inject_command.empty(),
-                 "the test config has no \"tail\": {\"inject_command\"}"},
-                {"projections", !config.projections.empty(),
-                 "the test config has no \"projections\""},
+                 config.lacks("full_state_config")},
+                {"inject_command", !config.inject_command.empty(), config.lacks("inject_command")},
+                {"projections", !config.projections.empty(), config.lacks("projections")},
                 {"minimal_config", !setup_ran || minimal_config_text.has_value(),
                  "spec emitted no connectionSpecification to take the required properties from"},
                 {"incremental_stream", !streams_known || has_stream(streams, true),
@@ -657,7 +651,7 @@ struct AirbyteSource::Impl {
             };
             for (const auto& need : needs) {
                 if (need.requirement == requirement && !need.met) {
-                    return std::string(need.missing);
+                    return need.missing;
                 }
             }
         }

@@ -366,7 +366,7 @@ std::vector<Role> Step::roles() const {
 std::vector<Scenario> load_suite_text(std::string_view text, std::string_view origin,
                                       const Checks& checks) {
     schema::UserDocument file(std::string(text), std::string(origin), suite_schema(),
-                              {"suite", "suite.schema.json"});
+                              {"suite", "CONTRIBUTING.md (\"Add a scenario\")"});
     const auto& document = file.root();
     std::vector<Scenario> scenarios;
     std::string suite_name = document["suite"].GetString();

@@ -110,6 +110,8 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
     report::RunReport report;
     report.strict = strict;
     report.recorded_transcript = true;
+    const auto& observation = run.steps.front().runs.front();
+    report.recorded_messages = observation.lines - observation.invalid_lines;
     report.connector = origin;
     report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                              std::chrono::steady_clock::now() - started)

@@ -475,7 +475,7 @@ void check_tail_delivers(const Inputs& inputs, Verdict& verdict) {
         verdict.fail(step.inject_problem, {run.label});
     }
     if (inputs.test_config().inject_command.empty()) {
-        verdict.skip("the test config has no \"tail\": {\"inject_command\"} to add data with");
+        verdict.skip(inputs.test_config().lacks("inject_command") + " to add data with");
         return;
     }
     const auto* before = inputs.base_of(step, Reference::backlog);

@@ -187,7 +187,10 @@ TEST_CASE("test config: an unknown key names the file, the key's line and the fi
     CHECK(message.starts_with(path.string() + ": invalid test config:"));
     CHECK(
         contains(message, path.string() + ":5: /timeouts/reed: property \"reed\" is not allowed"));
-    CHECK(contains(message, "(schema: schemas/test-config.schema.json)"));
+    CHECK(contains(message, "(did you mean 'read'?)"));
+    CHECK(
+        contains(message, "(what each key means: docs/test-config.md in conform's documentation)"));
+    CHECK_FALSE(contains(message, "schemas/"));  // conform's source tree, which users do not have
 }
 
 TEST_CASE("test config: a wrong type names the field and its line") {
@@ -309,4 +312,22 @@ TEST_CASE("test config: a blank command line is an error, not a crash") {
         dir.write("conform.json", R"({"connector": {"command": "   "}, "config": "config.json"})");
     auto message = load_error(path);
     CHECK(contains(message, "/connector/command: expected a program to run"));
+}
+
+TEST_CASE("test config: a missing setting is named as the user gave the others") {
+    TestConfig from_file;
+    from_file.origin = "conform.json";
+    CHECK(from_file.lacks("invalid_config") == "the test config has no \"invalid_config\"");
+    CHECK(from_file.lacks("inject_command") ==
+          "the test config has no \"tail\": {\"inject_command\"}");
+    CHECK(from_file.lacks("claims:tail") ==
+          "the test config does not claim the 'tail' extension (its \"extensions\" list)");
+    TestConfig from_flags;
+    from_flags.origin = std::string(k_command_line_origin);
+    REQUIRE(from_flags.from_flags());
+    CHECK(from_flags.lacks("invalid_config") == "no --invalid-config FILE was given");
+    CHECK(from_flags.lacks("inject_command") == "no --inject 'COMMAND' was given");
+    CHECK(from_flags.lacks("claims:range") == "--extensions does not list 'range'");
+    CHECK(from_flags.lacks("projections") ==
+          "no test config says \"projections\" (only a test config can; this run has flags only)");
 }
