@@ -1,6 +1,6 @@
-// The Airbyte checks of inputs made wrong on purpose, and of answers that must not change (AP-CLI-5,
-// AP-CLI-6, AP-READ-10, AP-STATE-4): check with configs derived from the spec, read with an
-// invalid catalog or a far-future state, spec and discover asked twice.
+// The Airbyte checks of inputs made wrong on purpose, and of answers that must not change
+// (AP-CLI-5, AP-CLI-6, AP-READ-10, AP-STATE-4): check with configs derived from the spec, read with
+// an invalid catalog or a far-future state, spec and discover asked twice.
 #include <rapidjson/document.h>
 
 #include <fmt/format.h>
@@ -61,8 +61,7 @@ void judge_probe_check(const protocol::Observation& run, bool property_removed,
         verdict.fail("check emitted neither a CONNECTION_STATUS nor a TRACE error",
                      {run.label, 0, stderr_tail(run)});
     } else if (property_removed && status == "SUCCEEDED") {
-        verdict.fail("check reported SUCCEEDED though a required property is missing",
-                     {run.label});
+        verdict.fail("check reported SUCCEEDED though a required property is missing", {run.label});
     }
     if (echoes_secret(run, secrets)) {
         verdict.fail("check repeated a secret of the config in what it said", {run.label});
@@ -99,13 +98,13 @@ void check_invalid_catalog(const Inputs& inputs, Verdict& verdict) {
                 continue;
             }
             if (run.process.exit.signal) {
-                verdict.fail(fmt::format("with an invalid catalog the read crashed: {}",
-                                         exit_text(run)),
-                             {run.label, 0, stderr_tail(run)});
+                verdict.fail(
+                    fmt::format("with an invalid catalog the read crashed: {}", exit_text(run)),
+                    {run.label, 0, stderr_tail(run)});
                 continue;
             }
-            bool said = has_trace_error(run) || unknown_stream_incomplete(run) ||
-                        !run.error_logs.empty();
+            bool said =
+                has_trace_error(run) || unknown_stream_incomplete(run) || !run.error_logs.empty();
             if (!said) {
                 verdict.fail(fmt::format("with an invalid catalog the read gave no TRACE error "
                                          "({}, {} record(s))",
@@ -114,8 +113,9 @@ void check_invalid_catalog(const Inputs& inputs, Verdict& verdict) {
             }
         }
     }
-    verdict.note("any exit code, after a TRACE error (or an ERROR log, or the unknown stream "
-                 "INCOMPLETE)");
+    verdict.note(
+        "any exit code, after a TRACE error (or an ERROR log, or the unknown stream "
+        "INCOMPLETE)");
 }
 
 // AP-STATE-4: from a state with every cursor far in the future, no record of an incremental
@@ -127,9 +127,9 @@ void check_future_state(const Inputs& inputs, Verdict& verdict) {
         for (const auto& run : step->runs) {
             verdict.judged();
             if (!exited_cleanly(run)) {
-                verdict.fail(fmt::format("the read from a far-future state ended with {}",
-                                         exit_text(run)),
-                             {run.label, 0, stderr_tail(run)});
+                verdict.fail(
+                    fmt::format("the read from a far-future state ended with {}", exit_text(run)),
+                    {run.label, 0, stderr_tail(run)});
                 continue;
             }
             std::uint64_t records = 0;
@@ -152,12 +152,13 @@ void check_future_state(const Inputs& inputs, Verdict& verdict) {
             }
         }
     }
-    verdict.note("cursor values of the last checkpoint moved to the year 9999 (numbers a million "
-                 "times larger)");
+    verdict.note(
+        "cursor values of the last checkpoint moved to the year 9999 (numbers a million "
+        "times larger)");
 }
 
-// The first kept message of `type` in the step's run, as canonical JSON; a CATALOG's streams sorted,
-// so key order and stream order do not count as a change. Empty when there is none.
+// The first kept message of `type` in the step's run, as canonical JSON; a CATALOG's streams
+// sorted, so key order and stream order do not count as a change. Empty when there is none.
 std::string canonical_answer(const StepResult& step, const std::string& type) {
     const auto* kept = step.runs.empty() ? nullptr : step.runs.front().first_kept(type);
     if (kept == nullptr) {

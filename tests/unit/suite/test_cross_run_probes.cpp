@@ -11,9 +11,9 @@ using namespace conform::testing;
 
 namespace {
 
-const bool k_noted = note_covered({"cli.check_missing_required", "read.invalid_catalog_rejected",
-                                   "state.future_state_no_records", "spec.same_twice",
-                                   "discover.same_twice"});
+const bool k_noted =
+    note_covered({"cli.check_missing_required", "read.invalid_catalog_rejected",
+                  "state.future_state_no_records", "spec.same_twice", "discover.same_twice"});
 
 report::RunReport run_source(const SourceModel& model, std::vector<std::string> only,
                              const config::TestConfig& config = source_test_config()) {
@@ -92,8 +92,7 @@ TEST_CASE("cross-run read.invalid_catalog_rejected: a TRACE error passes, readin
 
 TEST_CASE("cross-run state.future_state_no_records: reading from the start fails; no state skips") {
     auto report = run_source(SourceModel{}, {"read-from-future-state"});
-    CHECK(status_of(report, "read-from-future-state", "state.future_state_no_records") ==
-          "passed");
+    CHECK(status_of(report, "read-from-future-state", "state.future_state_no_records") == "passed");
 
     SourceModel rereads;
     rereads.future_state_rereads = true;
