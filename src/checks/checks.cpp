@@ -29,7 +29,8 @@ const Table& verified(const Table& table) {
 
 suite::Checks build_airbyte() {
     suite::Checks all;
-    for (auto family : {airbyte::message_checks, airbyte::core_checks, airbyte::estuary_checks}) {
+    for (auto family : {airbyte::message_checks, airbyte::core_checks, airbyte::estuary_checks,
+                        airbyte::probe_checks}) {
         auto checks = family();
         all.insert(all.end(), checks.begin(), checks.end());
     }

@@ -121,6 +121,18 @@ void read_connector(const rapidjson::Value& connector, TestConfig& config) {
     }
 }
 
+// "resume": {"max": N} (every checkpoint up to N) or the older {"sample": N}; both may be given.
+ResumeSampling resume_sampling(const rapidjson::Value& resume) {
+    ResumeSampling sampling;
+    if (resume.HasMember("max")) {
+        sampling.max = resume["max"].GetUint();
+    }
+    if (resume.HasMember("sample")) {
+        sampling.sample = resume["sample"].GetUint();
+    }
+    return sampling;
+}
+
 void read_optional_sections(const rapidjson::Value& document, TestConfig& config) {
     auto file_text = [&config](const rapidjson::Value& value) {
         return read_text_file(resolve(config.base_dir, value.GetString()));
@@ -157,8 +169,8 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
         config.read_timeout = seconds_member(timeouts, "read", config.read_timeout);
     }
     config.grace = seconds_member(document, "grace_seconds", config.grace);
-    if (document.HasMember("resume") && document["resume"].HasMember("sample")) {
-        config.resume_sample = document["resume"]["sample"].GetUint();
+    if (document.HasMember("resume")) {
+        config.resume = resume_sampling(document["resume"]);
     }
     if (document.HasMember("merge")) {
         const auto& merge = document["merge"];

@@ -18,6 +18,14 @@ using Projections = std::vector<std::pair<std::string, std::string>>;
 // TestConfig::origin of a run given by flags only, without a test config file.
 inline constexpr std::string_view k_command_line_origin = "<command line>";
 
+// Which checkpoints a resuming step starts from: every one up to `max`, evenly spaced beyond it;
+// or, with the older `sample` key, first, middle, last and `sample` evenly spaced ones.
+struct ResumeSampling {
+    static constexpr std::size_t k_default_max = 20;
+    std::size_t max = k_default_max;
+    std::optional<std::size_t> sample;
+};
+
 // How to run one connector and what to expect of it: a test config file (schema in
 // schemas/test-config.schema.json), or the same built from command-line flags.
 struct TestConfig {
@@ -53,7 +61,7 @@ struct TestConfig {
     std::chrono::milliseconds read_timeout{300'000};
     std::chrono::milliseconds grace{5'000};
 
-    std::size_t resume_sample = 2;
+    ResumeSampling resume;
     std::optional<std::string> merge_config_text;
     std::optional<std::string> full_state_config_text;
     bool states_are_patches = false;

@@ -15,6 +15,7 @@
 #include "protocol/analyzer.hpp"
 #include "suite/bisect.hpp"
 #include "suite/preview.hpp"
+#include "suite/probes.hpp"
 #include "suite/surroundings.hpp"
 #include "suite/tail.hpp"
 #include "suite/timeline.hpp"
@@ -101,6 +102,13 @@ std::string minimal_config(const rapidjson::Value& spec, const rapidjson::Value&
     return json::to_json(minimal);
 }
 
+// A run with nothing but its label: no range, state or replaced input.
+RunPlan labelled_plan(std::string label) {
+    RunPlan plan;
+    plan.label = std::move(label);
+    return plan;
+}
+
 // A plain read of `range`, labelled with `label_format` around the range's text.
 RunPlan range_plan(fmt::format_string<std::string> label_format, const estuary::KeyRange& range) {
     RunPlan plan;
@@ -172,6 +180,8 @@ struct AirbyteSource::Impl {
     protocol::Secrets secrets;
     std::string no_secret_reason;
     std::optional<std::string> minimal_config_text;  // required properties and defaults only
+    std::optional<std::string> required_only_text;   // required properties alone
+    std::vector<ConfigWithout> configs_without_required;
     std::size_t scenario_counter = 0;
     std::size_t run_counter = 0;
 
@@ -203,8 +213,8 @@ struct AirbyteSource::Impl {
         Step spec_step;
         spec_step.id = "spec";
         spec_step.run = Command::spec;
-        auto observation = execute(spec_step, RunPlan{"spec (setup)", {}, {}, {}},
-                                   scratch_root.path(), nullptr, {});
+        auto observation =
+            execute(spec_step, labelled_plan("spec (setup)"), scratch_root.path(), nullptr, {});
         const auto* spec = observation.first_kept("SPEC");
         if (spec == nullptr) {
             no_secret_reason =
@@ -222,6 +232,10 @@ struct AirbyteSource::Impl {
             learn_invalid_config_secrets(specification["connectionSpecification"], values);
             minimal_config_text =
                 minimal_config(specification["connectionSpecification"], config_document);
+            required_only_text =
+                required_only_config(specification["connectionSpecification"], config_document);
+            configs_without_required = configs_without_each_required(
+                specification["connectionSpecification"], config_document);
         }
         if (values.empty()) {
             no_secret_reason = secrets_absent_reason(specification);
@@ -250,8 +264,8 @@ struct AirbyteSource::Impl {
         Step discover;
         discover.id = "discover";
         discover.run = Command::discover;
-        auto observation = execute(discover, RunPlan{"discover (setup)", {}, {}, {}},
-                                   scratch_root.path(), nullptr, {});
+        auto observation =
+            execute(discover, labelled_plan("discover (setup)"), scratch_root.path(), nullptr, {});
         const auto* found = observation.first_kept("CATALOG");
         if (found == nullptr) {
             auto said = last_lines(observation.process.stderr_text, 600);
@@ -337,6 +351,9 @@ struct AirbyteSource::Impl {
         if (variant == ConfigChoice::minimal && minimal_config_text) {
             return *minimal_config_text;
         }
+        if (variant == ConfigChoice::required_only && required_only_text) {
+            return *required_only_text;
+        }
         return config.config_text;
     }
 
@@ -389,14 +406,14 @@ struct AirbyteSource::Impl {
         if (step.run == Command::spec) {
             return call;
         }
-        std::string rendered =
-            replace_all(config_text_for(step.config), "${CONFORM_SCRATCH}", scenario_dir.string());
+        std::string rendered = replace_all(plan.config_text.value_or(config_text_for(step.config)),
+                                           "${CONFORM_SCRATCH}", scenario_dir.string());
         call.file_args.emplace_back("--config", inputs.write_file("config.json", rendered));
         if (step.run != Command::read) {
             return call;
         }
-        auto catalog_json = protocol::write_catalog(catalog_for(step), extensions_for(step, plan),
-                                                    options.spelling);
+        auto catalog_json = plan.catalog_text.value_or(protocol::write_catalog(
+            catalog_for(step), extensions_for(step, plan), options.spelling));
         call.file_args.emplace_back("--catalog", inputs.write_file("catalog.json", catalog_json));
         if (!plan.state_text.empty()) {
             call.file_args.emplace_back("--state",
@@ -565,6 +582,57 @@ struct AirbyteSource::Impl {
         }
     }
 
+    // One run per required property, the main config without it.
+    std::vector<RunPlan> plans_without_each_required(const RunPlan& plan) const {
+        std::vector<RunPlan> plans;
+        for (const auto& without : configs_without_required) {
+            auto one = plan;
+            one.config_text = without.text;
+            one.label += fmt::format(" [without '{}']", without.property);
+            plans.push_back(std::move(one));
+        }
+        return plans;
+    }
+
+    std::optional<std::string> invalid_catalog(const Step& step, const RunPlan& plan) const {
+        auto written = protocol::write_catalog(catalog_for(step), extensions_for(step, plan),
+                                               options.spelling);
+        return step.catalog_probe == CatalogProbe::unknown_stream
+                   ? catalog_with_unknown_stream(written)
+                   : catalog_with_invalid_sync_modes(written);
+    }
+
+    // The inputs a probing step makes wrong on purpose (its config, catalog or state), in its
+    // planned runs; no runs, and why, when there is nothing to make wrong.
+    void apply_probes(const Step& step, const BaseStep& base, StepResult& result) const {
+        if (step.config == ConfigChoice::without_each_required && !result.plans.empty()) {
+            result.plans = plans_without_each_required(result.plans.front());
+            if (result.plans.empty()) {
+                result.why_not = "the spec requires no property that the main config sets";
+            }
+        }
+        for (auto& plan : result.plans) {
+            if (step.catalog_probe != CatalogProbe::none) {
+                plan.catalog_text = invalid_catalog(step, plan);
+            }
+            if (step.future_cursors && plan.base_run < base.runs.size()) {
+                if (auto moved = state_with_future_cursors(plan.state_text,
+                                                           base.runs[plan.base_run], catalog)) {
+                    plan.state_text = *moved;
+                    plan.label += " [cursors moved far ahead]";
+                } else {
+                    result.why_not = fmt::format(
+                        "the state of step '{}' holds no cursor value of an incremental stream "
+                        "to move into the future",
+                        step.state_from);
+                }
+            }
+        }
+        if (!result.why_not.empty()) {
+            result.plans.clear();
+        }
+    }
+
     void run_steps(const Scenario& scenario, const std::filesystem::path& scenario_dir,
                    const std::vector<const protocol::LineJudge*>& judges, ScenarioRun& context) {
         context.main_config =
@@ -581,7 +649,9 @@ struct AirbyteSource::Impl {
                     base.runs = from->runs;
                     base.plans = from->plans;
                 }
-                result.plans = expand_step(step, base, config.resume_sample, result.why_not);
+                result.plans = expand_step(step, base, config.resume, result.why_not);
+                result.checkpoints_used = describe_checkpoints_used(result.plans, base);
+                apply_probes(step, base, result);
             }
             for (const auto& plan : result.plans) {
                 result.runs.push_back(
@@ -738,7 +808,7 @@ struct AirbyteSource::Impl {
             return planned;
         }
         for (const auto& step : scenario.steps) {
-            auto count = runs_per_step(step, config.resume_sample);
+            auto count = runs_per_step(step, config.resume);
             planned.runs += count.runs;
             planned.exact = planned.exact && count.exact;
             planned.lines.push_back(fmt::format("step {:<22} {} -> {}{} run(s)", step.id,

@@ -78,7 +78,8 @@ TEST_CASE("test config: a minimal config with a command array loads") {
     CHECK(!config.invalid_config_text);
     CHECK(config.extensions.empty());
     CHECK(config.read_timeout == std::chrono::milliseconds(300'000));
-    CHECK(config.resume_sample == 2);
+    CHECK(config.resume.max == 20);
+    CHECK(!config.resume.sample);
 }
 
 TEST_CASE("test config: comments are allowed and optional sections are read") {
@@ -101,7 +102,7 @@ TEST_CASE("test config: comments are allowed and optional sections are read") {
   "expected_records": {"path": "expected.jsonl", "mode": "exact"},
   "timeouts": {"read": 1.5},
   "grace_seconds": 0.25,
-  "resume": {"sample": 4},
+  "resume": {"sample": 4, "max": 7},
   "merge": {"config": "merge.json"},
   "tail": {"inject_command": ["touch", "x"], "observe_seconds": 3},
   "projections": {"users": {"uid": "/id"}}
@@ -128,7 +129,8 @@ TEST_CASE("test config: comments are allowed and optional sections are read") {
     CHECK(config.read_timeout == std::chrono::milliseconds(1500));
     CHECK(config.spec_timeout == std::chrono::milliseconds(30'000));
     CHECK(config.grace == std::chrono::milliseconds(250));
-    CHECK(config.resume_sample == 4);
+    CHECK(config.resume.sample == 4u);
+    CHECK(config.resume.max == 7);
     CHECK(config.merge_config_text == R"({"merge":1})");
     CHECK(!config.full_state_config_text);
     CHECK(config.inject_command == std::vector<std::string>{"touch", "x"});
