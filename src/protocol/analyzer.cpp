@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <cstdio>
 #include <memory>
 #include <set>
 
@@ -17,6 +16,7 @@
 #include "protocol/line_json.hpp"
 #include "protocol/schemas.hpp"
 #include "schema/schema.hpp"
+#include "util/error.hpp"
 #include "util/text.hpp"
 
 namespace conform::protocol {
@@ -123,17 +123,22 @@ struct Analyzer::Impl {
     Secrets no_secrets;
     std::size_t unknown_type_names = 0;
 
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> transcript{nullptr, &std::fclose};
+    std::shared_ptr<TranscriptFile> transcript;
 
+    // The transcript and the spill files of the records and checkpoints are conform's own: they
+    // live in unnamed files of conform's temporary folder, never in the run's scratch folder
+    // (setup.transcript_path's), which the connector can write and which containers mount.
     explicit Impl(AnalyzerSetup analyzer_setup)
         : setup(std::move(analyzer_setup)),
           reducer(setup.states_are_patches),
           stderr_secrets(setup.secrets) {
         if (!setup.transcript_path.empty()) {
-            transcript.reset(std::fopen(setup.transcript_path.c_str(), "w"));
-            observation.transcript_path = transcript ? setup.transcript_path.string() : "";
-            observation.records.set_folder(setup.transcript_path.parent_path());
-            observation.checkpoints.set_folder(setup.transcript_path.parent_path());
+            try {
+                transcript = std::make_shared<TranscriptFile>();
+            } catch (const Error&) {
+                // No room for it: examples go without their surroundings.
+            }
+            observation.transcript = transcript;
         }
         if (setup.catalog != nullptr) {
             for (const auto& stream : setup.catalog->streams) {
@@ -161,8 +166,7 @@ struct Analyzer::Impl {
 
     void keep_line(std::string_view line) {
         if (transcript) {
-            std::fwrite(line.data(), 1, line.size(), transcript.get());
-            std::fputc('\n', transcript.get());
+            transcript->append_line(line);
         }
     }
 
@@ -494,7 +498,9 @@ void Analyzer::set_mark() {
 
 Observation Analyzer::finish(process::RunResult result) {
     auto& impl = *m_impl;
-    impl.transcript.reset();
+    if (impl.transcript) {
+        impl.transcript->flush();
+    }
     impl.judge_end(result);
     if (impl.setup.secrets != nullptr) {
         result.stderr_text = impl.setup.secrets->redact(result.stderr_text);

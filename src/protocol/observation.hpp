@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,8 +45,11 @@ struct CursorValue {
 
 // Everything conform learned from one connector invocation.
 struct Observation {
-    std::string label;            // e.g. "read [range 00000000-7fffffff]"
-    std::string transcript_path;  // its stdout, one line per line, when it was kept
+    std::string label;  // e.g. "read [range 00000000-7fffffff]"
+    // Its stdout, one line per line, when conform kept it (read back through this descriptor
+    // only); or the file of a transcript conform did not write (`conform validate`'s).
+    std::shared_ptr<const TranscriptFile> transcript;
+    std::string transcript_path;
     std::string command_line;
     process::RunResult process;
     // Known types and the first 1,000 distinct unknown types by name; further unknown types

@@ -37,6 +37,101 @@ def config():
     return {}
 
 
+def scratch_folder():
+    """The run's scratch folder, when the test config's connector config names it."""
+    return config().get("scratch", "")
+
+
+def own_transcript():
+    """conform's transcript of this run, where conform kept it before it stopped keeping its
+    files in the scratch folder: the newest run-N.jsonl there (None when there is none)."""
+    folder = scratch_folder()
+    if not folder or not os.path.isdir(folder):
+        return None
+    runs = [name for name in os.listdir(folder) if name.startswith("run-") and
+            name.endswith(".jsonl")]
+    if not runs:
+        return None
+    newest = max(runs, key=lambda name: int(name[len("run-"):-len(".jsonl")]))
+    return os.path.join(folder, newest)
+
+
+def tamper_with_transcript():
+    """Replaces this run's transcript in the scratch folder by a symlink to HOSTILE_VICTIM, a
+    FIFO or /dev/zero, as a connector that wants conform to read something else would."""
+    path = own_transcript()
+    if path is None:
+        return
+    os.remove(path)
+    if "swap_transcript" in MODES:
+        os.symlink(os.environ["HOSTILE_VICTIM"], path)
+    elif "fifo_transcript" in MODES:
+        os.mkfifo(path)
+    elif "zero_transcript" in MODES:
+        os.symlink("/dev/zero", path)
+
+
+def plant_symlinks():
+    """Symlinks at the names conform's next transcripts would take, pointing at HOSTILE_VICTIM."""
+    folder = scratch_folder()
+    if not folder or not os.path.isdir(folder):
+        return
+    for number in range(1, 400):
+        path = os.path.join(folder, "run-%d.jsonl" % number)
+        if not os.path.lexists(path):
+            os.symlink(os.environ["HOSTILE_VICTIM"], path)
+
+
+def daemon_without_environment():
+    """A double fork into a session of its own, exec'd with an empty environment: no marker."""
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(devnull, fd)
+            os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), "daemon",
+                                       os.environ["HOSTILE_DAEMON_PID_FILE"]], {})
+        os._exit(0)
+    os.wait()
+
+
+def daemon(pid_file):
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with open(pid_file + ".tmp", "w") as file:
+        file.write(str(os.getpid()))
+    os.rename(pid_file + ".tmp", pid_file)
+    while True:
+        time.sleep(1)
+
+
+def signal_conform(signal_number):
+    """Sends a signal to conform, the parent of this process (or of its first ancestor that conform
+    started), from a child in a session of its own: as a connector that wants to end the run."""
+    target = int(os.environ.get("HOSTILE_SIGNAL_TARGET", os.getppid()))
+    child = os.fork()
+    if child == 0:
+        os.setsid()
+        os.kill(target, signal_number)
+        os._exit(0)
+    os.waitpid(child, 0)
+
+
+SPEC_REF = {
+    "type": "object",
+    "definitions": {"credentials": {"type": "object", "properties": {
+        "token": {"type": "string", "airbyte_secret": True}}}},
+    "properties": {"api_key": {"type": "string"},
+                   "auth": {"$ref": "#/definitions/credentials"}},
+}
+SPEC_ADDITIONAL = {
+    "type": "object",
+    "properties": {"api_key": {"type": "string"},
+                   "headers": {"type": "object",
+                               "additionalProperties": {"type": "string", "airbyte_secret": True}}},
+}
+
+
 def deep_spec(depth):
     # Written by hand: json.dumps recurses and cannot write this.
     sys.stdout.write('{"type":"SPEC","spec":{"connectionSpecification":')
@@ -91,17 +186,54 @@ def hang():
         time.sleep(1)
 
 
+def strings_in(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings_in(item)
+
+
 def main():
     command = sys.argv[1] if len(sys.argv) > 1 else ""
+    if command == "daemon":
+        daemon(sys.argv[2])
     escape_from_group()
+    if "daemon_without_environment" in MODES:
+        daemon_without_environment()
+    if "signal_conform" in MODES and command == "check":
+        signal_conform(signal.SIGINT)
     if command == "spec":
+        if "hang_spec" in MODES:
+            hang()
         if "deep_spec" in MODES:
-            deep_spec(500_000)
+            deep_spec(int(os.environ.get("HOSTILE_DEPTH", "500000")))
+        elif "spec_ref" in MODES:
+            emit({"type": "SPEC", "spec": {"connectionSpecification": SPEC_REF}})
+        elif "spec_additional" in MODES:
+            emit({"type": "SPEC", "spec": {"connectionSpecification": SPEC_ADDITIONAL}})
         else:
             emit({"type": "SPEC", "spec": {"connectionSpecification": SECRET_SCHEMA}})
         return 0
     cfg = config()
     key = cfg.get("api_key", "")
+    if "leak_all_config" in MODES:
+        for value in strings_in(cfg):
+            emit({"type": "LOG", "log": {"level": "INFO", "message": "config value " + value}})
+    if "leak_double_encoded" in MODES:
+        inner = json.dumps({"key": key}, ensure_ascii=True)
+        emit({"type": "LOG", "log": {"level": "INFO", "message": json.dumps(inner)}},
+             ensure_ascii=True)
+    if "leak_many_escaped" in MODES:
+        # One line of about 1 MB that holds the secret 10,000 times, every character a \u escape.
+        spelled = "".join("\\u%04x" % ord(c) for c in key)
+        sys.stdout.write('{"type":"LOG","log":{"level":"INFO","message":"' +
+                         " ".join([spelled] * 10_000) + '"}}\n')
+    if "plant_symlinks" in MODES:
+        plant_symlinks()
     if "leak_raw" in MODES:
         emit({"type": "LOG", "log": {"level": "INFO", "message": "key " + key}})
     if "leak_ascii_escaped" in MODES:
@@ -130,6 +262,15 @@ def main():
         if "hang_read" in MODES:
             hang()
         now = int(time.time() * 1000)
+        if "control_bytes" in MODES:
+            sys.stdout.write("not json \x1b[31mred\x07 bell\n")
+        if "secret_property" in MODES:
+            emit({"type": "RECORD", "record": {"stream": "items", "emitted_at": now,
+                                               "data": {"id": 7, key: 1}}})
+        if MODES & {"swap_transcript", "fifo_transcript", "zero_transcript"}:
+            sys.stdout.write("this line is not JSON\n")
+            sys.stdout.flush()
+            tamper_with_transcript()
         for number in range(3):
             if "huge_line" in MODES and number == 1:
                 # 20 MB on one line: more than the 16 MiB conform reads of a line.

@@ -356,6 +356,104 @@ def case_interrupt_sighup(folder):
     interrupt_with(folder, signal.SIGHUP)
 
 
+# --- files conform keeps (docs/hostile-input.md, "Files conform writes and reads back") -------
+
+VICTIM_TEXT = "HOST-ONLY-LINE: a file of the host the connector wants in the report\n" * 5
+
+
+def victim_file(folder):
+    return write(folder, "victim.txt", VICTIM_TEXT)
+
+
+def scratch_run(folder, modes, *args, extra_env=None, check_timeout=60):
+    """conform run of the hostile connector with its scratch folder in the connector config."""
+    config = {"api_key": "k3y-abcdef-123456", "scratch": "${CONFORM_SCRATCH}"}
+    test_config = {
+        "connector": {"command": [sys.executable, CONNECTOR]},
+        "config": write(folder, "config.json", config),
+        "catalog": write(folder, "catalog.json", CATALOG),
+        "grace_seconds": 1,
+        "timeouts": {"spec": 60, "check": check_timeout, "discover": 60, "read": 60},
+    }
+    report = os.path.join(folder, "report.json")
+    env = dict(os.environ, HOSTILE_MODE=",".join(modes), HOSTILE_MARKER=marker,
+               **(extra_env or {}))
+    completed = measured_run([conform, "run", "--test-config",
+                              write(folder, "conform.json", test_config), "--report-json", report,
+                              *args], env=env)
+    return completed, harness.load_json_if_present(report)
+
+
+def measured_run(command, timeout=300, **options):
+    """Runs command like harness.run, and also returns the peak RSS and CPU time of the process
+    (wait4's rusage, as `usage`). `hung` says that the safety-net timeout killed it."""
+    import tempfile
+    import threading
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(command, stdout=out, stderr=err, **options)
+        hung = threading.Event()
+
+        def kill():
+            hung.set()
+            process.kill()
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        _, status, usage = os.wait4(process.pid, 0)
+        timer.cancel()
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        completed = subprocess.CompletedProcess(command, process.returncode,
+                                                out.read().decode(errors="replace"),
+                                                err.read().decode(errors="replace"))
+        completed.hung = hung.is_set()
+        completed.usage = usage
+        return completed
+
+
+def case_transcript_symlink_planted(folder):
+    # The first read plants symlinks at every name conform's transcripts could take in its
+    # scratch folder; conform must not write through them.
+    victim = victim_file(folder)
+    completed, report = scratch_run(folder, ["plant_symlinks"], "--only", "read-twice",
+                                    extra_env={"HOSTILE_VICTIM": victim})
+    expect_exit(completed, (0, 1))
+    with open(victim) as file:
+        expect(file.read() == VICTIM_TEXT, "conform wrote its transcript through a planted symlink")
+
+
+def case_transcript_swapped(folder):
+    # The read replaces its transcript by a symlink to a host file: the report's lines around
+    # the example must be the connector's own, not the host file's.
+    victim = victim_file(folder)
+    completed, report = scratch_run(folder, ["swap_transcript"], "--only", "read",
+                                    extra_env={"HOSTILE_VICTIM": victim})
+    expect_exit(completed, (0, 1))
+    text = json.dumps(report)
+    expect("HOST-ONLY-LINE" not in text and "HOST-ONLY-LINE" not in completed.stdout,
+           "a host file's lines appear in the report")
+    expect("this line is not JSON" in text, "the report does not show the line around the example")
+
+
+def case_transcript_fifo(folder):
+    # The read replaces its transcript by a FIFO: conform must not wait on it.
+    completed, _ = scratch_run(folder, ["fifo_transcript"], "--only", "read")
+    expect(not completed.hung, "conform hung reading a FIFO planted as its transcript")
+    expect_exit(completed, (0, 1))
+
+
+def case_transcript_dev_zero(folder):
+    # The read replaces its transcript by a symlink to /dev/zero: memory must stay bounded.
+    completed, _ = scratch_run(folder, ["zero_transcript"], "--only", "read")
+    expect(not completed.hung, "conform did not finish reading /dev/zero as its transcript")
+    expect_exit(completed, (0, 1))
+    if completed.usage is not None:
+        print(f"peak RSS {completed.usage.ru_maxrss / 1024:.1f} MiB")
+        expect(completed.usage.ru_maxrss < 100 * 1024,
+               f"peak RSS {completed.usage.ru_maxrss} kB reading /dev/zero as its transcript")
+
+
 CASES = {name[len("case_"):]: function for name, function in globals().items()
          if name.startswith("case_")}
 

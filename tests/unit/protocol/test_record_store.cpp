@@ -1,7 +1,12 @@
 #include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "protocol/checkpoint_store.hpp"
 #include "protocol/record_store.hpp"
@@ -159,4 +164,74 @@ TEST_CASE("CheckpointStore: reads back every checkpoint, texts and streams, acro
         visited += checkpoint.line == numbered(visited).line ? 1 : 0;
     }
     CHECK(visited == count);
+}
+
+TEST_CASE("TranscriptFile: lines read back in order, long ones cut, through its descriptor") {
+    conform::protocol::TranscriptFile transcript;
+    transcript.append_line("first");
+    transcript.append_line("");
+    transcript.append_line(std::string(200000, 'x'));
+    transcript.append_line("last");
+    transcript.flush();
+    std::vector<std::string> lines;
+    transcript.for_each_line(
+        [&](std::uint64_t number, std::string_view line) {
+            CHECK(number == lines.size() + 1);
+            lines.emplace_back(line);
+            return true;
+        },
+        1000);
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[0] == "first");
+    CHECK(lines[1].empty());
+    CHECK(lines[2] == std::string(1000, 'x'));
+    CHECK(lines[3] == "last");
+    std::size_t visited = 0;
+    transcript.for_each_line(
+        [&](std::uint64_t, std::string_view) {
+            ++visited;
+            return visited < 2;
+        },
+        1000);
+    CHECK(visited == 2);
+}
+
+TEST_CASE("for_each_line_of_file: a regular file is read, a FIFO or device never") {
+    auto folder =
+        std::filesystem::temp_directory_path() / ("conform-lines-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
+    auto count_lines = [](const std::filesystem::path& path) {
+        std::size_t count = 0;
+        conform::protocol::for_each_line_of_file(
+            path,
+            [&](std::uint64_t, std::string_view) {
+                ++count;
+                return true;
+            },
+            100);
+        return count;
+    };
+    auto file = folder / "transcript.jsonl";
+    std::ofstream(file) << "a\nb\nc";
+    CHECK(count_lines(file) == 3);
+    auto fifo = folder / "fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK(count_lines(fifo) == 0);  // neither blocks nor reads
+    CHECK(count_lines("/dev/zero") == 0);
+    CHECK(count_lines(folder / "missing") == 0);
+    std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("SpillFile: it has no name in its folder") {
+    auto folder = std::filesystem::temp_directory_path() /
+                  ("conform-spill-names-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
+    {
+        SpillFile file(folder);
+        file.append("kept");
+        CHECK(std::filesystem::is_empty(folder));
+        CHECK(file.read(0, 4) == "kept");
+        CHECK(file.size() == 4);
+    }
+    std::filesystem::remove_all(folder);
 }
