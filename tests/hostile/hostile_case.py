@@ -454,6 +454,96 @@ def case_transcript_dev_zero(folder):
                f"peak RSS {completed.usage.ru_maxrss} kB reading /dev/zero as its transcript")
 
 
+# --- secrets -------------------------------------------------------------------------------------
+
+def expect_secret_hidden(completed, report_path, secret, spellings=()):
+    text = open(report_path).read() if os.path.exists(report_path) else ""
+    for spelling in (secret, *spellings):
+        expect(spelling not in completed.stdout and spelling not in completed.stderr,
+               f"console shows the secret as {spelling!r}")
+        expect(spelling not in text, f"the JSON report shows the secret as {spelling!r}")
+
+
+def leaked_config_case(folder, mode, config, secret):
+    completed, report = conform_run(folder, [mode, "leak_all_config"], "--only", "check-valid",
+                                    config=config)
+    expect_exit(completed, (1,))
+    statuses = check_statuses(report)
+    expect(statuses.get("secrets.not_leaked") == {"failed"},
+           f"secrets.not_leaked: {statuses.get('secrets.not_leaked')}")
+    expect_secret_hidden(completed, os.path.join(folder, "report.json"), secret)
+
+
+def case_secret_ref(folder):
+    # The secret is marked in a definition the spec reaches through "$ref".
+    secret = "ref-token-998877"
+    leaked_config_case(folder, "spec_ref", {"api_key": "x", "auth": {"token": secret}}, secret)
+
+
+def case_secret_additional_properties(folder):
+    # Every value of an object is secret through "additionalProperties".
+    secret = "header-value-665544"
+    leaked_config_case(folder, "spec_additional",
+                       {"api_key": "x", "headers": {"X-Api-Key": secret}}, secret)
+
+
+def case_secret_pointer_spelling(folder):
+    # A record uses the secret as a property name the stream's schema does not allow: the
+    # violation's location spells it as a JSON pointer token (~1 for "/", ~0 for "~").
+    secret = "k3y/abc~def-123456"
+    catalog = json.loads(json.dumps(CATALOG))
+    catalog["streams"][0]["stream"]["json_schema"]["additionalProperties"] = False
+    config_path = write(folder, "config.json", {"api_key": secret})
+    test_config = {"connector": {"command": [sys.executable, CONNECTOR]}, "config": config_path,
+                   "catalog": write(folder, "catalog.json", catalog), "grace_seconds": 1}
+    report_path = os.path.join(folder, "report.json")
+    completed = harness.run([conform, "run", "--test-config",
+                             write(folder, "conform.json", test_config), "--only", "read",
+                             "--report-json", report_path],
+                            env=dict(os.environ, HOSTILE_MODE="secret_property",
+                                     HOSTILE_MARKER=marker))
+    expect_exit(completed, (1,))
+    statuses = check_statuses(harness.load_json_if_present(report_path))
+    expect("failed" in statuses.get("read.records_match_schema", set()),
+           f"read.records_match_schema: {statuses.get('read.records_match_schema')}")
+    expect_secret_hidden(completed, report_path, secret, ["k3y~1abc~0def-123456"])
+
+
+def case_secret_double_encoded(folder):
+    # The secret inside JSON inside a JSON string, as a connector that logs a serialized request
+    # body writes it: non-ASCII escaped twice (\\u00e9).
+    secret = "cl\u00e9-s\u00e9cr\u00e8te-42"
+    completed, report = conform_run(folder, ["leak_double_encoded"], "--only", "check-valid",
+                                    config={"api_key": secret})
+    expect_exit(completed, (1,))
+    statuses = check_statuses(report)
+    expect(statuses.get("secrets.not_leaked") == {"failed"},
+           f"secrets.not_leaked: {statuses.get('secrets.not_leaked')}")
+
+
+def case_mask_linear(folder):
+    # One line of 1 MB holding the secret 10,000 times, each character a \u escape: masking it
+    # is linear in the line (it took 114 s before), measured as conform's CPU time.
+    config_path = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
+    test_config = {"connector": {"command": [sys.executable, CONNECTOR]}, "config": config_path,
+                   "grace_seconds": 1, "timeouts": {"check": 600}}
+    report_path = os.path.join(folder, "report.json")
+    completed = measured_run([conform, "run", "--test-config",
+                              write(folder, "conform.json", test_config), "--only", "check-valid",
+                              "--report-json", report_path], timeout=900,
+                             env=dict(os.environ, HOSTILE_MODE="leak_many_escaped",
+                                      HOSTILE_MARKER=marker))
+    expect_exit(completed, (1,))
+    cpu = completed.usage.ru_utime + completed.usage.ru_stime if completed.usage else 0
+    print(f"conform CPU time: {cpu:.2f} s")
+    expect(cpu < 20, f"conform spent {cpu:.1f} s of CPU on one 1 MB line")
+    statuses = check_statuses(harness.load_json_if_present(report_path))
+    expect(statuses.get("secrets.not_leaked") == {"failed"},
+           f"secrets.not_leaked: {statuses.get('secrets.not_leaked')}")
+    expect_secret_hidden(completed, report_path, "k3y-abcdef-123456",
+                         ["\\u006b\\u0033\\u0079\\u002d"])
+
+
 CASES = {name[len("case_"):]: function for name, function in globals().items()
          if name.startswith("case_")}
 
