@@ -20,6 +20,9 @@ using Projections = std::vector<std::pair<std::string, std::string>>;
 struct TestConfig {
     std::filesystem::path origin;  // the file, or "<command line>"
     std::filesystem::path base_dir;
+    // Every file a test config file made conform read: itself, the connector configs, the
+    // catalog, the expected records (no report may overwrite one). Empty for flags.
+    std::vector<std::filesystem::path> files;
 
     std::vector<std::string> command;               // native connector argv
     std::optional<container::ImageSettings> image;  // or an image
@@ -71,7 +74,10 @@ struct TestConfig {
 };
 
 // Loads and validates a test config file. Throws conform::Error (input) naming the file, the line
-// and the field, and what was expected, for every problem found.
+// and the field, and what was expected, for every problem found. The files it names are read
+// (each at most k_max_input_file_bytes; expected records at most 256 MiB) and their JSON syntax
+// checked, so that a syntax error names the file that has it; a connector config's error never
+// shows its line, which may hold a secret.
 TestConfig load_test_config(const std::filesystem::path& path);
 
 // Splits a command line into argv the way a POSIX shell would for words and quotes (no

@@ -464,6 +464,22 @@ def expect_secret_hidden(completed, report_path, secret, spellings=()):
         expect(spelling not in text, f"the JSON report shows the secret as {spelling!r}")
 
 
+def case_config_syntax_error(folder):
+    # A connector config with a JSON syntax error next to its secret: the error names the config
+    # file (not the test config) and does not print the line with the secret.
+    secret = "k3y-abcdef-123456"
+    config_path = write(folder, "config.json", '{"api_key": "%s" "note": 1}' % secret)
+    test_config = {"connector": {"command": [sys.executable, CONNECTOR]}, "config": config_path}
+    completed = harness.run([conform, "run", "--test-config",
+                             write(folder, "conform.json", test_config), "--only", "spec"],
+                            env=dict(os.environ, HOSTILE_MARKER=marker))
+    expect_exit(completed, (3,))
+    expect(secret not in completed.stderr and secret not in completed.stdout,
+           f"the error shows the secret:\n{completed.stderr}")
+    expect("config.json:1:" in completed.stderr,
+           f"the error does not name the config file and line:\n{completed.stderr}")
+
+
 def leaked_config_case(folder, mode, config, secret):
     completed, report = conform_run(folder, [mode, "leak_all_config"], "--only", "check-valid",
                                     config=config)
@@ -542,6 +558,86 @@ def case_mask_linear(folder):
            f"secrets.not_leaked: {statuses.get('secrets.not_leaked')}")
     expect_secret_hidden(completed, report_path, "k3y-abcdef-123456",
                          ["\\u006b\\u0033\\u0079\\u002d"])
+
+
+# --- inputs that are not documents ---------------------------------------------------------------
+
+def fifo_fed_by(path, data=None, endless=False):
+    """A FIFO at path and a thread that writes data to it (or 'x' until the reader goes)."""
+    import threading
+    os.mkfifo(path)
+
+    def feed():
+        try:
+            with open(path, "wb") as fifo:  # waits for the reader
+                if endless:
+                    while True:
+                        fifo.write(b"x" * 65536)
+                else:
+                    fifo.write(data)
+        except (BrokenPipeError, OSError):
+            pass
+
+    thread = threading.Thread(target=feed, daemon=True)
+    thread.start()
+    return thread
+
+
+def case_validate_fifo(folder):
+    # validate of a FIFO: the lines around an example cannot be read again; conform must not
+    # open the FIFO a second time and wait for a writer that never comes.
+    transcript = os.path.join(folder, "read.fifo")
+    lines = [{"type": "RECORD", "record": {"stream": "items", "emitted_at": 1700000000000,
+                                           "data": {"id": "not an integer"}}},
+             {"type": "STATE", "state": {"type": "STREAM", "stream": {
+                 "stream_descriptor": {"name": "items"}, "stream_state": {}}}}]
+    fifo_fed_by(transcript, "".join(json.dumps(line) + "\n" for line in lines).encode())
+    catalog = write(folder, "catalog.json", CATALOG)
+    completed = measured_run([conform, "validate", "--catalog", catalog, transcript], timeout=120)
+    expect(not completed.hung, "conform validate hung on a FIFO")
+    expect_exit(completed, (1,))
+
+
+def expect_refused(completed, *phrases):
+    expect(not completed.hung, "conform did not finish")
+    expect_exit(completed, (3,))
+    for phrase in phrases:
+        expect(phrase in completed.stderr, f"the error does not say {phrase!r}:\n"
+                                           f"{completed.stderr[-2000:]}")
+    if completed.usage is not None:
+        expect(completed.usage.ru_maxrss < 64 * 1024, f"peak RSS {completed.usage.ru_maxrss} kB")
+
+
+def flags_run(folder, *args):
+    command = [conform, "run", "--connector", f"{sys.executable} {CONNECTOR}", *args]
+    return measured_run(command, timeout=120, env=dict(os.environ, HOSTILE_MARKER=marker))
+
+
+def case_input_dev_zero(folder):
+    # /dev/zero as config, catalog or validate's catalog: refused at once, never read. (As
+    # --test-config it is still read whole by meltano::is_meltano_test_config, which is not
+    # read_text_file's.)
+    config = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
+    expect_refused(flags_run(folder, "--config", "/dev/zero"), "'/dev/zero'",
+                   "a character device")
+    expect_refused(flags_run(folder, "--config", config, "--catalog", "/dev/zero"),
+                   "'/dev/zero'", "a character device")
+    expect_refused(measured_run([conform, "validate", "--catalog", "/dev/zero",
+                                 write(folder, "read.jsonl", "{}\n")], timeout=120),
+                   "'/dev/zero'", "a character device")
+
+
+def case_input_fifo_endless(folder):
+    # A FIFO that never ends as the connector config: read up to the input limit, then refused.
+    fifo = os.path.join(folder, "config.fifo")
+    fifo_fed_by(fifo, endless=True)
+    expect_refused(flags_run(folder, "--config", fifo), "larger than 16 MiB")
+
+
+def case_catalog_folder(folder):
+    # A folder as --catalog is named as one (it was "The document is empty").
+    config = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
+    expect_refused(flags_run(folder, "--config", config, "--catalog", folder), "is a folder")
 
 
 CASES = {name[len("case_"):]: function for name, function in globals().items()
