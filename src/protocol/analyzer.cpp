@@ -32,9 +32,18 @@ constexpr std::array<std::string_view, 9> k_known_types{"RECORD",
                                                         "TRACE",
                                                         "CONTROL",
                                                         "DESTINATION_CATALOG"};
-constexpr std::array<std::string_view, 4> k_kept_types{"SPEC", "CATALOG", "CONNECTION_STATUS",
-                                                       "TRACE"};
-constexpr std::size_t k_kept_limit = 50;
+// What the checks read after the run: the first message of each of these types, whole.
+constexpr std::array<std::string_view, 3> k_kept_first{"SPEC", "CATALOG", "CONNECTION_STATUS"};
+// TRACE messages, the first 50: whole while they fit in 1 MiB together, beyond that as a summary
+// of their type and the start of their error message (what the checks read of a TRACE).
+constexpr std::size_t k_kept_traces = 50;
+constexpr std::size_t k_kept_trace_bytes = 1024 * 1024;
+constexpr std::size_t k_trace_message_excerpt = 200;
+// What an example keeps of the line it saw and of its message.
+constexpr std::size_t k_example_excerpt = 300;
+constexpr std::size_t k_example_message = 1000;
+// Unknown type names are counted by at most this many bytes of their name.
+constexpr std::size_t k_type_name_limit = 256;
 constexpr std::size_t k_key_text_limit = 40;
 
 std::string_view string_of(const rapidjson::Value& value) {
@@ -122,6 +131,8 @@ struct Analyzer::Impl {
     SecretStreamScanner stderr_secrets{nullptr};
     Secrets no_secrets;
     std::size_t unknown_type_names = 0;
+    std::size_t kept_traces = 0;
+    std::size_t kept_trace_bytes = 0;
 
     std::shared_ptr<TranscriptFile> transcript;
 
@@ -239,9 +250,8 @@ struct Analyzer::Impl {
         if (!envelope_valid && !only_emitted_at && !usable) {
             return;
         }
-        if (contains(k_kept_types, type) && observation.kept.size() < k_kept_limit &&
-            (envelope_valid || only_emitted_at)) {
-            observation.kept.push_back({type, facts.number, std::string(facts.text)});
+        if (envelope_valid || only_emitted_at) {
+            keep_message(type, message, facts);
         }
         if (type == "RECORD") {
             inspect_record(message["record"], facts);
@@ -250,7 +260,57 @@ struct Analyzer::Impl {
         }
     }
 
-    void count_unknown_type(const std::string& type, LineFacts& facts) {
+    void keep_message(const std::string& type, const rapidjson::Document& message,
+                      const LineFacts& facts) {
+        if (contains(k_kept_first, type)) {
+            if (observation.first_kept(type) == nullptr) {
+                observation.kept.push_back({type, facts.number, std::string(facts.text)});
+            }
+            return;
+        }
+        if (type != "TRACE" || kept_traces >= k_kept_traces) {
+            return;
+        }
+        ++kept_traces;
+        if (kept_trace_bytes + facts.text.size() <= k_kept_trace_bytes) {
+            kept_trace_bytes += facts.text.size();
+            observation.kept.push_back({type, facts.number, std::string(facts.text)});
+            return;
+        }
+        observation.kept.push_back({type, facts.number, trace_summary(message)});
+    }
+
+    // {"type":"TRACE","trace":{"type":T,"error":{"message":M}}} with M cut: valid JSON that
+    // says what a long TRACE was without keeping it.
+    static std::string trace_summary(const rapidjson::Document& message) {
+        const auto* trace = member_of(message, "trace");
+        const auto* kind = trace != nullptr ? member_of(*trace, "type") : nullptr;
+        const auto* error = trace != nullptr ? member_of(*trace, "error") : nullptr;
+        const auto* text = error != nullptr ? member_of(*error, "message") : nullptr;
+        rapidjson::Document summary(rapidjson::kObjectType);
+        auto& allocator = summary.GetAllocator();
+        rapidjson::Value trace_summary(rapidjson::kObjectType);
+        if (kind != nullptr && kind->IsString()) {
+            std::string name = excerpt(string_of(*kind), k_trace_message_excerpt);
+            trace_summary.AddMember("type", rapidjson::Value(name.c_str(), allocator), allocator);
+        }
+        if (text != nullptr && text->IsString()) {
+            std::string cut = valid_utf8(excerpt(string_of(*text), k_trace_message_excerpt));
+            rapidjson::Value error_summary(rapidjson::kObjectType);
+            error_summary.AddMember("message", rapidjson::Value(cut.c_str(), allocator), allocator);
+            trace_summary.AddMember("error", error_summary, allocator);
+        }
+        summary.AddMember("type", "TRACE", allocator);
+        summary.AddMember("trace", trace_summary, allocator);
+        return json::to_json(summary);
+    }
+
+    void count_unknown_type(const std::string& full_type, LineFacts& facts) {
+        // A name is counted by its first bytes: a million distinct 1 MiB names cost 1,000 of
+        // these, not gigabytes.
+        std::string type = full_type.size() > k_type_name_limit
+                               ? excerpt(full_type, k_type_name_limit)
+                               : full_type;
         auto found = observation.type_counts.find(type);
         if (found != observation.type_counts.end() ||
             unknown_type_names < Observation::k_unknown_type_names) {
@@ -448,8 +508,12 @@ void Tally::keep(std::string message, std::string_view seen, bool advisory) {
     if (m_tally.failures + m_tally.advisories > m_examples) {
         return;
     }
-    std::string shown = m_secrets != nullptr ? m_secrets->redact(seen) : std::string(seen);
-    m_tally.examples.push_back({std::move(message), m_line, excerpt(shown, 300), advisory});
+    // Masked whole, then cut, so that no part of a secret survives the cut; a message naming
+    // what the connector sent (a stream, a type) is cut too: it is copied into every example.
+    bool masks = m_secrets != nullptr && !m_secrets->empty();
+    auto shown = excerpt(masks ? m_secrets->redact(seen) : seen, k_example_excerpt);
+    auto text = excerpt(masks ? m_secrets->redact(message) : message, k_example_message);
+    m_tally.examples.push_back({std::move(text), m_line, std::move(shown), advisory});
 }
 
 void Tally::fail(std::string message, std::string_view seen) {

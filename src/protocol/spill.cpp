@@ -207,13 +207,35 @@ SpilledText SpilledText::in_file(std::shared_ptr<SpillFile> file, std::uint64_t 
         return spilled;
     }
     spilled.m_file = std::move(file);
-    spilled.m_offset = offset;
+    spilled.m_pieces = {{offset, size}};
     spilled.m_size = size;
     return spilled;
 }
 
+SpilledText SpilledText::in_pieces(std::shared_ptr<SpillFile> file,
+                                   std::vector<SpillPiece> pieces) {
+    SpilledText spilled;
+    for (const auto& piece : pieces) {
+        spilled.m_size += piece.size;
+    }
+    if (spilled.m_size == 0) {
+        return spilled;
+    }
+    spilled.m_file = std::move(file);
+    spilled.m_pieces = std::move(pieces);
+    return spilled;
+}
+
 std::string SpilledText::text() const {
-    return m_file ? m_file->read(m_offset, m_size) : m_text;
+    if (!m_file) {
+        return m_text;
+    }
+    std::string text;
+    text.reserve(m_size);
+    for (const auto& piece : m_pieces) {
+        text += m_file->read(piece.offset, piece.size);
+    }
+    return text;
 }
 
 SpilledText::operator std::string_view() const {

@@ -38,6 +38,12 @@ private:
     std::filesystem::path m_folder;
 };
 
+// Where a part of a text is in a SpillFile.
+struct SpillPiece {
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+};
+
 // A text kept in memory or in a SpillFile (a whole STATE can be megabytes), read when used.
 class SpilledText {
 public:
@@ -47,6 +53,9 @@ public:
     // A text already in `file`, at `offset`.
     static SpilledText in_file(std::shared_ptr<SpillFile> file, std::uint64_t offset,
                                std::size_t size);
+    // A text made of pieces of `file`, in order (texts that share most of their bytes share
+    // their pieces).
+    static SpilledText in_pieces(std::shared_ptr<SpillFile> file, std::vector<SpillPiece> pieces);
 
     std::string text() const;
     operator std::string() const { return text(); }  // NOLINT: reads like the string it was
@@ -66,7 +75,7 @@ private:
     std::string m_text;                                   // when not spilled
     mutable std::shared_ptr<const std::string> m_viewed;  // a spilled text read for a view
     std::shared_ptr<SpillFile> m_file;
-    std::uint64_t m_offset = 0;
+    std::vector<SpillPiece> m_pieces;  // when spilled
     std::size_t m_size = 0;
 };
 

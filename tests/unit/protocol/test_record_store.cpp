@@ -166,6 +166,55 @@ TEST_CASE("CheckpointStore: reads back every checkpoint, texts and streams, acro
     CHECK(visited == count);
 }
 
+TEST_CASE("CheckpointStore: a large state shared by many checkpoints is written once") {
+    using conform::protocol::Checkpoint;
+    using conform::protocol::CheckpointStore;
+    // One stream's 256 KiB state, then STATEs that change only another stream's cursor.
+    std::string large(256 * 1024, 'a');
+    auto state_with = [&](int n) {
+        return "[{\"a\":\"" + large + "\"},{\"b\":" + std::to_string(n) + "}]";
+    };
+    CheckpointStore store;
+    for (int n = 0; n < 1000; ++n) {
+        Checkpoint checkpoint;
+        checkpoint.line = static_cast<std::uint64_t>(n) + 1;
+        checkpoint.state_file = state_with(n);
+        checkpoint.materialized = n % 2 == 0 ? state_with(n) : "{\"other\":" + state_with(n);
+        store.push_back(checkpoint);
+    }
+    for (int n : {0, 1, 2, 511, 998, 999}) {
+        auto checkpoint = store[static_cast<std::size_t>(n)];
+        CHECK(checkpoint.state_file == state_with(n));
+        CHECK(checkpoint.materialized ==
+              (n % 2 == 0 ? state_with(n) : "{\"other\":" + state_with(n)));
+    }
+    CheckpointStore copy = store;
+    CHECK(copy[999].state_file == state_with(999));
+}
+
+TEST_CASE("CheckpointStore: texts that change everywhere are written whole and read back") {
+    using conform::protocol::Checkpoint;
+    using conform::protocol::CheckpointStore;
+    CheckpointStore store;
+    std::vector<std::string> texts;
+    for (int n = 0; n < 64; ++n) {
+        // Shares a long prefix and suffix, with changes at a new place each time: more pieces
+        // than a text may take.
+        std::string text(20000, 'p');
+        text[static_cast<std::size_t>(n) * 300 + 10] = static_cast<char>('A' + n % 26);
+        text[19999 - static_cast<std::size_t>(n) * 200] = 'q';
+        texts.push_back(text);
+        Checkpoint checkpoint;
+        checkpoint.state_file = text;
+        checkpoint.materialized = n % 3 == 0 ? "" : text.substr(0, 5000);
+        store.push_back(checkpoint);
+    }
+    for (std::size_t n = 0; n < texts.size(); ++n) {
+        CHECK(store[n].state_file == texts[n]);
+        CHECK(store[n].materialized == (n % 3 == 0 ? "" : texts[n].substr(0, 5000)));
+    }
+}
+
 TEST_CASE("TranscriptFile: lines read back in order, long ones cut, through its descriptor") {
     conform::protocol::TranscriptFile transcript;
     transcript.append_line("first");
