@@ -295,6 +295,84 @@ void write_reports(const report::RunReport& report, const RunFlags& flags,
     }
 }
 
+// Refuses, before anything runs, report paths that would overwrite an input (the test config,
+// the connector config and its secret, a catalog, a transcript, a saved report) or each other, and
+// makes the folders they go in: a report that cannot be written is a usage error naming both
+// paths, not exit 4 after the whole run. `inputs`: what the command read besides its flags'.
+void check_report_paths(const RunFlags& flags, const std::vector<std::filesystem::path>& inputs,
+                        bool report_flags = false) {
+    namespace fs = std::filesystem;
+    std::vector<std::pair<std::string, fs::path>> read;
+    for (const auto& [flag, path] :
+         {std::pair<std::string, std::string>{"--test-config", flags.test_config},
+          {"--config", flags.config},
+          {"--invalid-config", flags.invalid_config},
+          {"--catalog", flags.catalog},
+          {"--baseline", flags.baseline}}) {
+        if (!path.empty()) {
+            read.emplace_back(flag, path);
+        }
+    }
+    for (const auto& suite : flags.suites) {
+        read.emplace_back("--suite", suite);
+    }
+    for (const auto& input : inputs) {
+        read.emplace_back("an input", input);
+    }
+    std::vector<std::pair<std::string, fs::path>> written;
+    for (const auto& format : report::formats()) {
+        auto path = flags.outputs.find(format.name);
+        if (path != flags.outputs.end() && !path->second.empty()) {
+            written.emplace_back(report_flags ? format.report_flag : format.run_flag, path->second);
+        }
+    }
+    auto same_file = [](const fs::path& a, const fs::path& b) {
+        std::error_code error;
+        if (fs::equivalent(a, b, error)) {
+            return true;  // one file by two names (a symlink, a hard link, a relative path)
+        }
+        std::error_code other;
+        auto left = fs::weakly_canonical(a, error);
+        auto right = fs::weakly_canonical(b, other);
+        return !error && !other && left == right;
+    };
+    for (std::size_t i = 0; i < written.size(); ++i) {
+        const auto& [flag, path] = written[i];
+        for (const auto& [what, input] : read) {
+            if (same_file(path, input)) {
+                throw Error(ErrorKind::usage,
+                            fmt::format("{} '{}' is the file read as {} '{}': the report would "
+                                        "overwrite it; write the report elsewhere",
+                                        flag, path.string(), what, input.string()));
+            }
+        }
+        for (std::size_t j = 0; j < i; ++j) {
+            if (same_file(path, written[j].second)) {
+                throw Error(
+                    ErrorKind::usage,
+                    fmt::format("{} '{}' and {} '{}' name the same file: one report would "
+                                "overwrite the other",
+                                written[j].first, written[j].second.string(), flag, path.string()));
+            }
+        }
+        std::error_code error;
+        if (fs::is_directory(path, error)) {
+            throw Error(ErrorKind::usage, fmt::format("{} '{}' is a folder; give the report's file",
+                                                      flag, path.string()));
+        }
+        auto folder = fs::absolute(path, error).parent_path();
+        if (!fs::is_directory(folder, error)) {
+            fs::create_directories(folder, error);
+            if (error || !fs::is_directory(folder)) {
+                throw Error(ErrorKind::usage,
+                            fmt::format("{} '{}': cannot make the folder '{}' for it: {}", flag,
+                                        path.string(), folder.string(),
+                                        error ? error.message() : "a file is in the way"));
+            }
+        }
+    }
+}
+
 bool writes_any(const RunFlags& flags, bool from_model_only = false) {
     return std::any_of(report::formats().begin(), report::formats().end(), [&](const auto& format) {
         auto path = flags.outputs.find(format.name);
@@ -469,11 +547,13 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
 }
 
 int run_command(const RunFlags& flags, int argc, char** argv) {
+    check_report_paths(flags, {});
     if (meltano::is_meltano_test_config(flags.test_config)) {
         return run_meltano_command(flags, argc, argv);
     }
     auto scenarios = load_scenarios(flags.suites);
     auto config = test_config_from(flags);
+    check_report_paths(flags, config.files);
     suite::SourceOptions source_options;
     source_options.spelling = flags.extension_keys == "bare" ? protocol::KeySpelling::bare
                                                              : protocol::KeySpelling::estuary;
@@ -550,6 +630,9 @@ int diff_command(const RunFlags& flags, const DiffFlags& versions) {
     engine::check_selection_names(flags.skip, headers, ids);
     auto control = version_config(flags, versions.control, versions.control_image);
     auto target = version_config(flags, versions.target, versions.target_image);
+    auto inputs = control.files;
+    inputs.insert(inputs.end(), target.files.begin(), target.files.end());
+    check_report_paths(flags, inputs);
     report::RunReport control_report;
     report::RunReport target_report;
     try {
@@ -602,6 +685,7 @@ int list_command(const std::vector<std::string>& suite_files) {
 
 int validate_command(const std::string& catalog_path, const std::string& transcript_path,
                      const RunFlags& flags) {
+    check_report_paths(flags, {catalog_path, transcript_path});
     auto catalog_text = read_text_file(catalog_path);
     auto document = json::parse_json_text(catalog_text, catalog_path);
     std::map<std::string, std::vector<std::string>> volatile_fields;
@@ -670,6 +754,7 @@ int report_command(const std::vector<std::string>& inputs, const RunFlags& flags
         throw Error(ErrorKind::usage,
                     fmt::format("say what to write: {} FILE", fmt::join(names, ", ")));
     }
+    check_report_paths(flags, {inputs.begin(), inputs.end()}, true);
     // Reports of one connector and test config are the shards (or parts) of one run.
     SavedRuns runs;
     for (const auto& input : inputs) {

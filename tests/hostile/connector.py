@@ -201,6 +201,8 @@ def main():
     command = sys.argv[1] if len(sys.argv) > 1 else ""
     if command == "daemon":
         daemon(sys.argv[2])
+    if os.environ.get("HOSTILE_STARTED_FILE"):
+        open(os.environ["HOSTILE_STARTED_FILE"], "w").close()
     escape_from_group()
     if "daemon_without_environment" in MODES:
         daemon_without_environment()
@@ -253,9 +255,10 @@ def main():
         status = "FAILED" if key.startswith("bad") else "SUCCEEDED"
         emit({"type": "CONNECTION_STATUS", "connectionStatus": {"status": status}})
         return 0
+    stream = "items" if "huge_stream_name" not in MODES else "s" * (1024 * 1024)
     if command == "discover":
         emit({"type": "CATALOG", "catalog": {"streams": [{
-            "name": "items", "json_schema": STREAM_SCHEMA,
+            "name": stream, "json_schema": STREAM_SCHEMA,
             "supported_sync_modes": ["full_refresh"]}]}})
         return 0
     if command == "read":
@@ -282,10 +285,16 @@ def main():
                 sys.stdout.write('{"type":"RECORD","record":{"stream":"items","emitted_at":%d,'
                                  '"data":{"id":1,"data":%s%s}}}\n' % (now, "[" * 3000, "]" * 3000))
                 continue
-            emit({"type": "RECORD", "record": {"stream": "items", "data": {"id": number},
+            emit({"type": "RECORD", "record": {"stream": stream, "data": {"id": number},
+                                               "emitted_at": now}})
+        if "huge_stream_name" in MODES:
+            # A record of a stream the catalog lacks, and one that breaks the stream's schema.
+            emit({"type": "RECORD", "record": {"stream": stream + "-other", "data": {"id": 1},
+                                               "emitted_at": now}})
+            emit({"type": "RECORD", "record": {"stream": stream, "data": {"id": "x"},
                                                "emitted_at": now}})
         emit({"type": "STATE", "state": {"type": "STREAM", "stream": {
-            "stream_descriptor": {"name": "items"}, "stream_state": {"done": True}}}})
+            "stream_descriptor": {"name": stream}, "stream_state": {"done": True}}}})
         return 0
     sys.stderr.write("unknown command %r\n" % command)
     return 2

@@ -640,6 +640,127 @@ def case_catalog_folder(folder):
     expect_refused(flags_run(folder, "--config", config, "--catalog", folder), "is a folder")
 
 
+# --- reports -----------------------------------------------------------------------------------
+
+def started_file(folder):
+    return os.path.join(folder, "started")
+
+
+def report_paths_run(folder, *report_args, test_config_path=None):
+    """conform run with these report flags; returns (completed, whether the connector ran)."""
+    config_path = os.path.join(folder, "config.json")
+    if not os.path.exists(config_path):
+        write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
+    if test_config_path is None:
+        test_config_path = write(folder, "conform.json", {
+            "connector": {"command": [sys.executable, CONNECTOR]}, "config": "config.json",
+            "catalog": write(folder, "catalog.json", CATALOG), "grace_seconds": 1})
+    if os.path.exists(started_file(folder)):
+        os.remove(started_file(folder))
+    completed = harness.run([conform, "run", "--test-config", test_config_path, "--only", "spec",
+                             *report_args],
+                            env=dict(os.environ, HOSTILE_MARKER=marker,
+                                     HOSTILE_STARTED_FILE=started_file(folder)))
+    return completed, os.path.exists(started_file(folder))
+
+
+def expect_refused_before_running(completed, started, *phrases):
+    expect_exit(completed, (2,))
+    expect(not started, "the connector ran although the report paths were refused")
+    for phrase in phrases:
+        expect(phrase in completed.stderr,
+               f"the error does not say {phrase!r}:\n{completed.stderr[-2000:]}")
+
+
+def case_report_overwrites_input(folder):
+    # A report path that is an input, or another report's path: refused before anything runs,
+    # naming both, and every file is left as it was.
+    test_config = os.path.join(folder, "conform.json")
+    config = os.path.join(folder, "config.json")
+    report_paths_run(folder)  # writes the files
+    before = {path: open(path).read() for path in (test_config, config)}
+    completed, started = report_paths_run(folder, "--report-json", test_config)
+    expect_refused_before_running(completed, started, "--report-json", "--test-config",
+                                  test_config)
+    completed, started = report_paths_run(folder, "--junit", config)
+    expect_refused_before_running(completed, started, "--junit", config)
+    same = os.path.join(folder, "same.out")
+    completed, started = report_paths_run(folder, "--report-json", same, "--markdown", same)
+    expect_refused_before_running(completed, started, "--report-json", "--markdown",
+                                  "name the same file")
+    for path, text in before.items():
+        expect(open(path).read() == text, f"{path} was overwritten")
+    transcript = write(folder, "read.jsonl", '{"type":"LOG","log":{"level":"INFO","message":"m"}}\n')
+    catalog = write(folder, "catalog.json", CATALOG)
+    completed = harness.run([conform, "validate", "--catalog", catalog, transcript,
+                             "--junit", transcript])
+    expect_exit(completed, (2,))
+    expect(open(transcript).read().startswith('{"type":"LOG"'), "the transcript was overwritten")
+    saved = os.path.join(folder, "saved.json")
+    report_paths_run(folder, "--report-json", saved)
+    saved_text = open(saved).read() if os.path.exists(saved) else ""
+    completed = harness.run([conform, "report", saved, "--json", saved])
+    expect_exit(completed, (2,))
+    expect(os.path.exists(saved) and open(saved).read() == saved_text,
+           "conform report overwrote the report it read")
+
+
+def case_report_folder_missing(folder):
+    # A report in a folder that does not exist yet: the folder is made; a folder that cannot be
+    # made is a usage error before anything runs (it was exit 4 after the whole run).
+    report = os.path.join(folder, "out", "deeper", "report.json")
+    completed, started = report_paths_run(folder, "--report-json", report)
+    expect_exit(completed, (0, 1))
+    expect(os.path.exists(report), "the report was not written in the missing folder")
+    blocker = write(folder, "a-file", "not a folder")
+    completed, started = report_paths_run(folder, "--junit",
+                                          os.path.join(blocker, "junit.xml"))
+    expect_refused_before_running(completed, started, "--junit", "cannot make the folder")
+    completed, started = report_paths_run(folder, "--markdown", folder)
+    expect_refused_before_running(completed, started, "--markdown", "is a folder")
+
+
+def case_stream_name_huge(folder):
+    # A stream named with 1 MiB: every message and report cuts it instead of copying it whole.
+    config_path = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
+    test_config = {"connector": {"command": [sys.executable, CONNECTOR]}, "config": config_path,
+                   "grace_seconds": 1}
+    paths = {kind: os.path.join(folder, name) for kind, name in
+             (("json", "report.json"), ("junit", "junit.xml"), ("markdown", "summary.md"))}
+    completed = harness.run([conform, "run", "--test-config",
+                             write(folder, "conform.json", test_config), "--only", "read",
+                             "--report-json", paths["json"], "--junit", paths["junit"],
+                             "--markdown", paths["markdown"]],
+                            env=dict(os.environ, HOSTILE_MODE="huge_stream_name",
+                                     HOSTILE_MARKER=marker))
+    expect_exit(completed, (1,))
+    statuses = check_statuses(harness.load_json_if_present(paths["json"]))
+    expect("failed" in statuses.get("read.streams_configured", set()),
+           f"read.streams_configured: {statuses.get('read.streams_configured')}")
+    expect(len(completed.stdout) < 100_000, f"the console printed {len(completed.stdout)} bytes")
+    for kind, path in paths.items():
+        size = os.path.getsize(path) if os.path.exists(path) else 0
+        expect(0 < size < 200_000, f"the {kind} report has {size} bytes")
+
+
+def case_markdown_control_bytes(folder):
+    # ESC and BEL in a line the connector wrote never reach the Markdown summary raw.
+    config_path = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
+    test_config = {"connector": {"command": [sys.executable, CONNECTOR]}, "config": config_path,
+                   "catalog": write(folder, "catalog.json", CATALOG), "grace_seconds": 1}
+    summary = os.path.join(folder, "summary.md")
+    completed = harness.run([conform, "run", "--test-config",
+                             write(folder, "conform.json", test_config), "--only", "read",
+                             "--markdown", summary],
+                            env=dict(os.environ, HOSTILE_MODE="control_bytes",
+                                     HOSTILE_MARKER=marker))
+    expect_exit(completed, (0, 1))
+    text = open(summary, encoding="utf-8").read() if os.path.exists(summary) else ""
+    expect("red" in text and "bell" in text, "the summary does not show the line")
+    for byte in ("\x1b", "\x07"):
+        expect(byte not in text, f"the Markdown summary holds the raw byte {byte!r}")
+
+
 CASES = {name[len("case_"):]: function for name, function in globals().items()
          if name.startswith("case_")}
 
