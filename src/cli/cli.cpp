@@ -5,12 +5,14 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -810,7 +812,9 @@ void add_report_flags(CLI::App& command, RunFlags& flags) {
 
 // Ctrl-C or SIGTERM stop every connector conform started; the main thread then finishes the
 // current run (reaping it and removing its container) and exits with 130. If it has not after
-// k_interrupt_patience, conform exits anyway.
+// k_interrupt_patience, conform exits anyway. A signal that one of conform's own descendants sent
+// (a connector that signals its parent) is the connector's doing, not the user's: it is reported
+// and ignored.
 constexpr auto k_interrupt_patience = std::chrono::seconds(30);
 
 void install_stop_handler() {
@@ -821,14 +825,49 @@ void install_stop_handler() {
     sigaddset(&signals, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
     std::thread([] {
-        int received = 0;
-        sigwait(&signals, &received);
-        fmt::print(stderr, "\nconform: stopping (signal {}); cleaning up connectors\n", received);
+        // The next signal from outside conform's process tree; nullopt when `deadline` passed.
+        using Clock = std::chrono::steady_clock;
+        auto from_outside = [](std::optional<Clock::time_point> deadline) -> std::optional<int> {
+            while (true) {
+                siginfo_t info{};
+                int received = 0;
+                if (!deadline) {
+                    received = sigwaitinfo(&signals, &info);
+                } else {
+                    auto left = std::max(Clock::duration::zero(), *deadline - Clock::now());
+                    auto seconds = std::chrono::duration_cast<std::chrono::seconds>(left);
+                    auto nanoseconds =
+                        std::chrono::duration_cast<std::chrono::nanoseconds>(left - seconds);
+                    timespec wait{static_cast<time_t>(seconds.count()),
+                                  static_cast<long>(nanoseconds.count())};
+                    received = sigtimedwait(&signals, &info, &wait);
+                }
+                if (received < 0) {
+                    if (errno == EINTR) {
+                        continue;
+                    }
+                    return std::nullopt;
+                }
+                // A terminal's Ctrl-C comes from the kernel (no sender); kill(2) names its sender.
+                bool sent =
+                    info.si_code == SI_USER || info.si_code == SI_QUEUE || info.si_code == SI_TKILL;
+                if (sent && process::sent_by_descendant(info.si_pid)) {
+                    fmt::print(stderr,
+                               "\nconform: ignored signal {} from pid {}, a process conform "
+                               "started (only a signal from outside stops the run)\n",
+                               received, info.si_pid);
+                    continue;
+                }
+                return received;
+            }
+        };
+        auto received = from_outside(std::nullopt);
+        fmt::print(stderr, "\nconform: stopping (signal {}); cleaning up connectors\n",
+                   received.value_or(0));
         process::request_stop();
         // A second signal, or the patience running out, ends conform at once. Connectors
         // still running get SIGKILL from the kernel then (PR_SET_PDEATHSIG).
-        timespec patience{static_cast<time_t>(k_interrupt_patience.count()), 0};
-        if (sigtimedwait(&signals, nullptr, &patience) > 0) {
+        if (from_outside(Clock::now() + k_interrupt_patience)) {
             fmt::print(stderr, "conform: second signal; exiting now\n");
         } else {
             fmt::print(stderr, "conform: connectors did not stop in time; exiting\n");

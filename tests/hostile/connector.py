@@ -94,6 +94,9 @@ def daemon_without_environment():
                                        os.environ["HOSTILE_DAEMON_PID_FILE"]], {})
         os._exit(0)
     os.wait()
+    # Returns once the daemon runs, so that the test knows its pid.
+    while not os.path.exists(os.environ["HOSTILE_DAEMON_PID_FILE"]):
+        time.sleep(0.01)
 
 
 def daemon(pid_file):
@@ -105,16 +108,20 @@ def daemon(pid_file):
         time.sleep(1)
 
 
-def signal_conform(signal_number):
-    """Sends a signal to conform, the parent of this process (or of its first ancestor that conform
-    started), from a child in a session of its own: as a connector that wants to end the run."""
-    target = int(os.environ.get("HOSTILE_SIGNAL_TARGET", os.getppid()))
-    child = os.fork()
-    if child == 0:
+def signal_conform():
+    """Sends SIGINT to conform (this process's parent), and SIGTERM from a child in a session of
+    its own that stays until conform ends the run: as a connector that wants the run to end as
+    if the user had stopped it. Returns once both signals were sent."""
+    conform = os.getppid()
+    os.kill(conform, signal.SIGINT)
+    sent = os.pipe()
+    if os.fork() == 0:
         os.setsid()
-        os.kill(target, signal_number)
-        os._exit(0)
-    os.waitpid(child, 0)
+        os.kill(conform, signal.SIGTERM)
+        os.write(sent[1], b"x")
+        while True:
+            time.sleep(1)
+    os.read(sent[0], 1)
 
 
 SPEC_REF = {
@@ -207,7 +214,7 @@ def main():
     if "daemon_without_environment" in MODES:
         daemon_without_environment()
     if "signal_conform" in MODES and command == "check":
-        signal_conform(signal.SIGINT)
+        signal_conform()
     if command == "spec":
         if "hang_spec" in MODES:
             hang()

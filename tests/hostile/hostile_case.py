@@ -41,7 +41,7 @@ def kill_leftovers(pids):
 write = harness.write_file
 
 
-def conform_run(folder, modes, *args, config=None, timeouts=None):
+def conform_run(folder, modes, *args, config=None, timeouts=None, extra_env=None):
     config_path = write(folder, "config.json", config or {"api_key": "k3y-abcdef-123456"})
     test_config = {
         "connector": {"command": [sys.executable, CONNECTOR]},
@@ -52,7 +52,8 @@ def conform_run(folder, modes, *args, config=None, timeouts=None):
     }
     test_config_path = write(folder, "conform.json", test_config)
     report = os.path.join(folder, "report.json")
-    env = dict(os.environ, HOSTILE_MODE=",".join(modes), HOSTILE_MARKER=marker)
+    env = dict(os.environ, HOSTILE_MODE=",".join(modes), HOSTILE_MARKER=marker,
+               **(extra_env or {}))
     command = [conform, "run", "--test-config", test_config_path, "--report-json", report, *args]
     completed = harness.run(command, env=env)
     return completed, harness.load_json_if_present(report)
@@ -759,6 +760,65 @@ def case_markdown_control_bytes(folder):
     expect("red" in text and "bell" in text, "the summary does not show the line")
     for byte in ("\x1b", "\x07"):
         expect(byte not in text, f"the Markdown summary holds the raw byte {byte!r}")
+
+
+# --- processes ---------------------------------------------------------------------------------
+
+def case_signal_from_connector(folder):
+    # check sends SIGINT to conform, and a child of it in a session of its own sends SIGTERM:
+    # signals from conform's own process tree do not end the run as an interrupt would.
+    completed, report = conform_run(folder, ["signal_conform"], "--only", "check-valid")
+    expect_exit(completed, (0,))
+    expect("ignored signal" in completed.stderr,
+           f"conform does not say it ignored the signals:\n{completed.stderr[-2000:]}")
+    expect(report is not None and not report["metadata"].get("interrupted"),
+           "the run is reported as interrupted")
+
+
+def case_runtime_exec_connector(folder):
+    # A runtime whose `run` exec's the connector (no process keeps the container's name) and whose
+    # `kill` and `rm` fail; the connector hangs in a session of its own and ignores SIGTERM. The
+    # spec timeout ends the run; the connector, conform's descendant, is killed, and the cleanup
+    # problem says so.
+    config_path = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
+    test_config = {
+        "connector": {"image": "conform-hostile/never-removed:1",
+                      "runtime": os.path.join(HERE, "broken_runtime.py"), "pull": "never"},
+        "config": config_path,
+        "catalog": write(folder, "catalog.json", CATALOG),
+        "grace_seconds": 1,
+        "timeouts": {"spec": 2},
+    }
+    report_path = os.path.join(folder, "report.json")
+    env = dict(os.environ, HOSTILE_MARKER=marker, HOSTILE_MODE="hang_spec,ignore_sigterm",
+               BROKEN_RUNTIME_EXEC=CONNECTOR)
+    completed = harness.run([conform, "run", "--test-config",
+                             write(folder, "conform.json", test_config), "--only", "spec",
+                             "--report-json", report_path], env=env)
+    expect_exit(completed, (1,))
+    problems_seen = []
+    for scenario in (harness.load_json_if_present(report_path) or {}).get("scenarios", []):
+        problems_seen += [run.get("cleanup_problem", "") for run in scenario["runs"]]
+    expect(any("conform killed 1 process(es)" in problem and "connector.py" in problem
+               for problem in problems_seen),
+           f"the cleanup problem does not name the connector conform killed: {problems_seen}")
+
+
+def case_daemon_empty_environment(folder):
+    # spec leaves a daemon that double-forked into a session of its own and exec'd with an empty
+    # environment (no marker), ignoring SIGTERM: it was conform's descendant, so it dies.
+    pid_file = os.path.join(folder, "daemon.pid")
+    completed, _ = conform_run(folder, ["daemon_without_environment"], "--only", "spec",
+                               extra_env={"HOSTILE_DAEMON_PID_FILE": pid_file})
+    expect_exit(completed, (0,))
+    if not os.path.exists(pid_file):
+        problems.append("the daemon never started")
+        return
+    pid = int(open(pid_file).read())
+    alive = "daemon" in harness.command_line(pid)
+    if alive:
+        kill_leftovers([pid])
+    expect(not alive, f"the daemon (pid {pid}) outlived conform")
 
 
 CASES = {name[len("case_"):]: function for name, function in globals().items()
