@@ -216,12 +216,14 @@ config::TestConfig test_config_from(const RunFlags& flags) {
             container::parse_pull_policy(flags.pull).value_or(container::PullPolicy::missing);
         config.image = image;
     }
-    config.config_text = read_text_file(flags.config);
+    // Checked here, so that a syntax error names the file rather than "<command line>".
+    config.config_text = config::read_json_file(flags.config, config::Holds::secrets);
     if (!flags.invalid_config.empty()) {
-        config.invalid_config_text = read_text_file(flags.invalid_config);
+        config.invalid_config_text =
+            config::read_json_file(flags.invalid_config, config::Holds::secrets);
     }
     if (!flags.catalog.empty()) {
-        config.catalog_text = read_text_file(flags.catalog);
+        config.catalog_text = config::read_json_file(flags.catalog, config::Holds::data);
     }
     config.extensions = flags.extensions;
     apply_config_flags(flags, config);

@@ -65,10 +65,6 @@ std::filesystem::path resolve(const std::filesystem::path& base, const std::stri
 // Expected records are many documents, one a line: they may take more than one input document.
 constexpr std::size_t k_max_expected_records_bytes = 256 * 1024 * 1024;
 
-// What a connector config may be: secrets are in it, so a syntax error names the file, line
-// and column but never shows the line.
-enum class Holds { data, secrets };
-
 // `text` of the file `path`, once its JSON syntax is known to be right: every problem is then
 // reported against the file that has it, not the test config that names it.
 std::string checked_json(std::string text, const std::filesystem::path& path, Holds holds) {
@@ -259,6 +255,10 @@ TestConfig load_test_config(const std::filesystem::path& path) {
     config.config_text = checked_json(read_text_file(config_path), config_path, Holds::secrets);
     read_optional_sections(document, config);
     return config;
+}
+
+std::string read_json_file(const std::filesystem::path& path, Holds holds) {
+    return checked_json(read_text_file(path), path, holds);
 }
 
 std::vector<std::string> split_command_line(std::string_view command_line) {

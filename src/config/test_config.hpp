@@ -80,6 +80,15 @@ struct TestConfig {
 // shows its line, which may hold a secret.
 TestConfig load_test_config(const std::filesystem::path& path);
 
+// What a JSON input file holds: a connector config holds secrets, so its syntax errors never show
+// the line.
+enum class Holds { data, secrets };
+
+// The text of the JSON file `path` (read as read_text_file reads it), once its syntax is known to
+// be right. Throws conform::Error (input) naming the file, line and column of a syntax error,
+// with the line only for Holds::data. For files named by flags as for those a test config names.
+std::string read_json_file(const std::filesystem::path& path, Holds holds);
+
 // Splits a command line into argv the way a POSIX shell would for words and quotes (no
 // expansion). Throws conform::Error (usage) on an unterminated quote.
 std::vector<std::string> split_command_line(std::string_view command_line);

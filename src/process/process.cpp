@@ -213,24 +213,33 @@ public:
         pid_t self = ::getpid();
         std::vector<detail::ProcessInfo> found;
         for (const auto& [pid, info] : table) {
-            const detail::ProcessInfo* at = &info;
-            bool left_behind = pid != self;
-            for (int step = 0; left_behind && step < 4096; ++step) {
-                if (at->start_ticks < cutoff || m_pids.contains(at->pid) || at->state == 'Z') {
-                    left_behind = false;
-                } else if (at->parent == self) {
-                    break;
-                } else if (auto parent = table.find(at->parent); parent != table.end()) {
-                    at = &parent->second;
-                } else {
-                    left_behind = false;  // not conform's
-                }
-            }
-            if (left_behind && at->parent == self) {
+            if (pid != self && left_behind(info, table, self, cutoff)) {
                 found.push_back(info);
             }
         }
         return found;
+    }
+
+    // Whether `info` descends from conform (`self`) through processes that all started since
+    // `cutoff`, none of them a child conform still runs, nor a zombie.
+    bool left_behind(const detail::ProcessInfo& info,
+                     const std::map<pid_t, detail::ProcessInfo>& table, pid_t self,
+                     unsigned long long cutoff) const {
+        const detail::ProcessInfo* at = &info;
+        for (int step = 0; step < 4096; ++step) {
+            if (at->start_ticks < cutoff || m_pids.contains(at->pid) || at->state == 'Z') {
+                return false;
+            }
+            if (at->parent == self) {
+                return true;
+            }
+            auto parent = table.find(at->parent);
+            if (parent == table.end()) {
+                return false;  // not conform's
+            }
+            at = &parent->second;
+        }
+        return false;
     }
 
 private:

@@ -512,8 +512,9 @@ void Tally::keep(std::string message, std::string_view seen, bool advisory) {
     // what the connector sent (a stream, a type) is cut too: it is copied into every example.
     bool masks = m_secrets != nullptr && !m_secrets->empty();
     auto shown = excerpt(masks ? m_secrets->redact(seen) : seen, k_example_excerpt);
-    auto text = excerpt(masks ? m_secrets->redact(message) : message, k_example_message);
-    m_tally.examples.push_back({std::move(text), m_line, std::move(shown), advisory});
+    std::string text = masks ? m_secrets->redact(message) : std::move(message);
+    m_tally.examples.push_back(
+        {excerpt(text, k_example_message), m_line, std::move(shown), advisory});
 }
 
 void Tally::fail(std::string message, std::string_view seen) {

@@ -15,6 +15,7 @@
 #include "json/pointer.hpp"
 #include "schema/regex.hpp"
 #include "schema/uri.hpp"
+#include "util/ascii.hpp"
 #include "util/error.hpp"
 
 namespace conform::protocol {
@@ -139,6 +140,27 @@ bool pattern_matches(std::string_view pattern, std::string_view name) {
 }
 
 }  // namespace
+
+std::vector<std::string> config_strings(const rapidjson::Value& config) {
+    std::vector<std::string> strings;
+    std::vector<const rapidjson::Value*> pending{&config};
+    while (!pending.empty()) {
+        const auto* value = pending.back();
+        pending.pop_back();
+        if (value->IsString()) {
+            strings.emplace_back(value->GetString(), value->GetStringLength());
+        } else if (value->IsObject()) {
+            for (const auto& entry : value->GetObject()) {
+                pending.push_back(&entry.value);
+            }
+        } else if (value->IsArray()) {
+            for (const auto& item : value->GetArray()) {
+                pending.push_back(&item);
+            }
+        }
+    }
+    return strings;
+}
 
 std::vector<std::string> collect_secrets(const rapidjson::Value& schema,
                                          const rapidjson::Value& config) {
@@ -294,19 +316,6 @@ void append_utf8(std::string& out, char32_t code) {
     }
 }
 
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
 // Decodes every JSON escape of its source one unit at a time, with a lookahead of one
 // surrogate pair (12 units); anything else, invalid escapes included, passes as it is. Memory
 // and time are linear in nothing but the text: no copy of it is made.
@@ -352,7 +361,7 @@ private:
         }
         long value = 0;
         for (std::size_t i = at + 2; i < at + 6; ++i) {
-            int digit = hex_digit(m_ahead[i].byte);
+            int digit = hex_value(m_ahead[i].byte);
             if (digit < 0) {
                 return -1;
             }
@@ -529,22 +538,6 @@ void find_decoded(std::string_view text, const std::vector<std::string>& values,
     }
 }
 
-// `value` as a JSON pointer token spells it ("~" as "~0", "/" as "~1"): how a secret used as a
-// property name appears in the location of a schema violation.
-std::string pointer_spelling(std::string_view value) {
-    std::string token;
-    for (char c : value) {
-        if (c == '~') {
-            token += "~0";
-        } else if (c == '/') {
-            token += "~1";
-        } else {
-            token += c;
-        }
-    }
-    return token;
-}
-
 std::vector<std::string> spellings(const std::vector<std::string>& values) {
     std::vector<std::string> needles;
     for (const auto& value : values) {
@@ -553,7 +546,8 @@ std::vector<std::string> spellings(const std::vector<std::string>& values) {
             needles.push_back(json_escaped(value, style));
         }
         needles.push_back(value);
-        needles.push_back(pointer_spelling(value));
+        // How a secret used as a property name appears in the location of a schema violation.
+        needles.push_back(json::escape_pointer_token(value));
     }
     // Longest first, so a secret that contains another is masked whole.
     std::sort(needles.begin(), needles.end(),
@@ -594,6 +588,14 @@ Secrets::Secrets(std::vector<std::string> values) {
     for (const auto& value : m_mask_values) {
         m_mask_failures.push_back(failure_function(value));
     }
+}
+
+Secrets Secrets::without_spec(std::vector<std::string> unmarked) {
+    Secrets secrets(std::move(unmarked));
+    secrets.m_from_spec = false;
+    secrets.m_detect_values.clear();
+    secrets.m_detect_needles.clear();
+    return secrets;
 }
 
 // Detection needs no spans: each level is decoded into a plain string and searched as text.

@@ -17,6 +17,10 @@ namespace conform::protocol {
 std::vector<std::string> collect_secrets(const rapidjson::Value& schema,
                                          const rapidjson::Value& config);
 
+// Every string value in `config`, at any depth (iterative): what conform masks when no spec says
+// which values are secret.
+std::vector<std::string> config_strings(const rapidjson::Value& config);
+
 // The secret values of a connector config (properties marked `airbyte_secret`), found in output
 // and masked in every report.
 //
@@ -31,8 +35,15 @@ public:
     Secrets() = default;
     explicit Secrets(std::vector<std::string> values);
 
+    // When the connector yielded no spec (no SPEC, or one without a connectionSpecification),
+    // no value is known to be secret: every value of `unmarked` (the configs' strings) is masked
+    // in reports, none is reported as a leak (a start date in a record is no leak).
+    static Secrets without_spec(std::vector<std::string> unmarked);
+
     // True when nothing would be masked.
     bool empty() const { return m_mask_needles.empty(); }
+    // False when no spec said which values are secret (see without_spec).
+    bool from_spec() const { return m_from_spec; }
     // True when `text` contains a secret of at least k_min_detected_length bytes, raw, in any
     // JSON string spelling (escapes such as \u0061 for any character, mixed freely), encoded up
     // to three times (JSON in a JSON string in a JSON string), or as a JSON pointer token.
@@ -52,6 +63,7 @@ private:
     // Per mask value: its Knuth-Morris-Pratt failure function, for masking in decoded text.
     std::vector<std::vector<std::size_t>> m_mask_failures;
     std::size_t m_max_spelling = 0;
+    bool m_from_spec = true;
 };
 
 // Scans a stream (stderr) for secrets as it arrives, across chunk boundaries, so that a leak is

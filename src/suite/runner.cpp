@@ -170,21 +170,39 @@ struct AirbyteSource::Impl {
         auto observation = execute(spec_step, RunPlan{"spec (setup)", {}, {}, {}},
                                    scratch_root.path(), nullptr, {});
         const auto* spec = observation.first_kept("SPEC");
+        auto config_document = json::parse_json_text(config.config_text, config.origin.string());
         if (spec == nullptr) {
+            mask_every_config_string(config_document);
             return;
         }
         auto message = json::parse_json_text(spec->json, "SPEC message");
-        auto config_document = json::parse_json_text(config.config_text, config.origin.string());
-        std::vector<std::string> values;
         const auto& specification = message["spec"];
-        if (specification.HasMember("connectionSpecification")) {
-            values = protocol::collect_secrets(specification["connectionSpecification"],
-                                               config_document);
-            learn_invalid_config_secrets(specification["connectionSpecification"], values);
-            minimal_config_text =
-                minimal_config(specification["connectionSpecification"], config_document);
+        if (!specification.HasMember("connectionSpecification")) {
+            mask_every_config_string(config_document);
+            return;
         }
+        auto values =
+            protocol::collect_secrets(specification["connectionSpecification"], config_document);
+        learn_invalid_config_secrets(specification["connectionSpecification"], values);
+        minimal_config_text =
+            minimal_config(specification["connectionSpecification"], config_document);
         secrets = protocol::Secrets(std::move(values));
+    }
+
+    // No spec says which config values are secret: every string of the configs is masked.
+    void mask_every_config_string(const rapidjson::Value& config_document) {
+        auto values = protocol::config_strings(config_document);
+        if (config.invalid_config_text) {
+            try {
+                auto invalid = json::parse_json_text(*config.invalid_config_text, "invalid config");
+                auto more = protocol::config_strings(invalid);
+                values.insert(values.end(), more.begin(), more.end());
+            } catch (const Error&) {
+                // Not JSON: masked as it is.
+                values.push_back(*config.invalid_config_text);
+            }
+        }
+        secrets = protocol::Secrets::without_spec(std::move(values));
     }
 
     // check-invalid runs with the invalid config: its secrets must not leak either.

@@ -82,18 +82,24 @@ def plant_symlinks():
             os.symlink(os.environ["HOSTILE_VICTIM"], path)
 
 
-def daemon_without_environment():
-    """A double fork into a session of its own, exec'd with an empty environment: no marker."""
+def detached(run):
+    """Calls run() in a grandchild that double-forked into a session of its own and holds no
+    pipes: it outlives its parent, which this process reaps."""
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
             devnull = os.open(os.devnull, os.O_RDWR)
             for fd in (0, 1, 2):
                 os.dup2(devnull, fd)
-            os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), "daemon",
-                                       os.environ["HOSTILE_DAEMON_PID_FILE"]], {})
+            run()
         os._exit(0)
     os.wait()
+
+
+def daemon_without_environment():
+    """A detached daemon exec'd with an empty environment: no marker to find it by."""
+    detached(lambda: os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), "daemon",
+                                                os.environ["HOSTILE_DAEMON_PID_FILE"]], {}))
     # Returns once the daemon runs, so that the test knows its pid.
     while not os.path.exists(os.environ["HOSTILE_DAEMON_PID_FILE"]):
         time.sleep(0.01)
@@ -149,6 +155,12 @@ def deep_spec(depth):
     sys.stdout.flush()
 
 
+def ignore_sigterm_forever():
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    while True:
+        time.sleep(1)
+
+
 def escape_from_group():
     """Leaves conform's process group (and session), then keeps running."""
     if "setsid" in MODES or "setpgid" in MODES:
@@ -164,18 +176,7 @@ def escape_from_group():
         else:
             os.setpgid(0, 0)
     if "double_fork" in MODES:
-        # The grandchild detaches in a new session and outlives its parent, holding no pipes.
-        if os.fork() == 0:
-            os.setsid()
-            if os.fork() == 0:
-                devnull = os.open(os.devnull, os.O_RDWR)
-                for fd in (0, 1, 2):
-                    os.dup2(devnull, fd)
-                signal.signal(signal.SIGTERM, signal.SIG_IGN)
-                while True:
-                    time.sleep(1)
-            os._exit(0)
-        os.wait()
+        detached(ignore_sigterm_forever)
     if "ignore_sigterm" in MODES:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
@@ -218,6 +219,8 @@ def main():
     if command == "spec":
         if "hang_spec" in MODES:
             hang()
+        if "no_spec" in MODES:
+            return 0
         if "deep_spec" in MODES:
             deep_spec(int(os.environ.get("HOSTILE_DEPTH", "500000")))
         elif "spec_ref" in MODES:
@@ -232,6 +235,10 @@ def main():
     if "leak_all_config" in MODES:
         for value in strings_in(cfg):
             emit({"type": "LOG", "log": {"level": "INFO", "message": "config value " + value}})
+    if "leak_config_plain" in MODES:
+        # Not JSON: io.json_lines shows these lines in its examples.
+        for value in strings_in(cfg):
+            sys.stdout.write("config value " + value + "\n")
     if "leak_double_encoded" in MODES:
         inner = json.dumps({"key": key}, ensure_ascii=True)
         emit({"type": "LOG", "log": {"level": "INFO", "message": json.dumps(inner)}},

@@ -115,10 +115,9 @@ def case_double_fork(folder):
     expect(report is not None, "no JSON report written")
 
 
-def case_container_cleanup_fails(folder):
-    # A runtime whose `kill` and `rm` fail, with a client that ignores SIGTERM in a session of its
-    # own: the spec timeout ends the run, the failed cleanup is reported, and the client (found by
-    # the container's name on its command line) does not outlive conform.
+def broken_runtime_run(folder, extra_env=None):
+    """conform run --only spec of an image under tests/hostile/broken_runtime.py, whose `kill`
+    and `rm` fail; the spec timeout ends it. Returns (completed, the runs' cleanup problems)."""
     config_path = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
     test_config = {
         "connector": {"image": "conform-hostile/never-removed:1",
@@ -130,13 +129,21 @@ def case_container_cleanup_fails(folder):
     }
     test_config_path = write(folder, "conform.json", test_config)
     report_path = os.path.join(folder, "report.json")
-    env = dict(os.environ, HOSTILE_MARKER=marker)
+    env = dict(os.environ, HOSTILE_MARKER=marker, **(extra_env or {}))
     completed = harness.run([conform, "run", "--test-config", test_config_path,
                              "--only", "spec", "--report-json", report_path], env=env)
-    expect_exit(completed, (1,))
     problems_seen = []
     for scenario in (harness.load_json_if_present(report_path) or {}).get("scenarios", []):
         problems_seen += [run.get("cleanup_problem", "") for run in scenario["runs"]]
+    return completed, problems_seen
+
+
+def case_container_cleanup_fails(folder):
+    # A runtime whose `kill` and `rm` fail, with a client that ignores SIGTERM in a session of its
+    # own: the spec timeout ends the run, the failed cleanup is reported, and the client (found by
+    # the container's name on its command line) does not outlive conform.
+    completed, problems_seen = broken_runtime_run(folder)
+    expect_exit(completed, (1,))
     expect(any("rm -f conform-" in problem and "failed: exit code 1" in problem and
                "conform killed 1 process(es)" in problem for problem in problems_seen),
            f"the report does not say that the cleanup failed and what was killed: {problems_seen}")
@@ -481,6 +488,44 @@ def case_config_syntax_error(folder):
            f"the error does not name the config file and line:\n{completed.stderr}")
 
 
+def case_flags_syntax_error(folder):
+    # The same with --connector and --config flags: the error names the config file, not
+    # "<command line>", and does not show the line; a catalog's error names the catalog.
+    secret = "k3y-abcdef-123456"
+    bad_config = write(folder, "config.json", '{"api_key": "%s" "note": 1}' % secret)
+    completed = flags_run(folder, "--config", bad_config, "--only", "spec")
+    expect_exit(completed, (3,))
+    expect(secret not in completed.stderr and secret not in completed.stdout,
+           f"the error shows the secret:\n{completed.stderr}")
+    expect("config.json:1:" in completed.stderr and "<command line>" not in completed.stderr,
+           f"the error does not name the config file and line:\n{completed.stderr}")
+    good_config = write(folder, "good.json", {"api_key": secret})
+    bad_catalog = write(folder, "catalog.json", '{"streams": [}')
+    completed = flags_run(folder, "--config", good_config, "--catalog", bad_catalog,
+                          "--only", "spec")
+    expect_exit(completed, (3,))
+    expect("catalog.json" in completed.stderr and "<command line>" not in completed.stderr,
+           f"the error does not name the catalog file:\n{completed.stderr}")
+
+
+def case_secret_no_spec(folder):
+    # spec yields no SPEC: no value is known to be secret, so every config string is masked in
+    # reports (it was shown raw) and secrets.not_leaked says why it looks for nothing (it said
+    # that the spec marks no secret).
+    secret = "k3y-abcdef-123456"
+    completed, report = conform_run(folder, ["no_spec", "leak_config_plain"], "--only",
+                                    "check-valid")
+    expect(report is not None, f"no JSON report written:\n{completed.stderr[-2000:]}")
+    expect_secret_hidden(completed, os.path.join(folder, "report.json"), secret)
+    expect("**********" in open(os.path.join(folder, "report.json")).read(),
+           "the report shows no masked config line")
+    notes = [check["note"] for scenario in report["scenarios"] for check in scenario["checks"]
+             if check["id"] == "secrets.not_leaked"]
+    expect(notes and all("no spec" in note and "masks every config string" in note
+                         for note in notes),
+           f"secrets.not_leaked does not say that there was no spec: {notes}")
+
+
 def leaked_config_case(folder, mode, config, secret):
     completed, report = conform_run(folder, [mode, "leak_all_config"], "--only", "check-valid",
                                     config=config)
@@ -564,13 +609,24 @@ def case_mask_linear(folder):
 # --- inputs that are not documents ---------------------------------------------------------------
 
 def fifo_fed_by(path, data=None, endless=False):
-    """A FIFO at path and a thread that writes data to it (or 'x' until the reader goes)."""
+    """A FIFO at path and a thread that writes data to it, or 'x' without end.
+
+    With data, the thread's open waits for conform to open the FIFO (conform's open of a
+    transcript waits for the writer in turn). An endless FIFO is opened for writing before conform
+    opens it, with a reader held open that never reads (so that this open does not wait): conform
+    opens inputs without waiting for a writer, and must never find this FIFO without its writer.
+    """
     import threading
     os.mkfifo(path)
+    if endless:
+        fifo_fed_by.holders.append(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
+        target = os.open(path, os.O_WRONLY)
+    else:
+        target = path
 
     def feed():
         try:
-            with open(path, "wb") as fifo:  # waits for the reader
+            with open(target, "wb") as fifo:
                 if endless:
                     while True:
                         fifo.write(b"x" * 65536)
@@ -582,6 +638,9 @@ def fifo_fed_by(path, data=None, endless=False):
     thread = threading.Thread(target=feed, daemon=True)
     thread.start()
     return thread
+
+
+fifo_fed_by.holders = []
 
 
 def case_validate_fifo(folder):
@@ -615,9 +674,8 @@ def flags_run(folder, *args):
 
 
 def case_input_dev_zero(folder):
-    # /dev/zero as config, catalog or validate's catalog: refused at once, never read. (As
-    # --test-config it is still read whole by meltano::is_meltano_test_config, which is not
-    # read_text_file's.)
+    # /dev/zero as config, catalog, test config or validate's catalog: refused at once, never
+    # read.
     config = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
     expect_refused(flags_run(folder, "--config", "/dev/zero"), "'/dev/zero'",
                    "a character device")
@@ -626,6 +684,9 @@ def case_input_dev_zero(folder):
     expect_refused(measured_run([conform, "validate", "--catalog", "/dev/zero",
                                  write(folder, "read.jsonl", "{}\n")], timeout=120),
                    "'/dev/zero'", "a character device")
+    # As --test-config (it was read whole to see whether it is a Meltano test config).
+    expect_refused(measured_run([conform, "run", "--test-config", "/dev/zero"], timeout=120),
+                   "'/dev/zero'", "a character device")
 
 
 def case_input_fifo_endless(folder):
@@ -633,6 +694,10 @@ def case_input_fifo_endless(folder):
     fifo = os.path.join(folder, "config.fifo")
     fifo_fed_by(fifo, endless=True)
     expect_refused(flags_run(folder, "--config", fifo), "larger than 16 MiB")
+    fifo = os.path.join(folder, "conform.fifo")
+    fifo_fed_by(fifo, endless=True)
+    expect_refused(measured_run([conform, "run", "--test-config", fifo], timeout=120),
+                   "larger than 16 MiB")
 
 
 def case_catalog_folder(folder):
@@ -776,29 +841,12 @@ def case_signal_from_connector(folder):
 
 
 def case_runtime_exec_connector(folder):
-    # A runtime whose `run` exec's the connector (no process keeps the container's name) and whose
-    # `kill` and `rm` fail; the connector hangs in a session of its own and ignores SIGTERM. The
-    # spec timeout ends the run; the connector, conform's descendant, is killed, and the cleanup
-    # problem says so.
-    config_path = write(folder, "config.json", {"api_key": "k3y-abcdef-123456"})
-    test_config = {
-        "connector": {"image": "conform-hostile/never-removed:1",
-                      "runtime": os.path.join(HERE, "broken_runtime.py"), "pull": "never"},
-        "config": config_path,
-        "catalog": write(folder, "catalog.json", CATALOG),
-        "grace_seconds": 1,
-        "timeouts": {"spec": 2},
-    }
-    report_path = os.path.join(folder, "report.json")
-    env = dict(os.environ, HOSTILE_MARKER=marker, HOSTILE_MODE="hang_spec,ignore_sigterm",
-               BROKEN_RUNTIME_EXEC=CONNECTOR)
-    completed = harness.run([conform, "run", "--test-config",
-                             write(folder, "conform.json", test_config), "--only", "spec",
-                             "--report-json", report_path], env=env)
+    # The same runtime, but its `run` exec's the connector (no process keeps the container's
+    # name), which hangs in a session of its own and ignores SIGTERM. The connector, conform's
+    # descendant, is killed, and the cleanup problem says so.
+    completed, problems_seen = broken_runtime_run(
+        folder, {"HOSTILE_MODE": "hang_spec,ignore_sigterm", "BROKEN_RUNTIME_EXEC": CONNECTOR})
     expect_exit(completed, (1,))
-    problems_seen = []
-    for scenario in (harness.load_json_if_present(report_path) or {}).get("scenarios", []):
-        problems_seen += [run.get("cleanup_problem", "") for run in scenario["runs"]]
     expect(any("conform killed 1 process(es)" in problem and "connector.py" in problem
                for problem in problems_seen),
            f"the cleanup problem does not name the connector conform killed: {problems_seen}")

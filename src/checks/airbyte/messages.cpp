@@ -308,7 +308,12 @@ void report_cursor(const Inputs& inputs, Verdict& verdict) {
 }
 
 void report_secrets(const Inputs& inputs, Verdict& verdict) {
-    if (inputs.secrets().empty()) {
+    if (!inputs.secrets().from_spec()) {
+        verdict.skip(
+            "the connector yielded no spec (no SPEC with a connectionSpecification): conform "
+            "cannot tell which config values are secret, so it looks for none and masks every "
+            "config string in reports");
+    } else if (inputs.secrets().empty()) {
         verdict.skip("the spec marks no config property airbyte_secret: no secret to look for");
     }
     report_line_findings(k_secrets.id(), inputs, verdict);

@@ -511,15 +511,21 @@ TEST_CASE("a process that left the group with setsid and ignores SIGTERM is kill
     CHECK(process_gone(std::stoi(recorder.lines[0].text)));
 }
 
+// A connector that leaves a daemon behind: `launcher` starts `/bin/sh -c DAEMON`, which ignores
+// SIGTERM and writes its pid; the connector prints that pid and exits.
+LaunchSpec leaving_a_daemon(const std::string& launcher, const std::filesystem::path& dir) {
+    LaunchSpec spec = shell(launcher +
+                            " /bin/sh -c 'trap \"\" TERM; echo $$ > pid.tmp; /bin/mv pid.tmp pid; "
+                            "while :; do /bin/sleep 1; done' </dev/null >/dev/null 2>&1 & "
+                            "while [ ! -s pid ]; do sleep 0.01; done; cat pid");
+    spec.working_dir = dir;
+    return spec;
+}
+
 TEST_CASE("a double-forked daemon in its own session holding no pipes is killed and reaped") {
     conform::process::PrivateDir dir;
     Recorder recorder;
-    LaunchSpec spec = shell(
-        "setsid sh -c 'trap \"\" TERM; echo $$ > pid.tmp; mv pid.tmp pid; "
-        "while :; do sleep 1; done' </dev/null >/dev/null 2>&1 & "
-        "while [ ! -s pid ]; do sleep 0.01; done; cat pid");
-    spec.working_dir = dir.path();
-    RunResult result = conform::process::run(spec, recorder);
+    RunResult result = conform::process::run(leaving_a_daemon("setsid", dir.path()), recorder);
     CHECK(result.exit.succeeded());
     CHECK(result.stop_reason == StopReason::none);
     REQUIRE(recorder.lines.size() == 1);
@@ -562,12 +568,8 @@ TEST_CASE("a daemon that cleared its environment and left the session is killed 
     conform::process::PrivateDir dir;
     Recorder recorder;
     // No marker to find it by: it is found as conform's descendant (conform is its subreaper).
-    LaunchSpec spec = shell(
-        "setsid env -i /bin/sh -c 'trap \"\" TERM; echo $$ > pid.tmp; /bin/mv pid.tmp pid; "
-        "while :; do /bin/sleep 1; done' </dev/null >/dev/null 2>&1 & "
-        "while [ ! -s pid ]; do sleep 0.01; done; cat pid");
-    spec.working_dir = dir.path();
-    RunResult result = conform::process::run(spec, recorder);
+    RunResult result =
+        conform::process::run(leaving_a_daemon("setsid env -i", dir.path()), recorder);
     CHECK(result.exit.succeeded());
     REQUIRE(recorder.lines.size() == 1);
     CHECK(process_gone(std::stoi(recorder.lines[0].text)));
@@ -576,11 +578,7 @@ TEST_CASE("a daemon that cleared its environment and left the session is killed 
 TEST_CASE("what a helper run that keeps its leftovers started outlives it") {
     conform::process::PrivateDir dir;
     Recorder recorder;
-    LaunchSpec spec = shell(
-        "setsid env -u CONFORM_RUN_ID sh -c 'echo $$ > pid.tmp; mv pid.tmp pid; "
-        "while :; do sleep 1; done' </dev/null >/dev/null 2>&1 & "
-        "while [ ! -s pid ]; do sleep 0.01; done; cat pid");
-    spec.working_dir = dir.path();
+    LaunchSpec spec = leaving_a_daemon("setsid env -u CONFORM_RUN_ID", dir.path());
     spec.leftovers = LaunchSpec::Leftovers::keep;
     conform::process::run(spec, recorder);
     REQUIRE(recorder.lines.size() == 1);

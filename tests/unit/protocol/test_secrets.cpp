@@ -212,3 +212,19 @@ TEST_CASE("secrets: masking a line with thousands of escaped secrets masks every
     }
     CHECK(masks == 30000);
 }
+
+TEST_CASE("secrets: without a spec every config string is masked and none is reported") {
+    rapidjson::Document config;
+    config.Parse(R"({"api_key": "k3y-abcdef", "nested": [{"start": "2024-01-01"}], "n": 12345,
+                    "ok": true})");
+    auto strings = conform::protocol::config_strings(config);
+    std::sort(strings.begin(), strings.end());
+    CHECK(strings == std::vector<std::string>{"2024-01-01", "k3y-abcdef"});
+    auto secrets = Secrets::without_spec(strings);
+    CHECK_FALSE(secrets.from_spec());
+    CHECK_FALSE(secrets.empty());
+    CHECK(secrets.redact("key k3y-abcdef since 2024-01-01") == "key ********** since **********");
+    CHECK(secrets.redact(R"({"k":"k3y\u002dabcdef"})") == R"({"k":"**********"})");
+    CHECK_FALSE(secrets.found_in("key k3y-abcdef"));
+    CHECK(Secrets({"k3y-abcdef"}).from_spec());
+}

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "util/error.hpp"
@@ -60,23 +61,53 @@ TEST_CASE("read_text_file refuses what is not a document, saying what it is") {
               "': it is larger than 1024 bytes, more than an input file may hold");
 }
 
+// A FIFO opened for writing at once: `holder` (a reader that never reads) lets the open return
+// without waiting, and keeps the pipe, and what was written to it, alive. No retry loop: the
+// writer is there before conform opens the FIFO.
+struct FedFifo {
+    int holder = -1;
+    int writer = -1;
+    explicit FedFifo(const fs::path& path)
+        : holder(::open(path.c_str(), O_RDONLY | O_NONBLOCK)),
+          writer(::open(path.c_str(), O_WRONLY)) {}
+    FedFifo(const FedFifo&) = delete;
+    FedFifo& operator=(const FedFifo&) = delete;
+    ~FedFifo() {
+        close_writer();
+        close_holder();
+    }
+    void close_writer() {
+        if (writer >= 0) {
+            ::close(writer);
+            writer = -1;
+        }
+    }
+    void close_holder() {
+        if (holder >= 0) {
+            ::close(holder);
+            holder = -1;
+        }
+    }
+    void write(std::string_view text) const {
+        CHECK(::write(writer, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+    }
+};
+
 TEST_CASE("read_text_file reads a FIFO to its end, and one without a writer as empty") {
     Folder folder;
     auto fifo = folder.path / "fifo";
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     CHECK(read_text_file(fifo).empty());  // nobody writes: does not wait
-    std::thread writer([&] {
-        int fd = ::open(fifo.c_str(), O_WRONLY);  // waits for the reader
-        std::string text = "{\"from\": \"a pipe\"}";
-        CHECK(::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
-        ::close(fd);
-    });
+    FedFifo fed(fifo);
+    REQUIRE(fed.holder >= 0);
+    REQUIRE(fed.writer >= 0);
+    fed.write("{\"from\": ");
     std::string text;
-    // The writer may open after the reader looked: retry until it came.
-    while (text.empty()) {
-        text = read_text_file(fifo);
-    }
-    writer.join();
+    // The reader waits for the rest while the writer is open, whenever it comes.
+    std::thread reader([&] { text = read_text_file(fifo); });
+    fed.write("\"a pipe\"}");
+    fed.close_writer();
+    reader.join();
     CHECK(text == "{\"from\": \"a pipe\"}");
 }
 
@@ -85,22 +116,16 @@ TEST_CASE("read_text_file stops a FIFO that never ends at the limit") {
     Folder folder;
     auto fifo = folder.path / "endless";
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-    std::thread writer([&] {
-        int fd = ::open(fifo.c_str(), O_WRONLY);
+    FedFifo fed(fifo);
+    REQUIRE(fed.writer >= 0);
+    std::thread writer([fd = fed.writer] {
         std::string chunk(64 * 1024, 'x');
         while (::write(fd, chunk.data(), chunk.size()) > 0) {
         }
-        ::close(fd);
     });
-    // The writer waits for a reader, so the first open may find none: retry until it fails.
-    std::string message;
-    while (message.empty()) {
-        message = read_error(fifo, 1024 * 1024);
-        if (message.empty()) {
-            std::this_thread::yield();
-        }
-    }
+    std::string message = read_error(fifo, 1024 * 1024);
     CHECK(message == "cannot read '" + fifo.string() +
                          "': it is larger than 1 MiB, more than an input file may hold");
-    writer.join();  // its write fails once the reader is gone
+    fed.close_holder();  // no reader is left: the blocked write fails
+    writer.join();
 }
