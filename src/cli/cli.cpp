@@ -492,7 +492,10 @@ int run_meltano_command(const RunFlags& flags, int argc, char** argv) {
     meltano::MeltanoSource source(config, checks::meltano_checks());
     return run_source(
         source, flags, argc, argv, *console, reporter,
-        [&config](report::RunReport& report) { report.test_config = config.origin.string(); },
+        [&config](report::RunReport& report) {
+            report.test_config = config.origin.string();
+            report.protocol = std::string(report::k_meltano_extension);
+        },
         [&flags](const report::RunReport& report) {
             write_reports(report, flags);
             return exit_code_for(report);

@@ -161,6 +161,14 @@ ConsoleLine read_console_line(std::string_view line) {
     return result;
 }
 
+bool carries_event(const ConsoleLine& line) {
+    return line.has_timestamp || line.level || !line.event.empty();
+}
+
+bool has_traceback(std::string_view text) {
+    return text.find("Traceback (most recent call last):") != std::string_view::npos;
+}
+
 std::optional<std::string> json_log_problem(std::string_view line, bool levels, bool timestamps,
                                             std::string* level) {
     rapidjson::Document document;

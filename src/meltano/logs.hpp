@@ -33,6 +33,14 @@ std::optional<std::string> level_name(std::string_view word);
 // "[info     ]", "INFO", "INFO:" or "level=info" among the first words, then the event.
 ConsoleLine read_console_line(std::string_view line);
 
+// True when `line` carries a log event as MX-LOG-1 reads it in either format: a structured line
+// (a timestamp or a level, as a JSON line with a string "event") is an event even when its text
+// is empty, which structlog writes for an empty message; a bare line is an event by its text.
+bool carries_event(const ConsoleLine& line);
+
+// True when `text` holds a Python traceback ("Traceback (most recent call last):").
+bool has_traceback(std::string_view text);
+
 // Why `line` is not a JSON log object with a string "event" (and "level"/"timestamp" when
 // `levels`/`timestamps`), or nothing when it is. `level` receives the level when present.
 std::optional<std::string> json_log_problem(std::string_view line, bool levels, bool timestamps,

@@ -1,7 +1,8 @@
-// conform-probe: stands in for the program a Meltano extension wraps (MX-INV-2). It writes each
-// argument it received, followed by a NUL byte, to $CONFORM_PROBE_RECORD and exits with
-// $CONFORM_PROBE_EXIT (0 when unset). It never reads stdin and writes nothing else. Linked
-// statically, so that it runs inside any container image.
+// conform-probe: stands in for the program a Meltano extension wraps (MX-INV-2). Each call appends
+// one record to $CONFORM_PROBE_RECORD: the number of arguments it received in decimal, then each
+// argument, each followed by a NUL byte (so a wrapper that calls the program several times leaves
+// a record per call). It exits with $CONFORM_PROBE_EXIT (0 when unset), never reads stdin and
+// writes nothing else. Linked statically, so that it runs inside any container image.
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,11 +11,13 @@
 int main(int argc, char** argv) {
     const char* record = std::getenv("CONFORM_PROBE_RECORD");
     if (record != nullptr && *record != '\0') {
-        std::FILE* out = std::fopen(record, "wb");
+        std::FILE* out = std::fopen(record, "ab");
         if (out == nullptr) {
             std::perror("conform-probe: cannot write its record");
             return 125;
         }
+        std::fprintf(out, "%d", argc - 1);
+        std::fputc('\0', out);
         for (int i = 1; i < argc; ++i) {
             std::fwrite(argv[i], 1, std::strlen(argv[i]) + 1, out);
         }

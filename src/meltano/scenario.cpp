@@ -35,6 +35,8 @@ std::string_view to_string(Role role) {
             return "the extension's own commands";
         case Role::log_json:
             return "commands with MELTANO_LOG_JSON=true";
+        case Role::debug_logs:
+            return "commands with LOG_LEVEL=debug";
         case Role::stdin_open:
             return "commands with stdin open and empty";
     }
@@ -45,6 +47,9 @@ std::vector<Role> Step::roles() const {
     std::vector<Role> roles{Role::run, kind};
     if (log_json) {
         roles.push_back(Role::log_json);
+    }
+    if (debug_logs) {
+        roles.push_back(Role::debug_logs);
     }
     return roles;
 }
@@ -77,9 +82,15 @@ std::vector<const CommandResult*> Inputs::runs(std::size_t need, Purpose purpose
 
 namespace {
 
+// Every scenario also judges what all its commands print: stdout (MX-IO-1) and secrets (MX-SEC-1).
+std::vector<std::string> with_output_checks(std::vector<std::string> checks) {
+    checks.insert(checks.end(), {"mx.stdout_quiet", "mx.secrets_not_leaked"});
+    return checks;
+}
+
 std::vector<Scenario> scenario_table() {
     using enum Role;
-    return {
+    std::vector<Scenario> scenarios{
         {"mx-help", "--help prints usage and exits 0", {}, {{"help", help}}, {"mx.help"}, {}},
         {"mx-describe",
          "describe prints one JSON document; what it names runs",
@@ -114,10 +125,12 @@ std::vector<Scenario> scenario_table() {
          {"mx.initialize"},
          {}},
         {"mx-stdio",
-         "stdout stays quiet; stderr logs are plain and structured",
+         "stdout stays quiet; stderr logs are plain and structured, at the debug level too",
          {},
-         {{"own-commands", own_commands}, {"describe-json", describe_json}},
-         {"mx.stdout_quiet", "mx.log_structured", "mx.log_uncoloured"},
+         {{"own-commands", own_commands},
+          {"own-commands-debug", own_commands, false, true},
+          {"describe-json", describe_json}},
+         {"mx.log_structured", "mx.log_uncoloured"},
          {}},
         {"mx-log-json",
          "MELTANO_LOG_JSON=true gives one JSON object per line",
@@ -132,6 +145,10 @@ std::vector<Scenario> scenario_table() {
          {"mx.stdin_unused"},
          {}},
     };
+    for (auto& scenario : scenarios) {
+        scenario.checks = with_output_checks(std::move(scenario.checks));
+    }
+    return scenarios;
 }
 
 }  // namespace

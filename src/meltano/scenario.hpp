@@ -24,6 +24,7 @@ enum class Role {
     initialize_twice,     // initialize twice in a new folder
     own_commands,         // the extension's own commands whose stderr and stdout are judged
     log_json,             // ... with MELTANO_LOG_JSON=true
+    debug_logs,           // ... with LOG_LEVEL=debug
     stdin_open,           // commands run with stdin open and empty
 };
 
@@ -32,7 +33,8 @@ std::string_view to_string(Role role);
 struct Step {
     std::string id;
     Role kind = Role::run;
-    bool log_json = false;  // MELTANO_LOG_JSON=true for every command of the step
+    bool log_json = false;    // MELTANO_LOG_JSON=true for every command of the step
+    bool debug_logs = false;  // LOG_LEVEL=debug for every command of the step
 
     std::vector<Role> roles() const;
 };

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -19,40 +20,68 @@ namespace conform::meltano {
 
 namespace {
 
-// Collects stdout; the extension's stdout is small (describe, help, or noise to report).
+// Collects stdout (small: describe, help, or noise to report) and scans all of stdout and stderr
+// for secrets.
 class Collector : public process::Observer {
 public:
+    explicit Collector(const protocol::Secrets& secrets)
+        : m_secrets(secrets), m_stderr_secrets(&secrets) {}
+
     process::Decision on_stdout_line(std::string_view line, std::uint64_t /*line_number*/,
                                      bool /*truncated*/) override {
+        secret_on_stdout = secret_on_stdout || m_secrets.found_in(line);
         if (text.size() < k_limit) {
             text.append(line);
             text += '\n';
         }
         return process::Decision::keep_going;
     }
+    void on_stderr(std::string_view chunk) override { m_stderr_secrets.feed(chunk); }
+    bool secret_on_stderr() const { return m_stderr_secrets.found(); }
 
     static constexpr std::size_t k_limit = 1024 * 1024;
     std::string text;
+    bool secret_on_stdout = false;
+
+private:
+    const protocol::Secrets& m_secrets;
+    protocol::SecretStreamScanner m_stderr_secrets;
 };
+
+// What a native command keeps of conform's own environment: the test config's env and the
+// step's replace everything else (docs/meltano.md).
+constexpr std::array<std::string_view, 8> k_kept_variables = {
+    "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"};
 
 constexpr std::string_view k_image_path =
     "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-std::optional<std::vector<std::string>> read_probe_record(const std::filesystem::path& path) {
+// The calls of the probe in its record (probe_main.cpp): per call, a count and that many
+// arguments, each NUL-terminated. Nothing when the probe was not called.
+std::optional<std::vector<std::vector<std::string>>> read_probe_record(
+    const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return std::nullopt;
     }
-    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<std::string> args;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < content.size(); ++i) {
-        if (content[i] == '\0') {
-            args.push_back(content.substr(start, i - start));
-            start = i + 1;
-        }
+    std::vector<std::string> fields;
+    std::string field;
+    while (std::getline(in, field, '\0')) {
+        fields.push_back(field);
     }
-    return args;
+    std::vector<std::vector<std::string>> calls;
+    for (std::size_t i = 0; i < fields.size();) {
+        auto count = static_cast<std::size_t>(std::strtoul(fields[i].c_str(), nullptr, 10));
+        auto first = fields.begin() + static_cast<std::ptrdiff_t>(i + 1);
+        auto last =
+            fields.begin() + static_cast<std::ptrdiff_t>(std::min(i + 1 + count, fields.size()));
+        calls.emplace_back(first, last);
+        i += 1 + count;
+    }
+    if (calls.empty()) {
+        return std::nullopt;
+    }
+    return calls;
 }
 
 }  // namespace
@@ -99,8 +128,8 @@ std::filesystem::path probe_executable() {
     return self.parent_path() / "conform-probe";
 }
 
-Session::Session(const TestConfig& config, Executor executor)
-    : m_config(config), m_executor(std::move(executor)) {
+Session::Session(const TestConfig& config, const protocol::Secrets& secrets, Executor executor)
+    : m_config(config), m_secrets(secrets), m_executor(std::move(executor)) {
     m_probe_dir = m_dir.path() / "probe-bin";
     m_probe_record = m_dir.path() / "probe-record";
     m_stdin_fifo = m_dir.path() / "stdin-open-empty";
@@ -191,6 +220,13 @@ process::LaunchSpec Session::launch_spec(const Command& step,
         spec.argv = {step.executable};
         spec.argv.insert(spec.argv.end(), step.args.begin(), step.args.end());
         spec.env = env;
+        spec.inherit_environment = false;
+        for (auto name : k_kept_variables) {
+            const char* value = std::getenv(std::string(name).c_str());
+            if (value != nullptr && !spec.env.contains(std::string(name))) {
+                spec.env.emplace(name, value);
+            }
+        }
         spec.working_dir = cwd;
         spec.timeout = timeout;
         spec.grace = m_config.grace;
@@ -213,13 +249,11 @@ CommandResult Session::run(const Command& step) {
     shown.insert(shown.end(), step.args.begin(), step.args.end());
     result.command_line = shell_join(shown);
 
+    // The EDK's switches: always on, so that a level and a timestamp can be judged where the test
+    // config requires them, and the level of an error in any case.
     std::map<std::string, std::string> env = m_config.env;
-    if (m_config.log_levels) {
-        env["LOG_LEVELS"] = "true";
-    }
-    if (m_config.log_timestamps) {
-        env["LOG_TIMESTAMPS"] = "true";
-    }
+    env["LOG_LEVELS"] = "true";
+    env["LOG_TIMESTAMPS"] = "true";
     for (const auto& [key, value] : step.env) {
         env[key] = value;
     }
@@ -247,7 +281,7 @@ CommandResult Session::run(const Command& step) {
     }
     auto cwd = step.cwd.empty() ? m_dir.path() : step.cwd;
 
-    Collector collector;
+    Collector collector(m_secrets);
     try {
         auto spec = launch_spec(step, env, cwd);
         auto run = m_executor ? m_executor(spec, collector) : process::run(spec, collector);
@@ -265,8 +299,11 @@ CommandResult Session::run(const Command& step) {
         result.start_error = error.what();
     }
     result.stdout_text = std::move(collector.text);
+    result.secret_on_stdout = collector.secret_on_stdout;
+    result.secret_on_stderr =
+        collector.secret_on_stderr() || m_secrets.found_in(result.stderr_text);
     if (step.probe_exit) {
-        result.probe_args = read_probe_record(m_probe_record);
+        result.probe_calls = read_probe_record(m_probe_record);
     }
     return result;
 }

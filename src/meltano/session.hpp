@@ -12,6 +12,7 @@
 #include "meltano/test_config.hpp"
 #include "process/process.hpp"
 #include "process/workdir.hpp"
+#include "protocol/secrets.hpp"
 
 namespace conform::meltano {
 
@@ -72,8 +73,13 @@ struct CommandResult {
     std::string stdout_text;
     std::uint64_t stdout_lines = 0;
     std::string stderr_text;
-    // The wrapped program's arguments as the probe received them; nothing when it did not run.
-    std::optional<std::vector<std::string>> probe_args;
+    // The wrapped program's arguments as the probe received them, per call (a wrapper may call it
+    // several times); nothing when it did not run.
+    std::optional<std::vector<std::vector<std::string>>> probe_calls;
+    // A secret value (the test config's secret_env) appeared on stdout or stderr, raw or in a
+    // JSON spelling; stderr is scanned whole, not only the kept part.
+    bool secret_on_stdout = false;
+    bool secret_on_stderr = false;
     std::chrono::milliseconds elapsed{0};
 
     bool exited_with(int code) const { return started && !timed_out && exit.code == code; }
@@ -91,7 +97,8 @@ using Executor = std::function<process::RunResult(const process::LaunchSpec&, pr
 // projects, the probe and its records. Not thread-safe.
 class Session {
 public:
-    Session(const TestConfig& config, Executor executor = {});
+    // `secrets`: the values every command's output is scanned for.
+    Session(const TestConfig& config, const protocol::Secrets& secrets, Executor executor = {});
 
     CommandResult run(const Command& command);
 
@@ -111,6 +118,7 @@ private:
                                     const std::filesystem::path& cwd);
 
     const TestConfig& m_config;
+    const protocol::Secrets& m_secrets;
     Executor m_executor;
     process::PrivateDir m_dir;
     std::filesystem::path m_probe_dir;

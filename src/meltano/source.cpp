@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "meltano/describe.hpp"
+#include "meltano/logs.hpp"
 #include "protocol/secrets.hpp"
 #include "util/text.hpp"
 
@@ -66,6 +67,19 @@ bool is_test_command(std::string_view name) {
     return name.starts_with("test");
 }
 
+// The EDK lists its hooks among the extension's commands; they run inside `invoke`.
+bool is_edk_hook(std::string_view name) {
+    return name == "pre_invoke" || name == "post_invoke";
+}
+
+std::vector<std::string> non_empty_lines_of(std::string_view text) {
+    std::vector<std::string> lines;
+    for (auto line : non_empty_lines(text)) {
+        lines.emplace_back(excerpt(line, 200));
+    }
+    return lines;
+}
+
 protocol::Secrets secrets_of(const TestConfig& config) {
     std::vector<std::string> values;
     for (const auto& name : config.secret_env) {
@@ -85,6 +99,7 @@ report::RunSummary summarize(const CommandResult& result) {
     summary.exit = result.outcome();
     summary.duration_ms = result.elapsed.count();
     summary.lines = result.stdout_lines;
+    summary.counts_messages = false;
     summary.stderr_tail = excerpt(result.stderr_text, 2000);
     return summary;
 }
@@ -99,6 +114,7 @@ struct MeltanoSource::Impl {
     std::vector<engine::ScenarioHeader> headers;
     protocol::Secrets secrets;
     std::optional<Session> session;
+    std::optional<std::string> health_problem;
 
     Impl(const TestConfig& test_config, const Checks& table, Executor run)
         : config(test_config),
@@ -175,20 +191,36 @@ struct MeltanoSource::Impl {
         return reading.clis;
     }
 
+    // `NAME --help` of a described executable. A pass-through CLI hands --help to the wrapped
+    // program: the silent probe stands in for it when it can, so what is printed is the CLI's own.
+    CommandResult described_help(const DescribedCli& cli) {
+        Command what{.purpose = Purpose::cli_help,
+                     .label = cli.name + " --help",
+                     .executable = cli.name,
+                     .args = {"--help"},
+                     .name = cli.name,
+                     .pass_through = cli.pass_through};
+        if (cli.pass_through && session->probe_available()) {
+            what.label += " (probe)";
+            what.probe_exit = 0;
+        }
+        return command(what);
+    }
+
     void run_described_helps(const std::vector<StepResult>& earlier, StepResult& result) {
+        std::vector<std::string> hooks;
         for (const auto& cli : described(earlier, result)) {
-            auto help = command({.purpose = Purpose::cli_help,
-                                 .label = cli.name + " --help",
-                                 .executable = cli.name,
-                                 .args = {"--help"},
-                                 .name = cli.name,
-                                 .pass_through = cli.pass_through});
+            auto help = described_help(cli);
             bool go_on = !help.cannot_run() && !cli.pass_through;
             result.runs.push_back(std::move(help));
             if (!go_on) {
-                continue;  // a pass-through CLI's --help belongs to the wrapped program
+                continue;
             }
             for (const auto& name : cli.commands) {
+                if (is_edk_hook(name)) {
+                    hooks.push_back(name);
+                    continue;
+                }
                 if (name.empty() || name.starts_with(':')) {
                     continue;
                 }
@@ -200,6 +232,12 @@ struct MeltanoSource::Impl {
                                                .subject = name}));
             }
         }
+        if (!hooks.empty()) {
+            result.notes.push_back(fmt::format(
+                "{} are the EDK's hooks around invoke, not sub-commands: not run with --help "
+                "(invoke runs them; see mx.passthrough)",
+                fmt::join(hooks, " and ")));
+        }
     }
 
     void run_configured(ScenarioState& state, StepResult& result) {
@@ -209,6 +247,7 @@ struct MeltanoSource::Impl {
                                            .label = "command " + configured.name,
                                            .executable = configured.executable,
                                            .args = configured.args,
+                                           .env = configured.env,
                                            .cwd = dir,
                                            .name = configured.name,
                                            .expected_exit = configured.exit_code}));
@@ -305,29 +344,37 @@ struct MeltanoSource::Impl {
             env["MELTANO_LOG_JSON"] = "true";
             suffix = " (MELTANO_LOG_JSON=true)";
         }
+        if (step.debug_logs) {
+            env["LOG_LEVEL"] = "debug";
+            suffix = " (LOG_LEVEL=debug)";
+        }
         auto dir = session->new_project_dir();
-        auto own = [&](std::string label, std::string executable, std::vector<std::string> args,
-                       std::optional<int> probe_exit) {
+        auto own = [&](const std::string& label, std::string executable,
+                       std::vector<std::string> args, std::optional<int> probe_exit,
+                       const std::map<std::string, std::string>& command_env) {
+            auto all_env = command_env;
+            all_env.insert(env.begin(), env.end());
             result.runs.push_back(command({.purpose = Purpose::own,
                                            .label = label + suffix,
                                            .executable = std::move(executable),
                                            .args = std::move(args),
-                                           .env = env,
+                                           .env = all_env,
                                            .cwd = dir,
                                            .probe_exit = probe_exit}));
         };
-        own("initialize", config.extension_executable, {"initialize"}, std::nullopt);
+        own("initialize", config.extension_executable, {"initialize"}, std::nullopt, {});
         for (const auto& configured : config.commands) {
             if (configured.executable != config.extension_executable || configured.args.empty() ||
                 configured.args.front() == "describe" || configured.args.front() == "--help") {
                 continue;
             }
-            own("command " + configured.name, configured.executable, configured.args, std::nullopt);
+            own("command " + configured.name, configured.executable, configured.args, std::nullopt,
+                configured.env);
         }
         if (session->probe_available()) {
-            own("invoke (probe)", config.extension_executable, {"invoke", "conform-probe"}, 0);
+            own("invoke (probe)", config.extension_executable, {"invoke", "conform-probe"}, 0, {});
             own("invoke (probe exits 3)", config.extension_executable,
-                {"invoke", "conform-probe-fail"}, k_probe_failure);
+                {"invoke", "conform-probe-fail"}, k_probe_failure, {});
         }
     }
 
@@ -393,13 +440,39 @@ struct MeltanoSource::Impl {
                 break;
             case Role::run:
             case Role::log_json:
+            case Role::debug_logs:
                 break;
         }
         return result;
     }
 
+    // Runs before every scenario: when neither `--help` nor `describe` answers, the extension
+    // cannot run at all here (a missing dependency or environment variable), and that one setup
+    // problem is reported once, by mx-help, not by every check.
+    void check_health() {
+        auto help = command(extension(Purpose::help, "health: --help", {"--help"}));
+        if (help.exited_with(0)) {
+            return;
+        }
+        auto json = command(extension(Purpose::describe, "health: describe --format=json",
+                                      {"describe", "--format=json"}));
+        if (json.exited_with(0)) {
+            return;
+        }
+        auto lines = non_empty_lines_of(help.stderr_text);
+        health_problem = fmt::format(
+            "the extension does not run here: `{} --help` gave {} and `describe` gave {}{}; fix "
+            "the "
+            "setup (see mx-help) and rerun",
+            config.extension_executable, help.outcome(), json.outcome(),
+            lines.empty() ? std::string() : fmt::format(" (\"{}\")", lines.back()));
+    }
+
     // Why the scenario cannot run, in the test config's terms; nothing when it can.
     std::optional<std::string> unmet_requirement(const Scenario& scenario) const {
+        if (health_problem && scenario.id != "mx-help") {
+            return health_problem;
+        }
         for (const auto& requirement : scenario.requires_) {
             if (requirement == "probe" && session && !session->probe_available()) {
                 return session->probe_error();
@@ -461,7 +534,8 @@ const std::vector<engine::ScenarioHeader>& MeltanoSource::scenarios() const {
 }
 
 void MeltanoSource::prepare() {
-    m_impl->session.emplace(m_impl->config, m_impl->executor);
+    m_impl->session.emplace(m_impl->config, m_impl->secrets, m_impl->executor);
+    m_impl->check_health();
 }
 
 engine::Target MeltanoSource::target() const {
@@ -498,6 +572,7 @@ report::RunReport run_extension_suite(const TestConfig& config, const Checks& ch
     MeltanoSource source(config, checks, std::move(executor));
     auto report = engine::run(source, options, reporter);
     report.test_config = config.origin.string();
+    report.protocol = std::string(report::k_meltano_extension);
     return report;
 }
 

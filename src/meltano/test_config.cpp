@@ -28,7 +28,7 @@ std::filesystem::path resolve(const std::filesystem::path& base, const std::stri
 }
 
 std::string string_or(const rapidjson::Value& object, const char* name, std::string fallback) {
-    return object.HasMember(name) ? std::string(object[name].GetString()) : fallback;
+    return object.HasMember(name) ? std::string(object[name].GetString()) : std::move(fallback);
 }
 
 std::vector<std::string> strings_of(const rapidjson::Value& object, const char* name) {
@@ -116,6 +116,11 @@ void read_commands(const rapidjson::Value& document, TestConfig& config,
             command.executable = executable;
         }
         command.args = strings_of(item, "args");
+        if (item.HasMember("env")) {
+            for (const auto& member : item["env"].GetObject()) {
+                command.env[member.name.GetString()] = member.value.GetString();
+            }
+        }
         command.exit_code = item.HasMember("exit") ? item["exit"].GetInt() : 0;
         config.commands.push_back(std::move(command));
         ++index;

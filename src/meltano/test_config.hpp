@@ -18,6 +18,7 @@ struct ConfiguredCommand {
     std::string executable;  // resolved: "<name>_extension", "<name>_invoker" or as given
     std::vector<std::string> args;
     int exit_code = 0;
+    std::map<std::string, std::string> env = {};  // on top of the extension's, for this command
 };
 
 // The test config of a Meltano extension (`"protocol": "meltano-extension"`, docs/meltano.md).

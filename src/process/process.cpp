@@ -693,7 +693,8 @@ ChildRun::ChildRun(const LaunchSpec& spec, Observer& observer)
     detail::Spawned spawned = KnownChildren::instance().spawn([&] {
         return detail::spawn(spec.argv, env, spec.working_dir,
                              detail::SpawnOptions{.pipe_stdin = spec.stdin_data.has_value(),
-                                                  .capture_output = true});
+                                                  .capture_output = true,
+                                                  .inherit_environment = spec.inherit_environment});
     });
     m_start = Clock::now();
     m_next_tick = m_start + k_tick;

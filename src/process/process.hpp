@@ -29,6 +29,8 @@ struct LaunchSpec {
     std::vector<std::string> argv;
     // Added to (or overriding) the inherited environment.
     std::map<std::string, std::string> env;
+    // False: the process gets `env` and nothing of conform's own environment.
+    bool inherit_environment = true;
     std::filesystem::path working_dir;  // empty: inherit
     // Written to stdin and then stdin is closed; without it stdin is /dev/null.
     std::optional<std::string> stdin_data;

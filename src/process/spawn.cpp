@@ -86,10 +86,12 @@ std::string resolve_executable(const std::string& name,
     }
 }
 
-// "NAME=value" entries: the inherited environment with `overrides` applied.
-std::vector<std::string> build_environment(const std::map<std::string, std::string>& overrides) {
+// "NAME=value" entries: the inherited environment (when `inherit`) with `overrides` applied.
+std::vector<std::string> build_environment(const std::map<std::string, std::string>& overrides,
+                                           bool inherit) {
     std::vector<std::string> entries;
-    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    for (char** entry = inherit ? environ : nullptr; entry != nullptr && *entry != nullptr;
+         ++entry) {
         std::string_view text(*entry);
         std::string name(text.substr(0, text.find('=')));
         if (!overrides.contains(name)) {
@@ -247,7 +249,7 @@ Spawned spawn(const std::vector<std::string>& argv, const std::map<std::string, 
 
     std::vector<std::string> arguments = argv;
     std::vector<char*> argv_pointers = null_terminated(arguments);
-    std::vector<std::string> environment = build_environment(env);
+    std::vector<std::string> environment = build_environment(env, options.inherit_environment);
     std::vector<char*> env_pointers = null_terminated(environment);
     std::string dir = working_dir.string();
     ChildSetup setup(executable.c_str(), argv_pointers.data(), env_pointers.data(),

@@ -37,6 +37,8 @@ struct SpawnOptions {
     bool pipe_stdin = false;
     // Pipes for stdout and stderr instead of /dev/null.
     bool capture_output = true;
+    // The child's environment is conform's with `env` applied; false: `env` alone.
+    bool inherit_environment = true;
 };
 
 // A started child. The parent's pipe ends are close-on-exec and non-blocking; unused ones are
@@ -49,7 +51,8 @@ struct Spawned {
 };
 
 // Starts `argv` (no shell; argv[0] without a slash is looked up on PATH) as the leader of a new
-// process group, with `env` added to the inherited environment, in `working_dir` unless empty.
+// process group, with `env` added to the inherited environment (or alone, without
+// options.inherit_environment), in `working_dir` unless empty.
 // The child starts with no blocked signals and SIGPIPE at its default action. Throws
 // conform::Error (internal) "cannot start 'argv0': <reason>" when it cannot be started.
 Spawned spawn(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,

@@ -106,6 +106,9 @@ const std::vector<std::string>& known_extensions() {
 }
 
 std::vector<AreaVerdict> certify(const RunReport& report) {
+    if (report.protocol == k_meltano_extension) {
+        return {judge(report, "extension", collect(report, ""), true)};
+    }
     // Core checks skip when there is nothing to judge (no incremental stream, say): the
     // connector offers less, and what it offers conforms. A claimed extension promises it all.
     std::vector<AreaVerdict> verdicts{judge(report, "core", collect(report, ""), true)};

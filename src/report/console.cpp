@@ -107,8 +107,11 @@ public:
         }
         if (m_verbose) {
             for (const auto& run : result.runs) {
-                print("    run {}: {} ({} records, {} states, {} ms)\n", printable(run.label),
-                      printable(run.exit), run.records, run.states, run.duration_ms);
+                print("    run {}: {} ({}{} ms)\n", printable(run.label), printable(run.exit),
+                      run.counts_messages
+                          ? fmt::format("{} records, {} states, ", run.records, run.states)
+                          : fmt::format("{} stdout line(s), ", run.lines),
+                      run.duration_ms);
             }
         }
     }

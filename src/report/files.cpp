@@ -70,6 +70,7 @@ void write_check(Writer& writer, const CheckResult& check) {
     write_string(writer, "title", check.title);
     write_string(writer, "status", status_name(check.status));
     write_int(writer, "occurrences", static_cast<std::int64_t>(check.occurrences));
+    write_int(writer, "advisories", static_cast<std::int64_t>(check.advisories));
     write_string(writer, "note", excerpt(check.note, k_message_bytes));
     write_int(writer, "duration_ms", check.duration_ms);
     writer.Key("examples");
@@ -248,6 +249,7 @@ std::string to_json_report(const RunReport& report) {
     writer.Key("filtered");
     writer.Bool(report.filtered);
     write_string(writer, "shard", report.shard);
+    write_string(writer, "protocol", report.protocol);
     writer.Key("recorded_transcript");
     writer.Bool(report.recorded_transcript);
     write_strings(writer, "claimed_extensions", report.claimed_extensions);

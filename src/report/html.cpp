@@ -291,7 +291,25 @@ std::string failures_section(const RunReport& report) {
     return "<h2 id=\"failures\">Failures and warnings</h2>" + html;
 }
 
+// The commands a Meltano extension's scenario ran: no records or states to count.
+std::string commands_table(const std::vector<RunSummary>& runs) {
+    std::string html =
+        "<table><tr><th>Command</th><th>Run</th><th>Exit</th><th>ms</th><th>stdout lines</th>"
+        "</tr>";
+    for (const auto& run : runs) {
+        html += fmt::format(
+            "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            markup_escaped(run.label), markup_escaped(run.command), markup_escaped(run.exit),
+            run.duration_ms, run.lines);
+    }
+    return html + "</table>";
+}
+
 std::string runs_table(const std::vector<RunSummary>& runs) {
+    if (std::none_of(runs.begin(), runs.end(),
+                     [](const RunSummary& run) { return run.counts_messages; })) {
+        return commands_table(runs);
+    }
     std::string html =
         "<table><tr><th>Run</th><th>Command</th><th>Exit</th><th>ms</th><th>Records</th>"
         "<th>States</th><th>Lines</th></tr>";
@@ -347,7 +365,7 @@ std::string scenario_html(const ScenarioResult& scenario) {
             badge(status_name(check.status)), clauses, detail, check.duration_ms);
     }
     html += "</table>";
-    if (scenario.runs.size() > 1) {
+    if (scenario.runs.size() > 1 && scenario.runs.front().counts_messages) {
         html += "<p class=\"label\">records per connector run</p>" + records_chart(scenario.runs);
     }
     html += checkpoint_timelines_html(scenario.runs);

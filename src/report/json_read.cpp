@@ -142,6 +142,9 @@ CheckResult read_check(const Fields& fields) {
     check.title = fields.text("title");
     check.status = status_from(fields, "status");
     check.occurrences = static_cast<std::uint64_t>(fields.integer("occurrences"));
+    if (fields.has("advisories")) {
+        check.advisories = static_cast<std::uint64_t>(fields.integer("advisories"));
+    }
     check.note = fields.text("note");
     check.duration_ms = fields.integer("duration_ms");
     std::size_t index = 0;
@@ -262,10 +265,16 @@ RunReport read_json_report(const std::filesystem::path& path) {
     report.filtered = metadata.flag("filtered");
     report.claimed_extensions = metadata.texts("claimed_extensions");
     report.shard = metadata.text("shard");
+    if (metadata.has("protocol")) {
+        report.protocol = metadata.text("protocol");
+    }
     report.recorded_transcript = metadata.flag("recorded_transcript");
     std::size_t index = 0;
     for (const auto& value : root.array("scenarios")) {
         report.scenarios.push_back(read_scenario(root.item(value, "scenarios", index++)));
+        for (auto& run : report.scenarios.back().runs) {
+            run.counts_messages = report.protocol != k_meltano_extension;
+        }
     }
     if (root.has("diff")) {
         report.differences = read_differences(root.object("diff"));

@@ -93,6 +93,8 @@ struct RunSummary {
     // Empty, or how cleaning up after the run failed (a container that could not be removed).
     std::string cleanup_problem;
     CheckpointTimeline timeline;  // empty when the run emitted no STATE
+    // A connector run, whose RECORDs and STATEs count; false for a command of a Meltano extension.
+    bool counts_messages = true;
 };
 
 struct ScenarioResult {
@@ -140,7 +142,13 @@ struct Differences {
     std::size_t unaccepted_breaking() const;
 };
 
+// What a report's target speaks: an Airbyte source (and its protocol extensions) or a Meltano
+// extension. The reports name areas, runs and certification in its terms.
+inline constexpr std::string_view k_airbyte_source = "airbyte-source";
+inline constexpr std::string_view k_meltano_extension = "meltano-extension";
+
 struct RunReport {
+    std::string protocol = std::string(k_airbyte_source);
     std::string conform_version;
     std::string connector;
     std::string connector_version;         // empty: unknown

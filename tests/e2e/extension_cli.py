@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import harness
 
@@ -33,6 +32,12 @@ def run(folder, test_config, *flags):
     completed = harness.run([conform, "run", "--test-config", path, "--report-json", report,
                              *flags], timeout=300)
     return completed, harness.load_json_if_present(report)
+
+
+def initializing(parent):
+    """The pid of a child of parent running an `initialize` command, or None."""
+    return next((pid for pid in harness.children_of(parent)
+                 if any("initialize" in part for part in harness.command_line(pid))), None)
 
 
 def expect(name, condition, completed):
@@ -74,6 +79,26 @@ with harness.temporary_folder("mx-cli") as folder:
     expect("an unknown key in the test config exits 3 naming it",
            completed.returncode == 3 and "/extension/nmae" in completed.stderr, completed)
 
+    completed, report = run(folder, config(), "--only", "mx-help", "mx-initialize")
+    rerun = report["scenarios"][0]["rerun"] if report else ""
+    again = harness.run(["sh", "-c", rerun], timeout=300, cwd=folder)
+    expect("the rerun command printed after `--only A B` runs that one scenario (exit 0)",
+           completed.returncode == 0 and len(report["scenarios"]) == 2 and
+           rerun.endswith("--only mx-help") and again.returncode == 0 and
+           "mx-help" in again.stdout and "mx-initialize" not in again.stdout, again)
+
+    marker = os.path.join(folder, "ran-a-command")
+    marking = config(commands=[{"name": "mark", "executable": "sh",
+                                "args": ["-c", f"touch '{marker}'"]}])
+    completed, _ = run(folder, marking, "--dry-run")
+    expect("--dry-run lists the extension scenarios and starts nothing",
+           completed.returncode == 0 and "mx-commands" in completed.stdout and
+           "step commands" in completed.stdout and not os.path.exists(marker), completed)
+
+    completed, report = run(folder, config(), "--only", "mx-help", "--connector-version", "2.1.0")
+    expect("--connector-version is recorded for an extension too",
+           completed.returncode == 0 and report["metadata"]["connector_version"] == "2.1.0", completed)
+
     completed, _ = run(folder, config(), "--connector", "true")
     expect("--connector with an extension test config is a usage error (2)",
            completed.returncode == 2, completed)
@@ -97,8 +122,8 @@ with harness.temporary_folder("mx-cli") as folder:
     completed, report = run(folder, leaky, "--only", "mx-commands", "-v")
     failed = {c["id"] for s in report["scenarios"] for c in s["checks"]
               if c["status"] == "failed"} if report else set()
-    expect("secret_env values are masked in the console and JSON reports",
-           completed.returncode == 1 and failed == {"mx.invoke_commands"} and
+    expect("secret_env values are reported as leaked (MX-SEC-1) and masked in the reports",
+           completed.returncode == 1 and failed == {"mx.invoke_commands", "mx.secrets_not_leaked"} and
            secret not in completed.stdout and secret not in json.dumps(report) and
            "**********" in json.dumps(report), completed)
 
@@ -110,19 +135,8 @@ with harness.temporary_folder("mx-cli") as folder:
     process = subprocess.Popen([conform, "run", "--test-config", waiting_path, "--only",
                                 "mx-stdin"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
-    blocked = None
-    deadline = time.monotonic() + 60
-    while blocked is None and time.monotonic() < deadline and process.poll() is None:
-        listed = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True,
-                                text=True).stdout.split()
-        for pid in listed:
-            try:
-                with open(f"/proc/{pid}/cmdline", "rb") as source:
-                    if b"initialize" in source.read():
-                        blocked = pid
-            except OSError:
-                pass
-        time.sleep(0.05)
+    harness.wait_for(lambda: process.poll() is not None or initializing(process.pid), 60)
+    blocked = initializing(process.pid)
     process.send_signal(signal.SIGINT)
     try:
         stdout, stderr = process.communicate(timeout=60)

@@ -82,7 +82,8 @@ private:
         if (record.empty()) {
             return 0;
         }
-        std::ofstream out(record, std::ios::binary);
+        std::ofstream out(record, std::ios::binary | std::ios::app);
+        out << args.size() << '\0';
         for (const auto& arg : args) {
             out << arg << '\0';
         }
@@ -115,11 +116,17 @@ private:
 
     Answer invoke(const Call& call) const {
         std::vector<std::string> args(call.args.begin() + 1, call.args.end());
+        if (m.checks_version_first) {
+            run_wrapped(call, {"--version"});
+        }
         auto code = run_wrapped(call, passed_on(args));
         auto level = code == 0 || m.failure_not_logged_as_error ? "info" : "error";
-        return {{},
-                log(call, level, fmt::format("faketool exited with {}", code)),
-                m.invoke_swallows_exit ? 0 : code};
+        std::string logged;
+        if (m.logs_env_at_debug && call.env_value("LOG_LEVEL") == "debug") {
+            logged += log(call, "debug", "called env=" + call.env_value("FAKE_TOKEN"));
+        }
+        logged += log(call, level, fmt::format("faketool exited with {}", code));
+        return {{}, logged, m.invoke_swallows_exit ? 0 : code};
     }
 
     Answer initialize(const Call& call) const {
@@ -183,6 +190,12 @@ private:
         if (m.unknown_exits_zero) {
             return {{}, "", 0};
         }
+        if (m.traceback_on_stdout) {
+            return {{"Traceback (most recent call last):", "  File \"main.py\", line 3, in run",
+                     "KeyError: '" + first + "'"},
+                    log(call, "error", "crashed"),
+                    1};
+        }
         return {
             {}, m.unknown_silent ? "" : fmt::format("Error: No such command '{}'.\n", first), 2};
     }
@@ -216,6 +229,8 @@ meltano::TestConfig fake_extension_config() {
     config.wrapped = "faketool";
     config.commands = {{"hello", "fake_extension", {"hello"}, 0},
                        {"test", "fake_extension", {"test"}, 0}};
+    config.env = {{"FAKE_TOKEN", "fake-secret-4821"}};
+    config.secret_env = {"FAKE_TOKEN"};
     return config;
 }
 
@@ -251,26 +266,49 @@ report::RunReport run_extension(const ExtensionModel& model, std::vector<std::st
                                         executor_for(model));
 }
 
-std::string status_of(const report::RunReport& report, const std::string& check) {
+namespace {
+
+// The most telling result of `check` over every scenario that lists it: failed, then warned,
+// then passed, then skipped.
+const report::CheckResult* worst(const report::RunReport& report, const std::string& check) {
+    auto rank = [](report::Status status) {
+        switch (status) {
+            case report::Status::failed:
+                return 3;
+            case report::Status::warned:
+                return 2;
+            case report::Status::passed:
+                return 1;
+            case report::Status::skipped:
+                break;
+        }
+        return 0;
+    };
+    const report::CheckResult* found = nullptr;
     for (const auto& scenario : report.scenarios) {
         for (const auto& result : scenario.checks) {
-            if (result.id == check) {
-                return std::string(report::status_name(result.status));
+            if (result.id == check &&
+                (found == nullptr || rank(result.status) > rank(found->status))) {
+                found = &result;
             }
         }
     }
-    return "absent";
+    return found;
+}
+
+}  // namespace
+
+std::string status_of(const report::RunReport& report, const std::string& check) {
+    const auto* found = worst(report, check);
+    return found == nullptr ? "absent" : std::string(report::status_name(found->status));
 }
 
 std::string message_of(const report::RunReport& report, const std::string& check) {
-    for (const auto& scenario : report.scenarios) {
-        for (const auto& result : scenario.checks) {
-            if (result.id == check) {
-                return result.examples.empty() ? result.note : result.examples.front().message;
-            }
-        }
+    const auto* found = worst(report, check);
+    if (found == nullptr) {
+        return "absent";
     }
-    return "absent";
+    return found->examples.empty() ? found->note : found->examples.front().message;
 }
 
 }  // namespace conform::testing

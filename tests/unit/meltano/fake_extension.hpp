@@ -38,6 +38,9 @@ struct ExtensionModel {
     bool json_logs_broken = false;             // MELTANO_LOG_JSON=true logs are not JSON
     bool failure_not_logged_as_error = false;  // a failing program is logged at info
     bool waits_on_stdin = false;               // every command waits for stdin to close
+    bool logs_env_at_debug = false;            // LOG_LEVEL=debug logs the environment, secrets too
+    bool checks_version_first = false;         // invoke runs `faketool --version` before the call
+    bool traceback_on_stdout = false;          // an unknown command crashes, traceback on stdout
 };
 
 // The test config of the fake extension, with `commands` hello (and test) and every log feature.

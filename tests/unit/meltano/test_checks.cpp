@@ -91,12 +91,16 @@ TEST_CASE("mx checks: each fault is caught by the check meant for it") {
          "a stderr line is"},
         {"waits on stdin", with(&M::waits_on_stdin), "mx.stdin_unused", "warned",
          "with stdin open and empty: it waits on stdin"},
+        {"environment logged at debug", with(&M::logs_env_at_debug), "mx.secrets_not_leaked",
+         "failed", "printed the value of a secret_env variable on stderr"},
+        {"traceback on stdout", with(&M::traceback_on_stdout), "mx.stdout_quiet", "warned",
+         "wrote a traceback to stdout"},
     };
     std::set<std::string> proven;
     for (const auto& fault : cases) {
         auto report = run_extension(fault.model);
         INFO(std::string(fault.name), ": ", message_of(report, fault.check));
-        CHECK(status_of(report, fault.check) == fault.status);
+        CHECK(status_of(report, fault.check) == std::string(fault.status));
         CHECK(contains(message_of(report, fault.check), fault.message));
         proven.insert(fault.check);
     }
@@ -134,4 +138,11 @@ TEST_CASE("mx checks: describe that prints no JSON leaves the executables unjudg
     CHECK(contains(message_of(report, "mx.described_executables"),
                    "describe printed no JSON to read"));
     CHECK(status_of(report, "mx.describe_shape") == "skipped");
+}
+
+TEST_CASE(
+    "mx checks: a wrapper that calls the program twice passes when one call got the arguments") {
+    auto report = run_extension(with(&ExtensionModel::checks_version_first), {"mx-passthrough"});
+    CHECK(status_of(report, "mx.passthrough") == "passed");
+    CHECK(contains(message_of(report, "mx.passthrough"), "called the wrapped program 2 times"));
 }

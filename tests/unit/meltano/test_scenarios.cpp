@@ -8,8 +8,10 @@
 
 using namespace conform;
 
+// What a command prints is judged in every scenario; every other check has one scenario.
 TEST_CASE("scenarios: every mx check runs in exactly one extension scenario, and only mx checks") {
     const auto& checks = checks::meltano_checks();
+    const std::set<std::string> everywhere{"mx.stdout_quiet", "mx.secrets_not_leaked"};
     std::set<std::string> used;
     std::set<std::string> scenario_ids;
     for (const auto& scenario : meltano::builtin_scenarios(checks)) {
@@ -22,7 +24,7 @@ TEST_CASE("scenarios: every mx check runs in exactly one extension scenario, and
             CAPTURE(check);
             CHECK(check.starts_with("mx."));
             CHECK(meltano::find_check(checks, check) != nullptr);
-            CHECK(used.insert(check).second);
+            CHECK((used.insert(check).second || everywhere.contains(check)));
         }
     }
     for (const auto& check : checks) {
