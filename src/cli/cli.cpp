@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -238,12 +240,14 @@ config::TestConfig test_config_from(const RunFlags& flags) {
             container::parse_pull_policy(flags.pull).value_or(container::PullPolicy::missing);
         config.image = image;
     }
-    config.config_text = read_text_file(flags.config);
+    // Checked here, so that a syntax error names the file rather than "<command line>".
+    config.config_text = config::read_json_file(flags.config, config::Holds::secrets);
     if (!flags.invalid_config.empty()) {
-        config.invalid_config_text = read_text_file(flags.invalid_config);
+        config.invalid_config_text =
+            config::read_json_file(flags.invalid_config, config::Holds::secrets);
     }
     if (!flags.catalog.empty()) {
-        config.catalog_text = read_text_file(flags.catalog);
+        config.catalog_text = config::read_json_file(flags.catalog, config::Holds::data);
     }
     config.extensions = flags.extensions;
     apply_config_flags(flags, config);
@@ -319,21 +323,70 @@ void write_reports(const report::RunReport& report, const RunFlags& flags,
     }
 }
 
-// Checks, before anything runs, that every report file the flags name can be written, creating
-// missing folders: a run of an hour must not end in "cannot write report". `report_flags`: the
-// flags are `conform report`'s.
-void prepare_report_paths(const RunFlags& flags, bool report_flags = false) {
+// Refuses, before anything runs, report paths that would overwrite an input (the test config,
+// the connector config and its secret, a catalog, a transcript, a saved report) or each other, and
+// makes the folders they go in: a report that cannot be written is a usage error naming both
+// paths, not exit 4 after the whole run. `inputs`: what the command read besides its flags'.
+void check_report_paths(const RunFlags& flags, const std::vector<std::filesystem::path>& inputs,
+                        bool report_flags = false) {
+    namespace fs = std::filesystem;
+    std::vector<std::pair<std::string, fs::path>> read;
+    for (const auto& [flag, path] :
+         {std::pair<std::string, std::string>{"--test-config", flags.test_config},
+          {"--config", flags.config},
+          {"--invalid-config", flags.invalid_config},
+          {"--catalog", flags.catalog},
+          {"--baseline", flags.baseline}}) {
+        if (!path.empty()) {
+            read.emplace_back(flag, path);
+        }
+    }
+    for (const auto& suite : flags.suites) {
+        read.emplace_back("--suite", suite);
+    }
+    for (const auto& input : inputs) {
+        read.emplace_back("an input", input);
+    }
+    std::vector<std::pair<std::string, fs::path>> written;
     for (const auto& format : report::formats()) {
         auto path = flags.outputs.find(format.name);
-        if (path == flags.outputs.end() || path->second.empty()) {
-            continue;
+        if (path != flags.outputs.end() && !path->second.empty()) {
+            written.emplace_back(report_flags ? format.report_flag : format.run_flag, path->second);
         }
-        auto problem = report::prepare_report_file(path->second);
+    }
+    auto same_file = [](const fs::path& a, const fs::path& b) {
+        std::error_code error;
+        if (fs::equivalent(a, b, error)) {
+            return true;  // one file by two names (a symlink, a hard link, a relative path)
+        }
+        std::error_code other;
+        auto left = fs::weakly_canonical(a, error);
+        auto right = fs::weakly_canonical(b, other);
+        return !error && !other && left == right;
+    };
+    for (std::size_t i = 0; i < written.size(); ++i) {
+        const auto& [flag, path] = written[i];
+        for (const auto& [what, input] : read) {
+            if (same_file(path, input)) {
+                throw Error(ErrorKind::usage,
+                            fmt::format("{} '{}' is the file read as {} '{}': the report would "
+                                        "overwrite it; write the report elsewhere",
+                                        flag, path.string(), what, input.string()));
+            }
+        }
+        for (std::size_t j = 0; j < i; ++j) {
+            if (same_file(path, written[j].second)) {
+                throw Error(
+                    ErrorKind::usage,
+                    fmt::format("{} '{}' and {} '{}' name the same file: one report would "
+                                "overwrite the other",
+                                written[j].first, written[j].second.string(), flag, path.string()));
+            }
+        }
+        auto problem = report::prepare_report_file(path.string());
         if (!problem.empty()) {
-            throw Error(ErrorKind::usage,
-                        fmt::format("{} {}: cannot write the report there: {}",
-                                    report_flags ? format.report_flag : format.run_flag,
-                                    path->second, problem));
+            throw Error(ErrorKind::usage, fmt::format("{} {}: cannot write the report there: {}",
+                                                      flag, path.string(), problem));
         }
     }
 }
@@ -516,12 +569,13 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
 }
 
 int run_command(const RunFlags& flags, int argc, char** argv) {
-    prepare_report_paths(flags);
+    check_report_paths(flags, {});
     if (meltano::is_meltano_test_config(flags.test_config)) {
         return run_meltano_command(flags, argc, argv);
     }
     auto scenarios = load_scenarios(flags.suites);
     auto config = test_config_from(flags);
+    check_report_paths(flags, config.files);
     suite::SourceOptions source_options;
     source_options.spelling = flags.extension_keys == "bare" ? protocol::KeySpelling::bare
                                                              : protocol::KeySpelling::estuary;
@@ -601,6 +655,9 @@ int diff_command(const RunFlags& flags, const DiffFlags& versions, int argc, cha
     engine::check_selection_names(flags.skip, headers, ids);
     auto control = version_config(flags, versions.control, versions.control_image);
     auto target = version_config(flags, versions.target, versions.target_image);
+    auto inputs = control.files;
+    inputs.insert(inputs.end(), target.files.begin(), target.files.end());
+    check_report_paths(flags, inputs);
     report::RunReport control_report;
     report::RunReport target_report;
     try {
@@ -654,7 +711,7 @@ int list_command(const std::vector<std::string>& suite_files) {
 
 int validate_command(const std::string& catalog_path, const std::string& transcript_path,
                      const RunFlags& flags, int argc, char** argv) {
-    prepare_report_paths(flags);
+    check_report_paths(flags, {catalog_path, transcript_path});
     auto catalog_text = read_text_file(catalog_path);
     auto document = json::parse_json_text(catalog_text, catalog_path);
     std::map<std::string, std::vector<std::string>> volatile_fields;
@@ -735,7 +792,7 @@ int report_command(const std::vector<std::string>& inputs, const RunFlags& flags
         throw Error(ErrorKind::usage,
                     fmt::format("say what to write: {} FILE", fmt::join(names, ", ")));
     }
-    prepare_report_paths(flags, true);
+    check_report_paths(flags, {inputs.begin(), inputs.end()}, true);
     // Reports of one connector and test config are the shards (or parts) of one run.
     SavedRuns runs;
     for (const auto& input : inputs) {
@@ -839,7 +896,9 @@ std::string mistyped_word_hint(const CLI::App& app, int argc, char** argv) {
 
 // Ctrl-C or SIGTERM stop every connector conform started; the main thread then finishes the
 // current run (reaping it and removing its container) and exits with 130. If it has not after
-// k_interrupt_patience, conform exits anyway.
+// k_interrupt_patience, conform exits anyway. A signal that one of conform's own descendants sent
+// (a connector that signals its parent) is the connector's doing, not the user's: it is reported
+// and ignored.
 constexpr auto k_interrupt_patience = std::chrono::seconds(30);
 
 void install_stop_handler() {
@@ -850,14 +909,49 @@ void install_stop_handler() {
     sigaddset(&signals, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
     std::thread([] {
-        int received = 0;
-        sigwait(&signals, &received);
-        fmt::print(stderr, "\nconform: stopping (signal {}); cleaning up connectors\n", received);
+        // The next signal from outside conform's process tree; nullopt when `deadline` passed.
+        using Clock = std::chrono::steady_clock;
+        auto from_outside = [](std::optional<Clock::time_point> deadline) -> std::optional<int> {
+            while (true) {
+                siginfo_t info{};
+                int received = 0;
+                if (!deadline) {
+                    received = sigwaitinfo(&signals, &info);
+                } else {
+                    auto left = std::max(Clock::duration::zero(), *deadline - Clock::now());
+                    auto seconds = std::chrono::duration_cast<std::chrono::seconds>(left);
+                    auto nanoseconds =
+                        std::chrono::duration_cast<std::chrono::nanoseconds>(left - seconds);
+                    timespec wait{static_cast<time_t>(seconds.count()),
+                                  static_cast<long>(nanoseconds.count())};
+                    received = sigtimedwait(&signals, &info, &wait);
+                }
+                if (received < 0) {
+                    if (errno == EINTR) {
+                        continue;
+                    }
+                    return std::nullopt;
+                }
+                // A terminal's Ctrl-C comes from the kernel (no sender); kill(2) names its sender.
+                bool sent =
+                    info.si_code == SI_USER || info.si_code == SI_QUEUE || info.si_code == SI_TKILL;
+                if (sent && process::sent_by_descendant(info.si_pid)) {
+                    fmt::print(stderr,
+                               "\nconform: ignored signal {} from pid {}, a process conform "
+                               "started (only a signal from outside stops the run)\n",
+                               received, info.si_pid);
+                    continue;
+                }
+                return received;
+            }
+        };
+        auto received = from_outside(std::nullopt);
+        fmt::print(stderr, "\nconform: stopping (signal {}); cleaning up connectors\n",
+                   received.value_or(0));
         process::request_stop();
         // A second signal, or the patience running out, ends conform at once. Connectors
         // still running get SIGKILL from the kernel then (PR_SET_PDEATHSIG).
-        timespec patience{static_cast<time_t>(k_interrupt_patience.count()), 0};
-        if (sigtimedwait(&signals, nullptr, &patience) > 0) {
+        if (from_outside(Clock::now() + k_interrupt_patience)) {
             fmt::print(stderr, "conform: second signal; exiting now\n");
         } else {
             fmt::print(stderr, "conform: connectors did not stop in time; exiting\n");

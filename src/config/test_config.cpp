@@ -1,6 +1,7 @@
 #include "config/test_config.hpp"
 
 #include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,7 @@
 #include "schema/user_document.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
+#include "util/text.hpp"
 
 namespace conform::config {
 
@@ -60,9 +62,32 @@ std::filesystem::path resolve(const std::filesystem::path& base, const std::stri
     return path.is_absolute() ? path : base / path;
 }
 
+// Expected records are many documents, one a line: they may take more than one input document.
+constexpr std::size_t k_max_expected_records_bytes = 256 * 1024 * 1024;
+
+// `text` of the file `path`, once its JSON syntax is known to be right: every problem is then
+// reported against the file that has it, not the test config that names it.
+std::string checked_json(std::string text, const std::filesystem::path& path, Holds holds) {
+    constexpr unsigned k_flags = rapidjson::kParseCommentsFlag | rapidjson::kParseIterativeFlag;
+    rapidjson::Document document;
+    document.Parse<k_flags>(text.data(), text.size());
+    if (!document.HasParseError()) {
+        return text;
+    }
+    if (holds == Holds::data) {
+        json::parse_json_text(text, path.string());  // throws, showing the line
+    }
+    auto position = position_of(text, document.GetErrorOffset());
+    throw_input_error(
+        fmt::format("{}:{}:{}: {} (the line is not shown: a connector config "
+                    "holds secrets)",
+                    path.string(), position.line, position.column,
+                    rapidjson::GetParseError_En(document.GetParseError())));
+}
+
 std::vector<TestConfig::ExpectedRecord> read_expected_records(const std::filesystem::path& path) {
     std::vector<TestConfig::ExpectedRecord> records;
-    std::istringstream lines(read_text_file(path));
+    std::istringstream lines(read_text_file(path, k_max_expected_records_bytes));
     std::string line;
     std::size_t number = 0;
     while (std::getline(lines, line)) {
@@ -134,14 +159,16 @@ ResumeSampling resume_sampling(const rapidjson::Value& resume) {
 }
 
 void read_optional_sections(const rapidjson::Value& document, TestConfig& config) {
-    auto file_text = [&config](const rapidjson::Value& value) {
-        return read_text_file(resolve(config.base_dir, value.GetString()));
+    auto file_text = [&config](const rapidjson::Value& value, Holds holds = Holds::secrets) {
+        auto path = resolve(config.base_dir, value.GetString());
+        config.files.push_back(path);
+        return checked_json(read_text_file(path), path, holds);
     };
     if (document.HasMember("invalid_config")) {
         config.invalid_config_text = file_text(document["invalid_config"]);
     }
     if (document.HasMember("catalog")) {
-        config.catalog_text = file_text(document["catalog"]);
+        config.catalog_text = file_text(document["catalog"], Holds::data);
     }
     if (document.HasMember("extensions")) {
         config.extensions = string_list(document["extensions"]);
@@ -157,6 +184,7 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
     if (document.HasMember("expected_records")) {
         const auto& expected = document["expected_records"];
         auto path = resolve(config.base_dir, expected["path"].GetString());
+        config.files.push_back(path);
         config.expected_records = read_expected_records(path);
         config.expected_exact = string_member(expected, "mode") == "exact";
         config.expected_origin = path.string();
@@ -282,10 +310,17 @@ TestConfig load_test_config(const std::filesystem::path& path) {
     TestConfig config;
     config.origin = path;
     config.base_dir = std::filesystem::absolute(path).parent_path();
+    config.files.push_back(path);
     read_connector(document["connector"], config);
-    config.config_text = read_text_file(resolve(config.base_dir, document["config"].GetString()));
+    auto config_path = resolve(config.base_dir, document["config"].GetString());
+    config.files.push_back(config_path);
+    config.config_text = checked_json(read_text_file(config_path), config_path, Holds::secrets);
     read_optional_sections(document, config);
     return config;
+}
+
+std::string read_json_file(const std::filesystem::path& path, Holds holds) {
+    return checked_json(read_text_file(path), path, holds);
 }
 
 std::vector<std::string> split_command_line(std::string_view command_line) {

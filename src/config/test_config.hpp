@@ -31,6 +31,9 @@ struct ResumeSampling {
 struct TestConfig {
     std::filesystem::path origin;  // the file, or "<command line>"
     std::filesystem::path base_dir;
+    // Every file a test config file made conform read: itself, the connector configs, the
+    // catalog, the expected records (no report may overwrite one). Empty for flags.
+    std::vector<std::filesystem::path> files;
 
     std::vector<std::string> command;               // native connector argv
     std::optional<container::ImageSettings> image;  // or an image
@@ -93,8 +96,20 @@ struct TestConfig {
 };
 
 // Loads and validates a test config file. Throws conform::Error (input) naming the file, the line
-// and the field, and what was expected, for every problem found.
+// and the field, and what was expected, for every problem found. The files it names are read
+// (each at most k_max_input_file_bytes; expected records at most 256 MiB) and their JSON syntax
+// checked, so that a syntax error names the file that has it; a connector config's error never
+// shows its line, which may hold a secret.
 TestConfig load_test_config(const std::filesystem::path& path);
+
+// What a JSON input file holds: a connector config holds secrets, so its syntax errors never show
+// the line.
+enum class Holds { data, secrets };
+
+// The text of the JSON file `path` (read as read_text_file reads it), once its syntax is known to
+// be right. Throws conform::Error (input) naming the file, line and column of a syntax error,
+// with the line only for Holds::data. For files named by flags as for those a test config names.
+std::string read_json_file(const std::filesystem::path& path, Holds holds);
 
 // Splits a command line into argv the way a POSIX shell would for words and quotes (no
 // expansion). Throws conform::Error (usage) on an unterminated quote.

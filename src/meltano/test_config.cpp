@@ -4,8 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
 #include "schema/user_document.hpp"
@@ -135,11 +133,14 @@ bool is_meltano_test_config(const std::filesystem::path& path) {
     if (path.empty()) {
         return false;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    // Read as every input is: a device or an endless FIFO is refused, not read whole. Loading
+    // the test config then gives the error.
+    std::string text;
+    try {
+        text = read_text_file(path);
+    } catch (const Error&) {
         return false;
     }
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     rapidjson::Document document;
     document.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(
         text.c_str(), text.size());

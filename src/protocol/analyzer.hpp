@@ -36,8 +36,10 @@ struct AnalyzerSetup {
     // Every STATE is an RFC 7396 patch, with or without a merge flag (test config
     // merge.states_are_patches).
     bool states_are_patches = false;
-    // When set, every stdout line is also written here, so checks can show what changed in a
-    // record without conform keeping documents in memory.
+    // When set, every stdout line is also kept (Observation::transcript), so checks can show
+    // what changed in a record without conform keeping documents in memory. The lines are kept
+    // in an unnamed file of conform's own temporary folder, never at this path: it is in the
+    // run's scratch folder, where the connector could plant a symlink or swap the file.
     std::filesystem::path transcript_path;
 };
 

@@ -44,9 +44,33 @@ std::string_view mark(Certified level) {
     return "?";
 }
 
+// `raw` as valid UTF-8 with every control character but line feed and tab shown as '?', as the
+// HTML writer shows them: connector output (ESC sequences, BEL, CR, C1 controls such as U+009B)
+// must not reach a terminal that prints the summary, or a log that keeps it.
+std::string printable(std::string_view raw) {
+    std::string text = valid_utf8(raw);
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        auto byte = static_cast<unsigned char>(text[at]);
+        bool c1 = byte == 0xC2 && at + 1 < text.size() &&
+                  static_cast<unsigned char>(text[at + 1]) >= 0x80 &&
+                  static_cast<unsigned char>(text[at + 1]) <= 0x9F;
+        if (c1) {
+            out += '?';
+            ++at;
+        } else if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7F) {
+            out += '?';
+        } else {
+            out += text[at];
+        }
+    }
+    return out;
+}
+
 // Text for a table cell or a line of prose: no line breaks, no table or HTML syntax.
 std::string inline_text(std::string_view raw) {
-    std::string text = valid_utf8(raw);
+    std::string text = printable(raw);
     std::string out;
     for (char c : text) {
         if (c == '\n' || c == '\r' || c == '\t') {
@@ -64,14 +88,14 @@ std::string inline_text(std::string_view raw) {
 
 // Text inside an HTML element (a <summary>), where Markdown escapes would show literally.
 std::string html_text(std::string_view raw) {
-    std::string text(raw);
+    std::string text = printable(raw);
     std::replace(text.begin(), text.end(), '\n', ' ');
     return markup_escaped(text);
 }
 
 // A fenced block that its content cannot close: the fence is longer than any backtick run in it.
 std::string fenced(std::string_view raw, std::string_view language = {}) {
-    std::string text = valid_utf8(raw);
+    std::string text = printable(raw);
     std::size_t longest = 0;
     std::size_t run = 0;
     for (char c : text) {

@@ -216,31 +216,50 @@ struct AirbyteSource::Impl {
         auto observation =
             execute(spec_step, labelled_plan("spec (setup)"), scratch_root.path(), nullptr, {});
         const auto* spec = observation.first_kept("SPEC");
+        auto config_document = json::parse_json_text(config.config_text, config.origin.string());
         if (spec == nullptr) {
             no_secret_reason =
-                "the setup spec run emitted no SPEC: conform knows no airbyte_secret "
-                "property to look for (see cli.spec)";
+                "the setup spec run emitted no SPEC: conform cannot tell which config values are "
+                "secret, so it looks for none and masks every config string in reports (see "
+                "cli.spec)";
+            mask_every_config_string(config_document);
             return;
         }
         auto message = json::parse_json_text(spec->json, "SPEC message");
-        auto config_document = json::parse_json_text(config.config_text, config.origin.string());
-        std::vector<std::string> values;
         const auto& specification = message["spec"];
-        if (specification.HasMember("connectionSpecification")) {
-            values = protocol::collect_secrets(specification["connectionSpecification"],
-                                               config_document);
-            learn_invalid_config_secrets(specification["connectionSpecification"], values);
-            minimal_config_text =
-                minimal_config(specification["connectionSpecification"], config_document);
-            required_only_text =
-                required_only_config(specification["connectionSpecification"], config_document);
-            configs_without_required = configs_without_each_required(
-                specification["connectionSpecification"], config_document);
+        if (!specification.HasMember("connectionSpecification")) {
+            no_secret_reason =
+                "the SPEC has no connectionSpecification: conform cannot tell which config values "
+                "are secret, so it looks for none and masks every config string in reports";
+            mask_every_config_string(config_document);
+            return;
         }
+        const auto& connection = specification["connectionSpecification"];
+        auto values = protocol::collect_secrets(connection, config_document);
+        learn_invalid_config_secrets(connection, values);
+        minimal_config_text = minimal_config(connection, config_document);
+        required_only_text = required_only_config(connection, config_document);
+        configs_without_required = configs_without_each_required(connection, config_document);
         if (values.empty()) {
             no_secret_reason = secrets_absent_reason(specification);
         }
         secrets = protocol::Secrets(std::move(values));
+    }
+
+    // No spec says which config values are secret: every string of the configs is masked.
+    void mask_every_config_string(const rapidjson::Value& config_document) {
+        auto values = protocol::config_strings(config_document);
+        if (config.invalid_config_text) {
+            try {
+                auto invalid = json::parse_json_text(*config.invalid_config_text, "invalid config");
+                auto more = protocol::config_strings(invalid);
+                values.insert(values.end(), more.begin(), more.end());
+            } catch (const Error&) {
+                // Not JSON: masked as it is.
+                values.push_back(*config.invalid_config_text);
+            }
+        }
+        secrets = protocol::Secrets::without_spec(std::move(values));
     }
 
     // check-invalid runs with the invalid config: its secrets must not leak either.
@@ -268,7 +287,8 @@ struct AirbyteSource::Impl {
             execute(discover, labelled_plan("discover (setup)"), scratch_root.path(), nullptr, {});
         const auto* found = observation.first_kept("CATALOG");
         if (found == nullptr) {
-            auto said = last_lines(observation.process.stderr_text, 600);
+            // Masked: the connector's stderr may print a secret of its config.
+            auto said = last_lines(secrets.redact(observation.process.stderr_text), 600);
             why_not = fmt::format("discover emitted no CATALOG ({}){}",
                                   observation.process.exit.describe(),
                                   said.empty() ? "" : "; its stderr ends with:\n" + said);

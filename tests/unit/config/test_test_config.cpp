@@ -333,3 +333,34 @@ TEST_CASE("test config: a missing setting is named as the user gave the others")
     CHECK(from_flags.lacks("projections") ==
           "no test config says \"projections\" (only a test config can; this run has flags only)");
 }
+
+TEST_CASE("test config: a connector config's syntax error names it and hides its line") {
+    TempDir dir;
+    dir.write("config.json", "{\n  \"api_key\": \"k3y-abcdef-123456\" \"x\": 1\n}\n");
+    auto path =
+        dir.write("conform.json", R"({"connector": {"command": ["x"]}, "config": "config.json"})");
+    auto message = load_error(path);
+    INFO(message);
+    CHECK(message.starts_with((fs::absolute(dir.path()) / "config.json").string() + ":2:"));
+    CHECK_FALSE(contains(message, "k3y-abcdef"));
+    dir.write("catalog.json", "{\"streams\": [}");
+    dir.write("config.json", "{}");
+    path = dir.write("conform.json", R"({"connector": {"command": ["x"]}, "config": "config.json",
+                                        "catalog": "catalog.json"})");
+    message = load_error(path);
+    CHECK(message.starts_with((fs::absolute(dir.path()) / "catalog.json").string() + ":1:"));
+}
+
+TEST_CASE("test config: the files it read are listed") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    dir.write("catalog.json", "{\"streams\": []}");
+    auto path =
+        dir.write("conform.json", R"({"connector": {"command": ["x"]}, "config": "config.json",
+                                        "catalog": "catalog.json"})");
+    auto config = load_test_config(path);
+    REQUIRE(config.files.size() == 3);
+    CHECK(config.files[0] == path);
+    CHECK(config.files[1].filename() == "config.json");
+    CHECK(config.files[2].filename() == "catalog.json");
+}
