@@ -647,7 +647,7 @@ report::RunReport run_version(const char* role, const config::TestConfig& config
 }
 
 int diff_command(const RunFlags& flags, const DiffFlags& versions, int argc, char** argv) {
-    prepare_report_paths(flags);
+    check_report_paths(flags, {});
     auto scenarios = load_scenarios(flags.suites);
     auto ids = checks::all_ids();
     auto headers = suite::headers_of(scenarios);
