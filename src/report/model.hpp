@@ -146,6 +146,8 @@ struct Differences {
 // extension. The reports name areas, runs and certification in its terms.
 inline constexpr std::string_view k_airbyte_source = "airbyte-source";
 inline constexpr std::string_view k_meltano_extension = "meltano-extension";
+// A Singer tap (docs/singer.md).
+inline constexpr std::string_view k_singer = "singer";
 
 struct RunReport {
     std::string protocol = std::string(k_airbyte_source);
