@@ -466,7 +466,14 @@ struct Reader::Impl {
         if (const auto* bookmarks = member(value, "bookmarks");
             bookmarks != nullptr && bookmarks->IsObject()) {
             for (const auto& entry : bookmarks->GetObject()) {
-                if (member(entry.value, "progress_markers") != nullptr) {
+                bool unfinished = member(entry.value, "progress_markers") != nullptr;
+                const auto* partitions = member(entry.value, "partitions");
+                if (partitions != nullptr && partitions->IsArray()) {
+                    for (const auto& partition : partitions->GetArray()) {
+                        unfinished = unfinished || member(partition, "progress_markers") != nullptr;
+                    }
+                }
+                if (unfinished) {
                     progress_markers.emplace_back(entry.name.GetString());
                 }
             }
