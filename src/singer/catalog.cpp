@@ -138,8 +138,8 @@ std::set<std::string> CatalogStream::automatic_fields() const {
     if (!replication_key.empty()) {
         fields.insert(replication_key);
     }
-    for (const auto& [field, inclusion] : inclusion) {
-        if (inclusion == "automatic") {
+    for (const auto& [field, kind] : inclusion) {
+        if (kind == "automatic") {
             fields.insert(field);
         }
     }

@@ -459,8 +459,8 @@ struct Reader::Impl {
             }
             now[key] = bookmark.value;
         }
-        for (auto& [key, value] : now) {
-            last_bookmarks[key] = value;
+        for (auto& [key, cursor] : now) {
+            last_bookmarks[key] = cursor;
         }
         progress_markers.clear();
         if (const auto* bookmarks = member(value, "bookmarks");
@@ -643,8 +643,8 @@ struct Reader::Impl {
             return;
         }
         std::filesystem::path path = file.uri.substr(k_file.size());
-        std::error_code error;
-        if (!std::filesystem::is_regular_file(path, error)) {
+        std::error_code missing;
+        if (!std::filesystem::is_regular_file(path, missing)) {
             file.problem = "the file does not exist";
             return;
         }

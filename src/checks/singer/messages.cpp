@@ -303,7 +303,7 @@ const ActivateVersion k_activate_version;
 const BatchFiles k_batch_files;
 const MetricsValid k_metrics_valid;
 
-template <const MessageJudge* judge>
+template <const auto* judge>
 void report_judge(const Inputs& inputs, Verdict& verdict) {
     report_tallies(inputs, verdict, judge->id());
 }
