@@ -165,7 +165,7 @@ class Tap:
         if not is_sorted:
             holder = state.setdefault("progress_markers",
                                       {"Note": "Progress is not resumable if interrupted."})
-        value = record["meta"]["seen_at"] if "nested_key" in QUIRKS and "meta" in record else record[rk]
+        value = record[rk]
         old = holder.get("replication_key_value")
         if old is None or value >= old or not is_sorted:
             if "nested_key_stuck" in QUIRKS and rk == "updated_at":
