@@ -88,7 +88,8 @@ CatalogStream read_stream(const rapidjson::Value& entry) {
             }
         }
     }
-    if (!stream.valid_replication_keys.empty() && stream.forced_replication_method != "FULL_TABLE") {
+    if (!stream.valid_replication_keys.empty() &&
+        stream.forced_replication_method != "FULL_TABLE") {
         stream.replication_key = stream.valid_replication_keys.front();
     }
     return stream;
@@ -208,8 +209,8 @@ std::string Catalog::write(const std::vector<std::string>& streams,
             continue;
         }
         const auto& stream = m_streams.at(index++);
-        bool under_test = std::find(streams.begin(), streams.end(), stream.tap_stream_id) !=
-                          streams.end();
+        bool under_test =
+            std::find(streams.begin(), streams.end(), stream.tap_stream_id) != streams.end();
         auto chosen = selection.find(stream.tap_stream_id);
         bool selected = under_test && (chosen == selection.end() || chosen->second.selected);
         if (!entry.HasMember("metadata") || !entry["metadata"].IsArray()) {
@@ -231,8 +232,8 @@ std::string Catalog::write(const std::vector<std::string>& streams,
             if (inclusion != stream.inclusion.end() && inclusion->second == "unsupported") {
                 continue;
             }
-            bool keep = chosen == selection.end() ||
-                        !chosen->second.deselected_fields.contains(field);
+            bool keep =
+                chosen == selection.end() || !chosen->second.deselected_fields.contains(field);
             set_member(metadata_of(metadata, field, alloc), "selected", rapidjson::Value(keep),
                        alloc);
         }

@@ -16,8 +16,8 @@ namespace conform::singer {
 
 struct CatalogStream {
     std::string tap_stream_id;
-    std::string stream;                      // the name RECORDs carry (tap_stream_id when absent)
-    std::vector<std::string> properties;     // top-level properties of the schema
+    std::string stream;                   // the name RECORDs carry (tap_stream_id when absent)
+    std::vector<std::string> properties;  // top-level properties of the schema
     std::map<std::string, std::string> inclusion;  // per field with metadata: its `inclusion`
     std::vector<std::string> key_properties;       // table-key-properties
     std::vector<std::string> valid_replication_keys;

@@ -309,7 +309,8 @@ struct Reader::Impl {
             }
         }
         try {
-            compiled.compiled = std::make_shared<const schema::Schema>(schema::Schema::compile(copy));
+            compiled.compiled =
+                std::make_shared<const schema::Schema>(schema::Schema::compile(copy));
         } catch (const Error& error) {
             compiled.problem = error.what();
         }
@@ -396,13 +397,13 @@ struct Reader::Impl {
         auto order = cursor->compare(floor->second);
         if (order && *order < 0) {
             if (seen.below_floor++ == 0) {
-                seen.below_example = fmt::format("line {}: {} = {}", facts.number, key->second,
-                                                 cursor->describe());
+                seen.below_example =
+                    fmt::format("line {}: {} = {}", facts.number, key->second, cursor->describe());
             }
         } else if (order && *order == 0) {
             if (seen.at_floor++ == 0) {
-                seen.at_example = fmt::format("line {}: {} = {}", facts.number, key->second,
-                                              cursor->describe());
+                seen.at_example =
+                    fmt::format("line {}: {} = {}", facts.number, key->second, cursor->describe());
             }
         }
     }
@@ -483,9 +484,8 @@ struct Reader::Impl {
         if (run.states.size() < TapRun::k_kept_states) {
             run.states.push_back(std::move(state));
         }
-        judge(facts.number, [&](const MessageJudge& judge, Tally& tally) {
-            judge.on_state(state_facts, tally);
-        });
+        judge(facts.number,
+              [&](const MessageJudge& judge, Tally& tally) { judge.on_state(state_facts, tally); });
     }
 
     void on_activate_version(const LineFacts& facts, const rapidjson::Value& message) {
@@ -504,8 +504,11 @@ struct Reader::Impl {
         std::string stream = message["stream"].GetString();
         auto found = schemas.find(stream);
         BatchFacts batch{facts, stream, message, found == schemas.end() ? nullptr : &found->second};
-        PendingBatch pending{stream, facts.number, string_of(member(message["encoding"], "format")),
-                             string_of(member(message["encoding"], "compression")), {}};
+        PendingBatch pending{stream,
+                             facts.number,
+                             string_of(member(message["encoding"], "format")),
+                             string_of(member(message["encoding"], "compression")),
+                             {}};
         for (const auto& uri : message["manifest"].GetArray()) {
             pending.manifest.push_back(uri.IsString() ? uri.GetString() : "");
         }
@@ -649,8 +652,8 @@ struct Reader::Impl {
             return;
         }
         if (batch.format != "jsonl") {
-            file.problem = fmt::format("encoding '{}' is not read by conform (only jsonl)",
-                                       batch.format);
+            file.problem =
+                fmt::format("encoding '{}' is not read by conform (only jsonl)", batch.format);
             return;
         }
         process::LaunchSpec spec;
@@ -662,7 +665,8 @@ struct Reader::Impl {
         try {
             auto result = process::run(spec, lines);
             if (!result.exit.succeeded()) {
-                file.problem = fmt::format("`{}` gave {}", spec.argv.front(), result.exit.describe());
+                file.problem =
+                    fmt::format("`{}` gave {}", spec.argv.front(), result.exit.describe());
             }
         } catch (const Error& error) {
             file.problem = error.what();

@@ -43,8 +43,8 @@ struct LineFacts {
     std::uint64_t number = 0;
     bool truncated = false;
     const rapidjson::Value* message = nullptr;  // the JSON object; null when the line is none
-    std::string problem;                         // why the line is not a usable message
-    std::string type;                            // upper case; empty when absent
+    std::string problem;                        // why the line is not a usable message
+    std::string type;                           // upper case; empty when absent
 };
 
 struct SchemaFacts {
@@ -59,7 +59,7 @@ struct RecordFacts {
     const rapidjson::Value& record;
     const StreamSchema* schema = nullptr;  // null: no SCHEMA of the stream came before
     std::vector<schema::Violation> violations;
-    std::optional<std::int64_t> version;  // the RECORD's `version`
+    std::optional<std::int64_t> version;         // the RECORD's `version`
     std::optional<std::int64_t> active_version;  // the stream's latest ACTIVATE_VERSION
     bool version_not_integer = false;
 };
@@ -147,8 +147,8 @@ struct StreamSeen {
     std::uint64_t schemas = 0;
     std::uint64_t records = 0;
     std::uint64_t first_record_line = 0;
-    std::set<std::string> fields;  // top-level fields of any record
-    std::optional<std::set<std::string>> always;  // top-level fields of every record
+    std::set<std::string> fields;                  // top-level fields of any record
+    std::optional<std::set<std::string>> always;   // top-level fields of every record
     std::optional<protocol::CursorValue> min_key;  // replication key values
     std::optional<protocol::CursorValue> max_key;
     std::vector<protocol::CursorValue> keys;  // every replication key value, in order (bounded)
@@ -196,7 +196,7 @@ struct TapRun {
     std::uint64_t record_count = 0;
     protocol::Observation records;  // the records' digests (identity: key properties)
     std::map<std::string, StreamSeen> streams;
-    std::vector<std::string> stream_order;  // streams in the order of their first RECORD
+    std::vector<std::string> stream_order;    // streams in the order of their first RECORD
     std::vector<std::string> schema_streams;  // streams with a SCHEMA
     std::vector<StateSeen> states;            // the first k_kept_states
     std::uint64_t state_count = 0;

@@ -84,11 +84,16 @@ namespace {
 
 // What every sync scenario also judges, line by line.
 const std::vector<std::string>& message_checks() {
-    static const std::vector<std::string> k_checks = {
-        "sg.sync_exit",          "sg.messages_valid",      "sg.schema_before_record",
-        "sg.records_match_schema", "sg.key_properties_present", "sg.state_bookmarks",
-        "sg.bookmarks_monotonic", "sg.activate_version",   "sg.batch_files",
-        "sg.metrics_valid"};
+    static const std::vector<std::string> k_checks = {"sg.sync_exit",
+                                                      "sg.messages_valid",
+                                                      "sg.schema_before_record",
+                                                      "sg.records_match_schema",
+                                                      "sg.key_properties_present",
+                                                      "sg.state_bookmarks",
+                                                      "sg.bookmarks_monotonic",
+                                                      "sg.activate_version",
+                                                      "sg.batch_files",
+                                                      "sg.metrics_valid"};
     return k_checks;
 }
 

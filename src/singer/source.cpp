@@ -221,8 +221,8 @@ struct SingerSource::Impl {
         if (config.image) {
             launcher = container::make_image_launcher(*config.image);
         } else {
-            launcher = container::make_native_launcher(config.command, config.env,
-                                                       config.working_dir);
+            launcher =
+                container::make_native_launcher(config.command, config.env, config.working_dir);
         }
         secrets = protocol::Secrets(config_secrets());
         if (config.about.value_or(true)) {
@@ -241,9 +241,8 @@ struct SingerSource::Impl {
             return;
         }
         for (const auto& stream : catalog->streams()) {
-            if (config.streams.empty() ||
-                std::find(config.streams.begin(), config.streams.end(), stream.tap_stream_id) !=
-                    config.streams.end()) {
+            if (config.streams.empty() || std::find(config.streams.begin(), config.streams.end(),
+                                                    stream.tap_stream_id) != config.streams.end()) {
                 streams.push_back(stream.tap_stream_id);
                 if (stream.incremental()) {
                     replication_keys[stream.stream] = stream.replication_key;
@@ -284,7 +283,8 @@ struct SingerSource::Impl {
                 }
             }
         }
-        if (auto it = document.FindMember("version"); it != document.MemberEnd() && it->value.IsString()) {
+        if (auto it = document.FindMember("version");
+            it != document.MemberEnd() && it->value.IsString()) {
             version = it->value.GetString();
         }
         if (auto it = document.FindMember("settings"); it != document.MemberEnd()) {
@@ -296,9 +296,8 @@ struct SingerSource::Impl {
     }
 
     bool claims_properties() const {
-        return config.properties ||
-               std::find(capabilities.begin(), capabilities.end(), "properties") !=
-                   capabilities.end();
+        return config.properties || std::find(capabilities.begin(), capabilities.end(),
+                                              "properties") != capabilities.end();
     }
 
     // Why the scenario cannot run, in the test config's terms; nothing when it can.
@@ -312,9 +311,10 @@ struct SingerSource::Impl {
                 return "the test config says the tap offers no --about (\"about\": false)";
             }
             if (requirement == "catalog" && discovery && !catalog) {
-                return fmt::format("discovery gave no catalog to select from ({}; see "
-                                   "sg-discover)",
-                                   catalog_problem);
+                return fmt::format(
+                    "discovery gave no catalog to select from ({}; see "
+                    "sg-discover)",
+                    catalog_problem);
             }
             if (requirement == "properties" && discovery && !claims_properties()) {
                 return "the test config does not say the tap accepts --properties "
@@ -405,8 +405,8 @@ struct SingerSource::Impl {
             result.notes.push_back(fmt::format("left out stream '{}'", stream));
         }
         result.selection = selection;
-        result.runs.push_back(sync("sync, partial selection", catalog->write(streams, selection),
-                                   judges));
+        result.runs.push_back(
+            sync("sync, partial selection", catalog->write(streams, selection), judges));
     }
 
     void run_minimal(StepResult& result, const std::vector<const MessageJudge*>& judges) {
@@ -416,8 +416,8 @@ struct SingerSource::Impl {
             selection[id].deselected_fields.insert(properties.begin(), properties.end());
         }
         result.selection = selection;
-        result.runs.push_back(sync("sync, every field deselected",
-                                   catalog->write(streams, selection), judges));
+        result.runs.push_back(
+            sync("sync, every field deselected", catalog->write(streams, selection), judges));
     }
 
     void run_resumed(const StepResult& base, StepResult& result,
@@ -444,8 +444,8 @@ struct SingerSource::Impl {
             }
         }
         if (distinct.size() > chosen.size()) {
-            result.notes.push_back(fmt::format("resumed from {} of {} distinct STATEs", chosen.size(),
-                                               distinct.size()));
+            result.notes.push_back(fmt::format("resumed from {} of {} distinct STATEs",
+                                               chosen.size(), distinct.size()));
         }
         for (auto index : chosen) {
             const auto& state = full.states[index];
@@ -484,7 +484,8 @@ struct SingerSource::Impl {
         }
         std::map<std::string, protocol::CursorValue> floors;
         auto seen = full.streams.find(interrupted->stream);
-        if (interrupted->incremental() && seen != full.streams.end() && !seen->second.keys.empty()) {
+        if (interrupted->incremental() && seen != full.streams.end() &&
+            !seen->second.keys.empty()) {
             const auto& keys = seen->second.keys;
             auto mid = keys[keys.size() / 2];
             floors[interrupted->stream] = mid;
@@ -518,8 +519,8 @@ struct SingerSource::Impl {
             }
             entry.RemoveMember(slot);
             entry.AddMember(rapidjson::Value(slot, alloc), value, alloc);
-            result.notes.push_back(fmt::format("bookmark of '{}' set to {}", interrupted->stream,
-                                               mid.describe()));
+            result.notes.push_back(
+                fmt::format("bookmark of '{}' set to {}", interrupted->stream, mid.describe()));
         }
         state.RemoveMember("currently_syncing");
         state.AddMember("currently_syncing",
@@ -545,8 +546,9 @@ struct SingerSource::Impl {
             }
         }
         if (!later) {
-            result.why_not = "no later start date: the test config names none (start_date.later) "
-                             "and the full sync emitted no text replication key to take one from";
+            result.why_not =
+                "no later start date: the test config names none (start_date.later) "
+                "and the full sync emitted no text replication key to take one from";
             return;
         }
         auto document = parse(config.config_text);
@@ -567,15 +569,15 @@ struct SingerSource::Impl {
                        const std::vector<const MessageJudge*>& judges) {
         StepResult result;
         result.step = &step;
-        const StepResult* base = step.base && *step.base < earlier.size() ? &earlier[*step.base]
-                                                                           : nullptr;
+        const StepResult* base =
+            step.base && *step.base < earlier.size() ? &earlier[*step.base] : nullptr;
         if (base != nullptr && !base->ran()) {
             result.why_not = fmt::format("step '{}' did not run", base->step->id);
             return result;
         }
         if (base != nullptr && !base->runs.front().exited_with(0)) {
-            result.why_not = fmt::format("step '{}' gave {}", base->step->id,
-                                         base->runs.front().outcome());
+            result.why_not =
+                fmt::format("step '{}' gave {}", base->step->id, base->runs.front().outcome());
             return result;
         }
         switch (step.kind) {
@@ -669,9 +671,9 @@ struct SingerSource::Impl {
             engine::Circumstances circumstances;
             circumstances.strict = strict;
             circumstances.not_run = unmet;
-            result.checks.push_back(
-                engine::judge(*find_check(checks, id),
-                              Inputs(steps, scenario.inputs[c], config, known), circumstances));
+            result.checks.push_back(engine::judge(*find_check(checks, id),
+                                                  Inputs(steps, scenario.inputs[c], config, known),
+                                                  circumstances));
         }
         for (const auto& step : steps) {
             for (const auto& run : step.runs) {

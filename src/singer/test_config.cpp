@@ -77,9 +77,9 @@ void read_tap(const rapidjson::Value& tap, TestConfig& config) {
             config.env[member.name.GetString()] = member.value.GetString();
         }
     }
-    config.working_dir =
-        tap.HasMember("working_dir") ? resolve(config.base_dir, tap["working_dir"].GetString())
-                                     : config.base_dir;
+    config.working_dir = tap.HasMember("working_dir")
+                             ? resolve(config.base_dir, tap["working_dir"].GetString())
+                             : config.base_dir;
     if (tap.HasMember("image")) {
         container::ImageSettings image;
         image.image = tap["image"].GetString();

@@ -61,3 +61,31 @@ conform_singer_case(reading.inclusive_bookmark inclusive_bookmark sg.incremental
 conform_singer_case(strict.inclusive_bookmark inclusive_bookmark sg.incremental_no_older --strict)
 # --only selects Singer scenarios and checks as it does Airbyte ones.
 conform_singer_case(only.resume resume_loses sg.resume_no_loss --only sg-resume)
+
+# A tap written the way the Meltano SDK writes one (tests/connectors/singer-sdk-style/README.md).
+# Deserved: its inclusive start re-reads the boundary record (a SHOULD), and the SDK does not
+# resume by currently_syncing (a SHOULD).
+set(sdk_style_tap ${PROJECT_SOURCE_DIR}/tests/connectors/singer-sdk-style)
+function(conform_sdk_style_case name quirk expected)
+  set(quirk_args "")
+  if(NOT quirk STREQUAL "-")
+    set(quirk_args --fault ${quirk} --fault-variable SDKSTYLE_QUIRKS)
+  endif()
+  add_test(NAME e2e.singer.${name}
+           COMMAND ${Python3_EXECUTABLE} ${singer_case} --conform ${conform_bin}
+                   --tap-dir ${sdk_style_tap} ${quirk_args} --expect ${expected} ${ARGN})
+  set_tests_properties(e2e.singer.${name} PROPERTIES TIMEOUT 600)
+endfunction()
+set(sdk_style_warned sg.incremental_no_older,sg.resume_currently_syncing)
+conform_sdk_style_case(sdk_style - ${sdk_style_warned} --secret sdkstyle-secret-token-8842
+                       --must-pass sg.about,sg.catalog_metadata,sg.records_match_schema
+                       --must-pass sg.state_bookmarks,sg.bookmarks_monotonic,sg.resume_no_loss
+                       --must-pass sg.selection_honoured,sg.automatic_fields,sg.batch_files
+                       --must-pass sg.metrics_valid,sg.secrets_not_leaked,sg.invalid_config
+                       --must-pass sg.start_date_honoured)
+conform_sdk_style_case(sdk_style_quirk_unfinalized_markers unfinalized_markers
+                       ${sdk_style_warned},sg.state_bookmarks)
+conform_sdk_style_case(sdk_style_quirk_nested_key_stuck nested_key_stuck
+                       sg.resume_currently_syncing,sg.incremental_no_older)
+conform_sdk_style_case(sdk_style_quirk_duplicate_partitions duplicate_partitions
+                       sg.sync_exit,sg.resume_no_loss)

@@ -32,7 +32,12 @@ def write_test_config(folder, args):
     batch = os.path.join(folder, "config.batch.json")
     with open(os.path.join(folder, config["config"])) as source:
         tap_config = json.load(source)
-    tap_config["batch_dir"] = os.path.join(folder, "batches")
+    if args.fault_variable == "SDKSTYLE_QUIRKS" or "auth_token" in tap_config:
+        tap_config["batch_config"] = {
+            "encoding": {"format": "jsonl", "compression": "gzip"},
+            "storage": {"root": "file://" + os.path.join(folder, "batches"), "prefix": "batch-"}}
+    else:
+        tap_config["batch_dir"] = os.path.join(folder, "batches")
     harness.write_file(folder, "config.batch.json", tap_config)
     config.setdefault("batch_config", os.path.basename(batch))
     for setting in args.set or []:

@@ -51,9 +51,9 @@ void check_about(const Inputs& inputs, Verdict& verdict) {
     }
     verdict.judged();
     if (!about->exited_with(0)) {
-        fail_with_stderr(verdict, *about,
-                         fmt::format("--about --format=json: {}, expected exit code 0",
-                                     about->outcome()));
+        fail_with_stderr(
+            verdict, *about,
+            fmt::format("--about --format=json: {}, expected exit code 0", about->outcome()));
         return;
     }
     auto document = parse(about->stdout_text);
@@ -79,9 +79,9 @@ void check_about(const Inputs& inputs, Verdict& verdict) {
         try {
             schema::Schema::compile(*settings);
         } catch (const Error& error) {
-            verdict.fail(fmt::format("--about's \"settings\" is not a JSON Schema: {}",
-                                     error.what()),
-                         {about->label, 0, ""});
+            verdict.fail(
+                fmt::format("--about's \"settings\" is not a JSON Schema: {}", error.what()),
+                {about->label, 0, ""});
         }
     }
     verdict.note("the Meltano SDK's --about --format=json shape: name, capabilities, settings");
@@ -161,22 +161,23 @@ void check_catalog_valid(const Inputs& inputs, Verdict& verdict) {
             singer::to_draft7(copy, copy.GetAllocator());
             std::vector<schema::Violation> violations;
             if (!schema::draft7_metaschema().validate(copy, &violations, 1)) {
-                verdict.fail(fmt::format("the schema of {} is not a valid JSON Schema: at '{}': {}",
-                                         name, violations.empty() ? "" : violations[0].instance_path,
-                                         violations.empty() ? "" : violations[0].message),
-                             {label, 0, ""});
+                verdict.fail(
+                    fmt::format("the schema of {} is not a valid JSON Schema: at '{}': {}", name,
+                                violations.empty() ? "" : violations[0].instance_path,
+                                violations.empty() ? "" : violations[0].message),
+                    {label, 0, ""});
             } else {
                 try {
                     schema::Schema::compile(copy);
                     if (!schema_is_object(copy)) {
-                        verdict.fail(fmt::format("the schema of {} does not describe an object",
-                                                 name),
-                                     {label, 0, ""});
+                        verdict.fail(
+                            fmt::format("the schema of {} does not describe an object", name),
+                            {label, 0, ""});
                     }
                 } catch (const Error& error) {
-                    verdict.fail(fmt::format("the schema of {} does not compile: {}", name,
-                                             error.what()),
-                                 {label, 0, ""});
+                    verdict.fail(
+                        fmt::format("the schema of {} does not compile: {}", name, error.what()),
+                        {label, 0, ""});
                 }
             }
         }
@@ -306,10 +307,11 @@ void check_catalog_metadata(const Inputs& inputs, Verdict& verdict) {
                          (*breadcrumb)[1].IsString();
             if (!field) {
                 if (breadcrumb->Size() % 2 != 0 || (*breadcrumb)[0] != "properties") {
-                    verdict.fail(fmt::format("stream {}: breadcrumb {} is not [] or [\"properties\", "
-                                             "FIELD, ...]",
-                                             name, excerpt(json::to_json(*breadcrumb), 80)),
-                                 {label, 0, ""});
+                    verdict.fail(
+                        fmt::format("stream {}: breadcrumb {} is not [] or [\"properties\", "
+                                    "FIELD, ...]",
+                                    name, excerpt(json::to_json(*breadcrumb), 80)),
+                        {label, 0, ""});
                 }
                 continue;
             }
@@ -337,12 +339,12 @@ void check_sync_exit(const Inputs& inputs, Verdict& verdict) {
         verdict.judged();
         if (run->timed_out) {
             fail_with_stderr(verdict, *run,
-                             fmt::format("{}: {} (timeouts.sync); conform stopped it",
-                                         run->label, run->outcome()));
-        } else if (!run->exited_with(0)) {
-            fail_with_stderr(verdict, *run,
-                             fmt::format("{}: {}, expected exit code 0", run->label,
+                             fmt::format("{}: {} (timeouts.sync); conform stopped it", run->label,
                                          run->outcome()));
+        } else if (!run->exited_with(0)) {
+            fail_with_stderr(
+                verdict, *run,
+                fmt::format("{}: {}, expected exit code 0", run->label, run->outcome()));
         }
     }
 }
@@ -362,12 +364,12 @@ void check_invalid_config(const Inputs& inputs, Verdict& verdict) {
                          "with the invalid config the tap exited 0, expected a non-zero exit code");
     }
     if (run->record_count > 0) {
-        verdict.fail(fmt::format("with the invalid config the tap emitted {} RECORD(s)",
-                                 run->record_count),
-                     {run->label, 0, ""});
+        verdict.fail(
+            fmt::format("with the invalid config the tap emitted {} RECORD(s)", run->record_count),
+            {run->label, 0, ""});
     }
-    if (!run->exited_with(0) && run->process.stderr_text.find_first_not_of(" \t\r\n") ==
-                                    std::string::npos) {
+    if (!run->exited_with(0) &&
+        run->process.stderr_text.find_first_not_of(" \t\r\n") == std::string::npos) {
         verdict.advise("the tap failed without a message on stderr", {run->label, 0, ""});
     }
 }
@@ -398,38 +400,52 @@ singer::Checks command_checks() {
     using enum Role;
     using engine::Count;
     return {
-        {{"sg.about", {"SG-ABOUT-1"}, report::Level::should,
+        {{"sg.about",
+          {"SG-ABOUT-1"},
+          report::Level::should,
           "--about --format=json prints the tap's name, capabilities and settings"},
          {Need(about, {}, {}, std::nullopt, Count::one)},
          "the tap does not offer --about",
          check_about},
-        {{"sg.discover", {"SG-CLI-1"}, report::Level::must,
+        {{"sg.discover",
+          {"SG-CLI-1"},
+          report::Level::must,
           "--config --discover exits 0 and prints one JSON catalog"},
          {Need(discover, {}, {}, std::nullopt, Count::one)},
          "discovery did not run",
          check_discover},
-        {{"sg.catalog_valid", {"SG-DISC-1"}, report::Level::must,
+        {{"sg.catalog_valid",
+          {"SG-DISC-1"},
+          report::Level::must,
           "each catalog stream has a unique tap_stream_id, a stream and an object JSON Schema"},
          {Need(discover, {}, {}, std::nullopt, Count::one)},
          "the catalog has no stream",
          check_catalog_valid},
-        {{"sg.catalog_metadata", {"SG-DISC-2"}, report::Level::must,
+        {{"sg.catalog_metadata",
+          {"SG-DISC-2"},
+          report::Level::must,
           "metadata: one stream breadcrumb, field breadcrumbs that exist, keys that exist, valid "
           "inclusion and replication methods"},
          {Need(discover, {}, {}, std::nullopt, Count::one)},
          "the catalog has no stream",
          check_catalog_metadata},
-        {{"sg.sync_exit", {"SG-CLI-2"}, report::Level::must,
+        {{"sg.sync_exit",
+          {"SG-CLI-2"},
+          report::Level::must,
           "every sync exits 0 within timeouts.sync"},
          {Need(sync)},
          "no sync ran",
          check_sync_exit},
-        {{"sg.invalid_config", {"SG-CLI-3"}, report::Level::must,
+        {{"sg.invalid_config",
+          {"SG-CLI-3"},
+          report::Level::must,
           "an invalid config fails with a non-zero exit, a message on stderr and no RECORD"},
          {Need(invalid_config, {}, {}, std::nullopt, Count::one)},
          "the test config names no invalid_config",
          check_invalid_config},
-        {{"sg.secrets_not_leaked", {"SG-SEC-1"}, report::Level::must,
+        {{"sg.secrets_not_leaked",
+          {"SG-SEC-1"},
+          report::Level::must,
           "no secret config value appears on stdout or stderr"},
          {Need(run, {}, {}, std::nullopt, Count::any)},
          "no secret to look for: the test config names none (secrets) and --about marks no "

@@ -117,12 +117,13 @@ public:
         for (const auto& key : record.schema->key_properties) {
             auto found = record.record.FindMember(key.c_str());
             if (found == record.record.MemberEnd()) {
-                tally.fail(fmt::format("record of '{}' lacks key property '{}'", record.stream, key),
-                           record.line.text);
+                tally.fail(
+                    fmt::format("record of '{}' lacks key property '{}'", record.stream, key),
+                    record.line.text);
             } else if (found->value.IsNull()) {
-                tally.fail(fmt::format("record of '{}' has a null key property '{}'",
-                                       record.stream, key),
-                           record.line.text);
+                tally.fail(
+                    fmt::format("record of '{}' has a null key property '{}'", record.stream, key),
+                    record.line.text);
             }
         }
     }
@@ -139,9 +140,10 @@ public:
         }
         auto bookmarks = state.value.FindMember("bookmarks");
         if (bookmarks == state.value.MemberEnd()) {
-            tally.advise("a STATE value has no \"bookmarks\" object (the shape Singer "
-                         "recommends: {\"bookmarks\": {STREAM: {...}}})",
-                         state.line.text);
+            tally.advise(
+                "a STATE value has no \"bookmarks\" object (the shape Singer "
+                "recommends: {\"bookmarks\": {STREAM: {...}}})",
+                state.line.text);
         } else if (!bookmarks->value.IsObject() ||
                    std::any_of(bookmarks->value.MemberBegin(), bookmarks->value.MemberEnd(),
                                [](const auto& entry) { return !entry.value.IsObject(); })) {
@@ -217,10 +219,11 @@ public:
         }
         tally.judged();
         for (const auto& stream : end.unversioned_full_table_streams) {
-            tally.fail(fmt::format("full-table stream '{}' emitted RECORDs without an "
-                                   "ACTIVATE_VERSION first (the test config says "
-                                   "activate_version)",
-                                   stream));
+            tally.fail(
+                fmt::format("full-table stream '{}' emitted RECORDs without an "
+                            "ACTIVATE_VERSION first (the test config says "
+                            "activate_version)",
+                            stream));
         }
     }
 };
@@ -267,7 +270,8 @@ public:
         std::size_t start = 0;
         while (start < text.size()) {
             auto stop = text.find('\n', start);
-            auto line = text.substr(start, stop == std::string_view::npos ? text.npos : stop - start);
+            auto line =
+                text.substr(start, stop == std::string_view::npos ? text.npos : stop - start);
             start = stop == std::string_view::npos ? text.size() : stop + 1;
             auto at = line.find(k_marker);
             if (at == std::string_view::npos) {
@@ -285,9 +289,10 @@ public:
                          (document.HasMember("metric_type") && document["metric_type"].IsString());
             if (!typed || !document.HasMember("metric") || !document["metric"].IsString() ||
                 !document.HasMember("value") || !document["value"].IsNumber()) {
-                tally.fail("a METRIC lacks a string \"type\" (or \"metric_type\"), a string "
-                           "\"metric\" or a numeric \"value\"",
-                           line);
+                tally.fail(
+                    "a METRIC lacks a string \"type\" (or \"metric_type\"), a string "
+                    "\"metric\" or a numeric \"value\"",
+                    line);
             }
         }
     }
@@ -343,43 +348,57 @@ singer::Checks message_checks() {
     using singer::Need;
     using enum Role;
     return {
-        {{"sg.messages_valid", {"SG-MSG-1"}, report::Level::must,
+        {{"sg.messages_valid",
+          {"SG-MSG-1"},
+          report::Level::must,
           "every stdout line is a JSON message with a type and the members its type requires"},
          {Need(sync)},
          "no sync printed anything",
          report_judge<&k_messages_valid>,
          &k_messages_valid},
-        {{"sg.schema_before_record", {"SG-MSG-2"}, report::Level::must,
+        {{"sg.schema_before_record",
+          {"SG-MSG-2"},
+          report::Level::must,
           "a SCHEMA of its stream comes before every RECORD"},
          {Need(sync)},
          "no sync emitted a RECORD",
          report_judge<&k_schema_before_record>,
          &k_schema_before_record},
-        {{"sg.records_match_schema", {"SG-MSG-3"}, report::Level::must,
+        {{"sg.records_match_schema",
+          {"SG-MSG-3"},
+          report::Level::must,
           "every RECORD validates against its stream's latest SCHEMA (formats checked)"},
          {Need(sync)},
          "no sync emitted a SCHEMA",
          report_judge<&k_records_match_schema>,
          &k_records_match_schema},
-        {{"sg.key_properties_present", {"SG-MSG-4"}, report::Level::must,
+        {{"sg.key_properties_present",
+          {"SG-MSG-4"},
+          report::Level::must,
           "key_properties name schema properties and every record carries them, non-null"},
          {Need(sync)},
          "no sync emitted a SCHEMA",
          report_judge<&k_key_properties_present>,
          &k_key_properties_present},
-        {{"sg.state_bookmarks", {"SG-STATE-1"}, report::Level::must,
+        {{"sg.state_bookmarks",
+          {"SG-STATE-1"},
+          report::Level::must,
           "STATE values are objects of bookmarks; the final one holds no progress_markers"},
          {Need(sync)},
          "no sync emitted a STATE",
          report_judge<&k_state_bookmarks>,
          &k_state_bookmarks},
-        {{"sg.bookmarks_monotonic", {"SG-INC-1"}, report::Level::must,
+        {{"sg.bookmarks_monotonic",
+          {"SG-INC-1"},
+          report::Level::must,
           "a stream's bookmark never goes backwards, within a sync and after a resume"},
          {Need(sync)},
          "no sync emitted a STATE with a bookmark",
          check_bookmarks_monotonic,
          &k_bookmarks_monotonic},
-        {{"sg.activate_version", {"SG-AV-1"}, report::Level::must,
+        {{"sg.activate_version",
+          {"SG-AV-1"},
+          report::Level::must,
           "ACTIVATE_VERSION versions never decrease; RECORDs carry the active version; claimed: "
           "every full-table stream emits one"},
          {Need(sync)},
@@ -387,14 +406,18 @@ singer::Checks message_checks() {
          "the tap emits them)",
          report_judge<&k_activate_version>,
          &k_activate_version},
-        {{"sg.batch_files", {"SG-BATCH-1"}, report::Level::must,
+        {{"sg.batch_files",
+          {"SG-BATCH-1"},
+          report::Level::must,
           "BATCH messages name readable files of records valid against the stream's SCHEMA"},
          {Need(sync)},
          "no sync emitted a BATCH message (batch_config names a config that makes the tap emit "
          "them)",
          report_judge<&k_batch_files>,
          &k_batch_files},
-        {{"sg.metrics_valid", {"SG-LOG-1"}, report::Level::should,
+        {{"sg.metrics_valid",
+          {"SG-LOG-1"},
+          report::Level::should,
           "METRIC lines are on stderr and carry a JSON metric"},
          {Need(sync)},
          "the tap logged no METRIC line",

@@ -59,9 +59,9 @@ void check_properties_flag(const Inputs& inputs, Verdict& verdict) {
     }
     verdict.judged();
     if (!properties_run.exited_with(0)) {
-        fail_with_stderr(verdict, properties_run,
-                         fmt::format("with --properties: {}, expected exit code 0",
-                                     properties_run.outcome()));
+        fail_with_stderr(
+            verdict, properties_run,
+            fmt::format("with --properties: {}, expected exit code 0", properties_run.outcome()));
         return;
     }
     auto diff = suite::diff_records(suite::RecordSet(catalog_run.records),
@@ -135,8 +135,9 @@ void check_selection(const Inputs& inputs, Verdict& verdict) {
         }
     }
     if (full.exited_with(0)) {
-        verdict.note("every selected stream and field in the first sync, then one stream and one "
-                     "available field left out, then every field (automatic ones are emitted all the same)");
+        verdict.note(
+            "every selected stream and field in the first sync, then one stream and one "
+            "available field left out, then every field (automatic ones are emitted all the same)");
     }
 }
 
@@ -205,9 +206,10 @@ void check_incremental_no_older(const Inputs& inputs, Verdict& verdict) {
         return;
     }
     judge_floors(inputs, second, verdict, "the final STATE's bookmark", true);
-    verdict.note("the bookmark is the state's replication_key_value (or the replication key's "
-                 "member) of the stream, the lowest of its partitions; else the newest value the "
-                 "first sync emitted");
+    verdict.note(
+        "the bookmark is the state's replication_key_value (or the replication key's "
+        "member) of the stream, the lowest of its partitions; else the newest value the "
+        "first sync emitted");
 }
 
 void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {
@@ -258,11 +260,11 @@ void check_currently_syncing(const Inputs& inputs, Verdict& verdict) {
         if (stream == interrupted || interrupted_at == 0) {
             break;
         }
-        verdict.fail(fmt::format("the state marks '{}' currently_syncing, yet '{}' was synced "
-                                 "first (line {}, '{}' at line {})",
-                                 interrupted, stream, first_line(stream), interrupted,
-                                 interrupted_at),
-                     {run.label, first_line(stream), ""});
+        verdict.fail(
+            fmt::format("the state marks '{}' currently_syncing, yet '{}' was synced "
+                        "first (line {}, '{}' at line {})",
+                        interrupted, stream, first_line(stream), interrupted, interrupted_at),
+            {run.label, first_line(stream), ""});
         break;
     }
     if (interrupted_at != 0) {
@@ -305,8 +307,8 @@ void check_start_date(const Inputs& inputs, Verdict& verdict) {
                                     suite::CompareBy::identity, suite::CompareBy::identity);
     fail_records(verdict, inputs, diff.examples.extra, diff.extra_count,
                  "record(s) with the later start date that the full sync did not emit", later);
-    verdict.note(fmt::format("{} record(s) with the later start date, {} without", later.record_count,
-                             full.record_count));
+    verdict.note(fmt::format("{} record(s) with the later start date, {} without",
+                             later.record_count, full.record_count));
 }
 
 }  // namespace
@@ -318,46 +320,60 @@ singer::Checks sync_checks() {
     using engine::Count;
     using engine::Reference;
     return {
-        {{"sg.properties_flag", {"SG-CLI-4"}, report::Level::should,
+        {{"sg.properties_flag",
+          {"SG-CLI-4"},
+          report::Level::should,
           "the older --properties gives the records --catalog gives"},
          {Need(full_sync, {}, {}, std::nullopt, Count::one),
           Need(properties_sync, {}, {}, std::nullopt, Count::one)},
          "the sync with --catalog failed",
          check_properties_flag},
-        {{"sg.selection_honoured", {"SG-SEL-1"}, report::Level::must,
+        {{"sg.selection_honoured",
+          {"SG-SEL-1"},
+          report::Level::must,
           "only selected streams and fields are emitted; unsupported fields never"},
          {Need(full_sync, {}, {}, std::nullopt, Count::one),
           Need(partial_selection, {}, {}, std::nullopt, Count::one),
           Need(minimal_selection, {}, {}, std::nullopt, Count::one)},
          "nothing was left out to check",
          check_selection},
-        {{"sg.automatic_fields", {"SG-SEL-2"}, report::Level::must,
+        {{"sg.automatic_fields",
+          {"SG-SEL-2"},
+          report::Level::must,
           "with only automatic fields selected, records still carry every automatic field"},
          {Need(full_sync, {}, {}, std::nullopt, Count::one),
           Need(minimal_selection, {}, {}, std::nullopt, Count::one)},
          "no stream emitted records",
          check_automatic_fields},
-        {{"sg.incremental_no_older", {"SG-INC-2"}, report::Level::must,
+        {{"sg.incremental_no_older",
+          {"SG-INC-2"},
+          report::Level::must,
           "a sync from the final STATE emits nothing older than its bookmark (equal values: a "
           "SHOULD)"},
          {Need(full_sync, {}, {}, std::nullopt, Count::one),
           Need(from_final_state, {}, {}, Basis<Role>{Reference::state, full_sync}, Count::one)},
          "no stream under test is incremental",
          check_incremental_no_older},
-        {{"sg.resume_no_loss", {"SG-INC-3"}, report::Level::must,
+        {{"sg.resume_no_loss",
+          {"SG-INC-3"},
+          report::Level::must,
           "resuming from any emitted STATE emits every record the full sync emitted after it"},
          {Need(full_sync, {}, {}, std::nullopt, Count::one),
           Need(resumed, {}, {}, Basis<Role>{Reference::state, full_sync}, Count::one)},
          "the full sync emitted no STATE to resume from",
          check_resume_no_loss},
-        {{"sg.resume_currently_syncing", {"SG-INC-4"}, report::Level::should,
+        {{"sg.resume_currently_syncing",
+          {"SG-INC-4"},
+          report::Level::should,
           "a mid-list currently_syncing state syncs the interrupted stream first, then the pending "
           "ones, then those already synced"},
          {Need(full_sync, {}, {}, std::nullopt, Count::one),
           Need(crafted_state, {}, {}, Basis<Role>{Reference::state, full_sync}, Count::one)},
          "neither the interrupted stream nor a pending one emitted records",
          check_currently_syncing},
-        {{"sg.start_date_honoured", {"SG-START-1"}, report::Level::must,
+        {{"sg.start_date_honoured",
+          {"SG-START-1"},
+          report::Level::must,
           "with a later start date the records are a subset, every replication key at or after "
           "it"},
          {Need(full_sync, {}, {}, std::nullopt, Count::one),
