@@ -335,9 +335,16 @@ struct Reader::Impl {
         entry.stream = setup.catalog != nullptr ? setup.catalog->index_of(stream) : 0;
         entry.content = digester.digest(record);
         entry.identity = entry.content;
-        if (schema != nullptr && !schema->key_properties.empty()) {
+        // Without a SCHEMA yet (sg.schema_before_record's finding), the catalog's keys.
+        const std::vector<std::string>* keys =
+            schema != nullptr ? &schema->key_properties : nullptr;
+        const auto* known = setup.catalog != nullptr ? setup.catalog->find(stream) : nullptr;
+        if (keys == nullptr && known != nullptr) {
+            keys = &known->key_properties;
+        }
+        if (keys != nullptr && !keys->empty()) {
             rapidjson::Document key(rapidjson::kArrayType);
-            for (const auto& name : schema->key_properties) {
+            for (const auto& name : *keys) {
                 const auto* value = member(record, name.c_str());
                 rapidjson::Value copy;
                 if (value != nullptr) {

@@ -166,7 +166,7 @@ std::vector<Scenario> scenario_table() {
          "BATCH messages name files of valid records",
          {"catalog", "batch_config"},
          {{"batch", batch_sync}},
-         with({}, true),
+         with({"sg.batch_files"}, true),
          {}},
         {"sg-invalid-config",
          "an invalid config fails with a message and no records",

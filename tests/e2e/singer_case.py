@@ -88,8 +88,9 @@ def main():
                 texts.append(source.read())
 
     seen, problems = harness.verdict_problems(report, completed, expected)
-    if report.get("protocol") != "singer":
-        problems.append(f"the report's protocol is {report.get('protocol')!r}, expected 'singer'")
+    protocol = report.get("metadata", {}).get("protocol")
+    if protocol != "singer":
+        problems.append(f"the report's protocol is {protocol!r}, expected 'singer'")
     ran = harness.statuses(report)
     for name in sorted(must_pass):
         if "passed" not in ran.get(name, set()):

@@ -66,7 +66,7 @@ TEST_CASE("singer catalog: keys, replication keys and selections") {
     CHECK(metadata[0]["metadata"]["selected"].GetBool());
     CHECK(std::string(metadata[0]["metadata"]["replication-key"].GetString()) == "updated_at");
     CHECK(std::string(metadata[0]["metadata"]["replication-method"].GetString()) == "INCREMENTAL");
-    CHECK(!metadata[2]["metadata"]["selected"].GetBool());  // name
+    CHECK(!metadata[2]["metadata"]["selected"].GetBool());                           // name
     CHECK(!written["streams"][1]["metadata"][0]["metadata"]["selected"].GetBool());  // plans
     CHECK(!singer::Catalog::read("{\"streams\": 3}", problem));
     CHECK(problem.find("streams") != std::string::npos);
@@ -77,8 +77,9 @@ TEST_CASE("singer schemas: draft-04 exclusive bounds and id become draft-07") {
         "properties": {"a": {"type": "number", "minimum": 0, "exclusiveMinimum": true},
                        "b": {"maximum": 5, "exclusiveMaximum": false}}})");
     singer::to_draft7(schema, schema.GetAllocator());
-    CHECK(json::to_canonical_json(schema) ==
-          R"({"$id":"x","properties":{"a":{"exclusiveMinimum":0,"type":"number"},"b":{"maximum":5}}})");
+    CHECK(
+        json::to_canonical_json(schema) ==
+        R"({"$id":"x","properties":{"a":{"exclusiveMinimum":0,"type":"number"},"b":{"maximum":5}}})");
 }
 
 TEST_CASE("singer bookmarks: the SDK's, its partitions', singer-python's; no progress markers") {
