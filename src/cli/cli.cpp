@@ -30,6 +30,7 @@
 #include "report/files.hpp"
 #include "report/formats.hpp"
 #include "report/json_read.hpp"
+#include "singer/scenario.hpp"
 #include "singer/source.hpp"
 #include "singer/test_config.hpp"
 #include "suite/runner.hpp"
@@ -625,12 +626,18 @@ int list_command(const std::vector<std::string>& suite_files) {
         fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
         fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
     }
-    fmt::print("\nSuite '{}' (test configs with \"protocol\": \"meltano-extension\"):\n",
-               meltano::k_suite);
-    for (const auto& scenario : meltano::builtin_scenarios(checks::meltano_checks())) {
-        fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
-        fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
-    }
+    // The protocols whose scenarios are built in and selected by the test config's "protocol".
+    auto print_protocol = [](std::string_view name, std::string_view protocol,
+                             const auto& builtin) {
+        fmt::print("\nSuite '{}' (test configs with \"protocol\": \"{}\"):\n", name, protocol);
+        for (const auto& scenario : builtin) {
+            fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
+            fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
+        }
+    };
+    print_protocol(meltano::k_suite, "meltano-extension",
+                   meltano::builtin_scenarios(checks::meltano_checks()));
+    print_protocol(singer::k_suite, "singer", singer::builtin_scenarios(checks::singer_checks()));
     return k_exit_passed;
 }
 

@@ -588,6 +588,7 @@ struct Reader::Impl {
         run.secrets_scanned = end.secrets_known;
         end.final_state = final_state;
         end.progress_markers = progress_markers;
+        end.completed = run.exited_with(0);
         end.activate_version_claimed = setup.activate_version_claimed;
         end.unversioned_full_table_streams.assign(unversioned_streams.begin(),
                                                   unversioned_streams.end());

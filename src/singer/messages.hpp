@@ -112,6 +112,9 @@ struct EndFacts {
     // `progress_markers`; empty without a STATE.
     std::string final_state;
     std::vector<std::string> progress_markers;
+    // The run exited 0: its final STATE is the one a next sync starts from (a failed run's last
+    // STATE may be in flight).
+    bool completed = false;
     // activate_version claimed by the test config: the full-table streams that emitted RECORDs
     // without an ACTIVATE_VERSION first.
     bool activate_version_claimed = false;

@@ -456,6 +456,43 @@ struct SingerSource::Impl {
         }
     }
 
+    // Sets `stream`'s bookmark in `bookmarks` to `value`, in the shape the tap wrote it (a member
+    // named after the replication key, else the SDK's replication_key_value); partitions and
+    // progress markers are dropped.
+    static void set_bookmark(rapidjson::Value& bookmarks, const CatalogStream& stream,
+                             const protocol::CursorValue& mid,
+                             rapidjson::Document::AllocatorType& alloc) {
+        rapidjson::Value value;
+        if (mid.number) {
+            value.SetDouble(*mid.number);
+            if (*mid.number == static_cast<double>(static_cast<std::int64_t>(*mid.number))) {
+                value.SetInt64(static_cast<std::int64_t>(*mid.number));
+            }
+        } else {
+            value.SetString(mid.text->c_str(), alloc);
+        }
+        auto found = bookmarks.FindMember(stream.stream.c_str());
+        if (found == bookmarks.MemberEnd() || !found->value.IsObject()) {
+            bookmarks.RemoveMember(stream.stream.c_str());
+            bookmarks.AddMember(rapidjson::Value(stream.stream.c_str(), alloc),
+                                rapidjson::Value(rapidjson::kObjectType), alloc);
+        }
+        auto& entry = bookmarks[stream.stream.c_str()];
+        entry.RemoveMember("partitions");
+        entry.RemoveMember("progress_markers");
+        const char* slot = entry.HasMember(stream.replication_key.c_str()) &&
+                                   !entry.HasMember("replication_key_value")
+                               ? stream.replication_key.c_str()
+                               : "replication_key_value";
+        if (std::string_view(slot) == "replication_key_value") {
+            entry.RemoveMember("replication_key");
+            entry.AddMember("replication_key",
+                            rapidjson::Value(stream.replication_key.c_str(), alloc), alloc);
+        }
+        entry.RemoveMember(slot);
+        entry.AddMember(rapidjson::Value(slot, alloc), value, alloc);
+    }
+
     void run_crafted(const StepResult& base, StepResult& result,
                      const std::vector<const MessageJudge*>& judges) {
         const auto& full = base.runs.front();
@@ -483,44 +520,24 @@ struct SingerSource::Impl {
             bookmarks.RemoveMember(pending.c_str());
         }
         std::map<std::string, protocol::CursorValue> floors;
-        auto seen = full.streams.find(interrupted->stream);
-        if (interrupted->incremental() && seen != full.streams.end() &&
-            !seen->second.keys.empty()) {
+        // The interrupted stream's bookmark at its middle record; the streams before it (already
+        // synced) at theirs too, as if new data had come since they completed, so that the order
+        // in which the tap syncs them shows in their records.
+        auto set_middle = [&](const CatalogStream& stream) {
+            auto seen = full.streams.find(stream.stream);
+            if (!stream.incremental() || seen == full.streams.end() || seen->second.keys.empty()) {
+                return;
+            }
             const auto& keys = seen->second.keys;
             auto mid = keys[keys.size() / 2];
-            floors[interrupted->stream] = mid;
-            rapidjson::Value value;
-            if (mid.number) {
-                value.SetDouble(*mid.number);
-                if (*mid.number == static_cast<double>(static_cast<std::int64_t>(*mid.number))) {
-                    value.SetInt64(static_cast<std::int64_t>(*mid.number));
-                }
-            } else {
-                value.SetString(mid.text->c_str(), alloc);
-            }
-            auto name = rapidjson::Value(interrupted->stream.c_str(), alloc);
-            if (!bookmarks.HasMember(name) || !bookmarks[name].IsObject()) {
-                bookmarks.RemoveMember(name);
-                bookmarks.AddMember(rapidjson::Value(interrupted->stream.c_str(), alloc),
-                                    rapidjson::Value(rapidjson::kObjectType), alloc);
-            }
-            auto& entry = bookmarks[interrupted->stream.c_str()];
-            entry.RemoveMember("partitions");
-            entry.RemoveMember("progress_markers");
-            const char* slot = entry.HasMember(interrupted->replication_key.c_str()) &&
-                                       !entry.HasMember("replication_key_value")
-                                   ? interrupted->replication_key.c_str()
-                                   : "replication_key_value";
-            if (std::string_view(slot) == "replication_key_value") {
-                entry.RemoveMember("replication_key");
-                entry.AddMember("replication_key",
-                                rapidjson::Value(interrupted->replication_key.c_str(), alloc),
-                                alloc);
-            }
-            entry.RemoveMember(slot);
-            entry.AddMember(rapidjson::Value(slot, alloc), value, alloc);
+            floors[stream.stream] = mid;
+            set_bookmark(bookmarks, stream, mid, alloc);
             result.notes.push_back(
-                fmt::format("bookmark of '{}' set to {}", interrupted->stream, mid.describe()));
+                fmt::format("bookmark of '{}' set to {}", stream.stream, mid.describe()));
+        };
+        set_middle(*interrupted);
+        for (std::size_t i = 0; i < middle; ++i) {
+            set_middle(*catalog->find(streams[i]));
         }
         state.RemoveMember("currently_syncing");
         state.AddMember("currently_syncing",

@@ -157,7 +157,7 @@ public:
         }
     }
     void on_end(const EndFacts& end, Tally& tally) const override {
-        if (!end.progress_markers.empty()) {
+        if (end.completed && !end.progress_markers.empty()) {
             tally.judged();
             tally.fail(fmt::format("the final STATE still holds progress_markers for {}: the "
                                    "bookmark of an unfinished sort, which the next sync cannot "
