@@ -292,9 +292,15 @@ void check_catalog_metadata(const Inputs& inputs, Verdict& verdict) {
                         }
                     }
                 }
-                if (const auto* method = member(*values, "forced-replication-method");
-                    method != nullptr &&
-                    (!method->IsString() || !known_methods().contains(method->GetString()))) {
+                const auto* method = member(*values, "forced-replication-method");
+                if (method != nullptr && method->IsString() && method->GetStringLength() == 0) {
+                    // The Meltano SDK's SQL taps write "" for "not forced".
+                    verdict.advise(fmt::format("stream {}: \"forced-replication-method\" is \"\" "
+                                               "(read as not forced); leave it out instead",
+                                               name),
+                                   {label, 0, ""});
+                } else if (method != nullptr && (!method->IsString() ||
+                                                 !known_methods().contains(method->GetString()))) {
                     verdict.fail(fmt::format("stream {}: \"forced-replication-method\" must be "
                                              "FULL_TABLE, INCREMENTAL or LOG_BASED",
                                              name),
