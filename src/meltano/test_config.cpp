@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "engine/scenarios.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
 #include "schema/user_document.hpp"
@@ -132,23 +133,7 @@ void read_commands(const rapidjson::Value& document, TestConfig& config,
 }  // namespace
 
 bool is_meltano_test_config(const std::filesystem::path& path) {
-    if (path.empty()) {
-        return false;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return false;
-    }
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    rapidjson::Document document;
-    document.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(
-        text.c_str(), text.size());
-    if (document.HasParseError() || !document.IsObject()) {
-        return false;
-    }
-    auto it = document.FindMember("protocol");
-    return it != document.MemberEnd() && it->value.IsString() &&
-           std::string_view(it->value.GetString()) == k_protocol;
+    return engine::declares_protocol(path, k_protocol);
 }
 
 TestConfig load_test_config(const std::filesystem::path& path) {

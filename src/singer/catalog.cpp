@@ -18,19 +18,6 @@ std::string string_member(const rapidjson::Value& object, const char* name) {
                                                             : std::string();
 }
 
-std::vector<std::string> strings_member(const rapidjson::Value& object, const char* name) {
-    std::vector<std::string> out;
-    auto it = object.FindMember(name);
-    if (it != object.MemberEnd() && it->value.IsArray()) {
-        for (const auto& item : it->value.GetArray()) {
-            if (item.IsString()) {
-                out.emplace_back(item.GetString());
-            }
-        }
-    }
-    return out;
-}
-
 // The field a breadcrumb names: ["properties", NAME]; empty for the stream ([]) or a deeper one.
 std::optional<std::string> field_of(const rapidjson::Value& breadcrumb) {
     if (!breadcrumb.IsArray()) {
@@ -133,6 +120,19 @@ void set_member(rapidjson::Value& object, const char* name, rapidjson::Value val
 }
 
 }  // namespace
+
+std::vector<std::string> strings_member(const rapidjson::Value& object, const char* name) {
+    std::vector<std::string> out;
+    auto it = object.FindMember(name);
+    if (it != object.MemberEnd() && it->value.IsArray()) {
+        for (const auto& item : it->value.GetArray()) {
+            if (item.IsString()) {
+                out.emplace_back(item.GetString());
+            }
+        }
+    }
+    return out;
+}
 
 std::set<std::string> CatalogStream::automatic_fields() const {
     std::set<std::string> fields(key_properties.begin(), key_properties.end());

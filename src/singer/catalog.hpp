@@ -14,6 +14,9 @@
 // each stream's keys and replication key. The checks judge the document itself.
 namespace conform::singer {
 
+// The strings of the array member `name` of `object` (other items skipped; none without it).
+std::vector<std::string> strings_member(const rapidjson::Value& object, const char* name);
+
 struct CatalogStream {
     std::string tap_stream_id;
     std::string stream;                   // the name RECORDs carry (tap_stream_id when absent)

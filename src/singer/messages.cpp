@@ -92,19 +92,6 @@ std::string upper(std::string_view text) {
     return out;
 }
 
-std::vector<std::string> strings_of(const rapidjson::Value& object, const char* name) {
-    std::vector<std::string> out;
-    auto it = object.FindMember(name);
-    if (it != object.MemberEnd() && it->value.IsArray()) {
-        for (const auto& item : it->value.GetArray()) {
-            if (item.IsString()) {
-                out.emplace_back(item.GetString());
-            }
-        }
-    }
-    return out;
-}
-
 const rapidjson::Value* member(const rapidjson::Value& object, const char* name) {
     if (!object.IsObject()) {
         return nullptr;
@@ -297,8 +284,8 @@ struct Reader::Impl {
     void on_schema(const LineFacts& facts, const rapidjson::Value& message) {
         std::string stream = message["stream"].GetString();
         StreamSchema compiled;
-        compiled.key_properties = strings_of(message, "key_properties");
-        compiled.bookmark_properties = strings_of(message, "bookmark_properties");
+        compiled.key_properties = strings_member(message, "key_properties");
+        compiled.bookmark_properties = strings_member(message, "bookmark_properties");
         rapidjson::Document copy;
         copy.CopyFrom(message["schema"], copy.GetAllocator());
         to_draft7(copy, copy.GetAllocator());
@@ -461,8 +448,8 @@ struct Reader::Impl {
             if (before != last_bookmarks.end()) {
                 auto order = bookmark.value.compare(before->second);
                 if (order && *order < 0) {
-                    state_facts.regressions.push_back(
-                        {Bookmark{bookmark.stream, bookmark.partition, before->second}, bookmark});
+                    state_facts.regressions.emplace_back(
+                        Bookmark{bookmark.stream, bookmark.partition, before->second}, bookmark);
                 }
             }
             now[key] = bookmark.value;
@@ -517,7 +504,7 @@ struct Reader::Impl {
                              string_of(member(message["encoding"], "compression")),
                              {}};
         for (const auto& uri : message["manifest"].GetArray()) {
-            pending.manifest.push_back(uri.IsString() ? uri.GetString() : "");
+            pending.manifest.emplace_back(uri.IsString() ? uri.GetString() : "");
         }
         batches.push_back(std::move(pending));
         judge(facts.number,

@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "engine/scenarios.hpp"
 #include "json/parse.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
@@ -98,23 +99,7 @@ void read_tap(const rapidjson::Value& tap, TestConfig& config) {
 }  // namespace
 
 bool is_singer_test_config(const std::filesystem::path& path) {
-    if (path.empty()) {
-        return false;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return false;
-    }
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    rapidjson::Document document;
-    document.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(
-        text.c_str(), text.size());
-    if (document.HasParseError() || !document.IsObject()) {
-        return false;
-    }
-    auto it = document.FindMember("protocol");
-    return it != document.MemberEnd() && it->value.IsString() &&
-           std::string_view(it->value.GetString()) == k_protocol;
+    return engine::declares_protocol(path, k_protocol);
 }
 
 TestConfig load_test_config(const std::filesystem::path& path) {

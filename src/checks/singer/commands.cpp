@@ -19,8 +19,6 @@ namespace conform::checks::sg {
 
 namespace {
 
-using singer::Role;
-
 rapidjson::Document parse(std::string_view text) {
     rapidjson::Document document;
     document.Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
@@ -403,7 +401,7 @@ void check_secrets(const Inputs& inputs, Verdict& verdict) {
 
 singer::Checks command_checks() {
     using singer::Need;
-    using enum Role;
+    using enum singer::Role;
     using engine::Count;
     return {
         {{"sg.about",

@@ -21,7 +21,6 @@ using singer::EndFacts;
 using singer::LineFacts;
 using singer::MessageJudge;
 using singer::RecordFacts;
-using singer::Role;
 using singer::SchemaFacts;
 using singer::StateFacts;
 using singer::Tally;
@@ -346,7 +345,7 @@ void check_bookmarks_monotonic(const Inputs& inputs, Verdict& verdict) {
 
 singer::Checks message_checks() {
     using singer::Need;
-    using enum Role;
+    using enum singer::Role;
     return {
         {{"sg.messages_valid",
           {"SG-MSG-1"},

@@ -194,10 +194,9 @@ private:
         }
         bool resuming = !bookmarks.empty();
         for (const auto& selected : chosen) {
-            const auto& stream = *std::find_if(k_streams.begin(), k_streams.end(),
-                                               [&selected](const FakeStream& s) {
-                                                   return s.name == selected.name;
-                                               });
+            const auto& stream =
+                *std::find_if(k_streams.begin(), k_streams.end(),
+                              [&selected](const FakeStream& s) { return s.name == selected.name; });
             sync_stream(out, stream, selected.dropped, bookmarks, start_date, resuming);
         }
     }
@@ -230,8 +229,9 @@ private:
                 R"("{}":{{"replication_key":"updated_at","replication_key_value":"{}"}})", name,
                 value));
         }
-        return fmt::format(R"({{"type":"STATE","value":{{"bookmarks":{{{}}},"currently_syncing":{}}}}})",
-                           fmt::join(entries, ","), current.empty() ? "null" : '"' + current + '"');
+        return fmt::format(
+            R"({{"type":"STATE","value":{{"bookmarks":{{{}}},"currently_syncing":{}}}}})",
+            fmt::join(entries, ","), current.empty() ? "null" : '"' + current + '"');
     }
 
     void sync_stream(Output& out, const FakeStream& stream, const std::set<std::string>& dropped,
@@ -260,13 +260,14 @@ private:
         if (early) {
             out.lines.push_back(record(stream, rows.front(), dropped));
         }
-        out.lines.push_back(fmt::format(
-            R"({{"type":"SCHEMA","stream":"{}","schema":{},"key_properties":["id"]}})",
-            stream.name, schema_of(stream)));
+        out.lines.push_back(
+            fmt::format(R"({{"type":"SCHEMA","stream":"{}","schema":{},"key_properties":["id"]}})",
+                        stream.name, schema_of(stream)));
         for (std::size_t i = 0; i < rows.size(); ++i) {
             if (!early || i > 0) {
-                out.lines.push_back(record(stream, rows[i], dropped,
-                                           m.key_missing && stream.name == "orders" && rows[i] == 2));
+                out.lines.push_back(
+                    record(stream, rows[i], dropped,
+                           m.key_missing && stream.name == "orders" && rows[i] == 2));
             }
             if (incremental) {
                 bookmarks[stream.name] = updated_at(stream, rows[i]);
@@ -275,11 +276,11 @@ private:
                 }
             }
         }
-        out.stderr_text += fmt::format(
-            R"(INFO METRIC: {{"type":"counter","metric":"record_count","value":{},)"
-            R"("tags":{{"stream":"{}"}}}})"
-            "\n",
-            rows.size(), stream.name);
+        out.stderr_text +=
+            fmt::format(R"(INFO METRIC: {{"type":"counter","metric":"record_count","value":{},)"
+                        R"("tags":{{"stream":"{}"}}}})"
+                        "\n",
+                        rows.size(), stream.name);
         out.lines.push_back(state_line(bookmarks, ""));
     }
 
@@ -349,10 +350,9 @@ std::string describe(const report::RunReport& report) {
     std::string text;
     for (const auto& scenario : report.scenarios) {
         for (const auto& result : scenario.checks) {
-            text += fmt::format("{} {} {}: {}\n", scenario.id, result.id,
-                                report::status_name(result.status),
-                                result.examples.empty() ? result.note
-                                                        : result.examples.front().message);
+            text += fmt::format(
+                "{} {} {}: {}\n", scenario.id, result.id, report::status_name(result.status),
+                result.examples.empty() ? result.note : result.examples.front().message);
         }
     }
     return text;
@@ -394,9 +394,11 @@ TEST_CASE("singer source: each fault of the fake tap is caught by exactly its ch
     };
     const std::vector<Case> cases = {
         {"resume loses", with(&TapModel::resume_loses), {"sg.resume_no_loss"}},
-        {"record before schema", with(&TapModel::record_before_schema),
+        {"record before schema",
+         with(&TapModel::record_before_schema),
          {"sg.schema_before_record"}},
-        {"currently_syncing ignored", with(&TapModel::currently_syncing_ignored),
+        {"currently_syncing ignored",
+         with(&TapModel::currently_syncing_ignored),
          {"sg.resume_currently_syncing"}},
         {"start date ignored", with(&TapModel::start_date_ignored), {"sg.start_date_honoured"}},
         {"secret leaked", with(&TapModel::leaks_secret), {"sg.secrets_not_leaked"}},
