@@ -337,6 +337,8 @@ struct Reader::Impl {
                 if (value != nullptr) {
                     copy.CopyFrom(*value, key.GetAllocator());
                 }
+                // sg.key_properties_present's finding: no identity to compare across syncs.
+                entry.key_missing = entry.key_missing || value == nullptr || value->IsNull();
                 key.PushBack(copy, key.GetAllocator());
             }
             entry.identity = digester.digest(key);
