@@ -6,6 +6,7 @@
 
 #include "checks/airbyte/airbyte.hpp"
 #include "checks/meltano/meltano.hpp"
+#include "checks/singer/singer.hpp"
 #include "util/error.hpp"
 
 namespace conform::checks {
@@ -44,6 +45,15 @@ meltano::Checks build_meltano() {
     return verified(all);
 }
 
+singer::Checks build_singer() {
+    singer::Checks all;
+    for (auto family : {sg::command_checks, sg::message_checks, sg::sync_checks}) {
+        auto checks = family();
+        all.insert(all.end(), checks.begin(), checks.end());
+    }
+    return verified(all);
+}
+
 }  // namespace
 
 const suite::Checks& airbyte_checks() {
@@ -56,12 +66,20 @@ const meltano::Checks& meltano_checks() {
     return k_checks;
 }
 
+const singer::Checks& singer_checks() {
+    static const singer::Checks k_checks = build_singer();
+    return k_checks;
+}
+
 std::vector<engine::CheckInfo> all_infos() {
     std::vector<engine::CheckInfo> infos;
     for (const auto& check : airbyte_checks()) {
         infos.push_back(check.info);
     }
     for (const auto& check : meltano_checks()) {
+        infos.push_back(check.info);
+    }
+    for (const auto& check : singer_checks()) {
         infos.push_back(check.info);
     }
     return infos;

@@ -5,6 +5,7 @@
 
 #include "engine/check.hpp"
 #include "meltano/check.hpp"
+#include "singer/check.hpp"
 #include "suite/check.hpp"
 
 // Every check conform has, per protocol, in report order. Each table is built once; building it
@@ -13,8 +14,9 @@ namespace conform::checks {
 
 const suite::Checks& airbyte_checks();
 const meltano::Checks& meltano_checks();
+const singer::Checks& singer_checks();
 
-// What `conform list` shows of every check, Airbyte first.
+// What `conform list` shows of every check, Airbyte first, then Meltano, then Singer.
 std::vector<engine::CheckInfo> all_infos();
 // Every check id, for --only/--skip names.
 std::vector<std::string> all_ids();

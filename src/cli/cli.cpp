@@ -34,6 +34,9 @@
 #include "report/files.hpp"
 #include "report/formats.hpp"
 #include "report/json_read.hpp"
+#include "singer/scenario.hpp"
+#include "singer/source.hpp"
+#include "singer/test_config.hpp"
 #include "suite/runner.hpp"
 #include "suite/scenario.hpp"
 #include "suite/transcript.hpp"
@@ -516,6 +519,32 @@ int run_meltano_command(const RunFlags& flags, int argc, char** argv) {
         });
 }
 
+// A test config with "protocol": "singer" runs the Singer suite (docs/singer.md).
+int run_singer_command(const RunFlags& flags, int argc, char** argv) {
+    if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty() ||
+        !flags.config.empty() || !flags.invalid_config.empty() || !flags.catalog.empty() ||
+        !flags.extensions.empty()) {
+        throw Error(ErrorKind::usage,
+                    "a Singer test config takes no --connector, --image, --suite, --config, "
+                    "--invalid-config, --catalog or --extensions (docs/singer.md)");
+    }
+    auto config = singer::load_test_config(flags.test_config);
+    apply_image_flags(flags, config.image);
+    auto console = report::make_console_reporter(stdout, flags.verbose);
+    InterruptAwareReporter reporter(*console);
+    singer::SingerSource source(config, checks::singer_checks());
+    return run_source(
+        source, flags, argc, argv, *console, reporter,
+        [&config](report::RunReport& report) {
+            report.test_config = config.origin.string();
+            report.protocol = std::string(report::k_singer);
+        },
+        [&flags](const report::RunReport& report) {
+            write_reports(report, flags);
+            return exit_code_for(report);
+        });
+}
+
 std::vector<diff::AcceptedChange> accepted_changes_of(const config::TestConfig& config) {
     std::vector<diff::AcceptedChange> accepted;
     for (const auto& entry : config.accepted_changes) {
@@ -572,6 +601,9 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     check_report_paths(flags, {});
     if (meltano::is_meltano_test_config(flags.test_config)) {
         return run_meltano_command(flags, argc, argv);
+    }
+    if (singer::is_singer_test_config(flags.test_config)) {
+        return run_singer_command(flags, argc, argv);
     }
     auto scenarios = load_scenarios(flags.suites);
     auto config = test_config_from(flags);
@@ -700,12 +732,18 @@ int list_command(const std::vector<std::string>& suite_files) {
         fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
         fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
     }
-    fmt::print("\nSuite '{}' (test configs with \"protocol\": \"meltano-extension\"):\n",
-               meltano::k_suite);
-    for (const auto& scenario : meltano::builtin_scenarios(checks::meltano_checks())) {
-        fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
-        fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
-    }
+    // The protocols whose scenarios are built in and selected by the test config's "protocol".
+    auto print_protocol = [](std::string_view name, std::string_view protocol,
+                             const auto& builtin) {
+        fmt::print("\nSuite '{}' (test configs with \"protocol\": \"{}\"):\n", name, protocol);
+        for (const auto& scenario : builtin) {
+            fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
+            fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
+        }
+    };
+    print_protocol(meltano::k_suite, "meltano-extension",
+                   meltano::builtin_scenarios(checks::meltano_checks()));
+    print_protocol(singer::k_suite, "singer", singer::builtin_scenarios(checks::singer_checks()));
     return k_exit_passed;
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "engine/scenarios.hpp"
 #include "meltano/check.hpp"
 #include "util/error.hpp"
 
@@ -155,21 +156,10 @@ std::vector<Scenario> scenario_table() {
 
 std::vector<Scenario> builtin_scenarios(const std::vector<Check>& checks) {
     auto scenarios = scenario_table();
-    for (auto& scenario : scenarios) {
-        for (const auto& id : scenario.checks) {
-            const auto* check = find_check(checks, id);
-            if (check == nullptr) {
-                throw_internal_error(
-                    fmt::format("scenario '{}' lists the unknown check '{}'", scenario.id, id));
-            }
-            auto matching = match(*check, scenario);
-            if (!matching.matched()) {
-                throw_internal_error(fmt::format("scenario '{}': check '{}' {}", scenario.id, id,
-                                                 matching.problems.front()));
-            }
-            scenario.inputs.push_back(std::move(matching));
-        }
-    }
+    engine::bind_checks(
+        scenarios, checks,
+        [](const std::vector<Check>& table, std::string_view id) { return find_check(table, id); },
+        [](const Check& check, const Scenario& scenario) { return match(check, scenario); });
     return scenarios;
 }
 

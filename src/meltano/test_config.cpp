@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/scenarios.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
 #include "schema/user_document.hpp"
@@ -130,26 +131,7 @@ void read_commands(const rapidjson::Value& document, TestConfig& config,
 }  // namespace
 
 bool is_meltano_test_config(const std::filesystem::path& path) {
-    if (path.empty()) {
-        return false;
-    }
-    // Read as every input is: a device or an endless FIFO is refused, not read whole. Loading
-    // the test config then gives the error.
-    std::string text;
-    try {
-        text = read_text_file(path);
-    } catch (const Error&) {
-        return false;
-    }
-    rapidjson::Document document;
-    document.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(
-        text.c_str(), text.size());
-    if (document.HasParseError() || !document.IsObject()) {
-        return false;
-    }
-    auto it = document.FindMember("protocol");
-    return it != document.MemberEnd() && it->value.IsString() &&
-           std::string_view(it->value.GetString()) == k_protocol;
+    return engine::declares_protocol(path, k_protocol);
 }
 
 TestConfig load_test_config(const std::filesystem::path& path) {

@@ -181,6 +181,11 @@ std::vector<AreaVerdict> certify(const RunReport& report) {
     if (report.protocol == k_meltano_extension) {
         return {judge(report, "extension", collect(report, ""), true)};
     }
+    // A Singer tap: one area, named for it; checks skip when the tap offers less (no state, one
+    // stream), as core checks do.
+    if (report.protocol == k_singer) {
+        return {judge(report, "singer", collect(report, ""), true)};
+    }
     // Core checks skip when there is nothing to judge (no incremental stream, say): the
     // connector offers less, and what it offers conforms. A claimed extension promises it all.
     std::vector<AreaVerdict> verdicts{judge(report, "core", collect(report, ""), true)};

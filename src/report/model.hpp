@@ -166,6 +166,8 @@ inline constexpr std::string_view k_airbyte_source = "airbyte-source";
 inline constexpr std::string_view k_meltano_extension = "meltano-extension";
 // RunReport::test_config of a run given by flags only (config::k_command_line_origin).
 inline constexpr std::string_view k_command_line_origin = "<command line>";
+// A Singer tap (docs/singer.md).
+inline constexpr std::string_view k_singer = "singer";
 
 struct RunReport {
     std::string protocol = std::string(k_airbyte_source);
