@@ -219,9 +219,9 @@ struct AirbyteSource::Impl {
         auto config_document = json::parse_json_text(config.config_text, config.origin.string());
         if (spec == nullptr) {
             no_secret_reason =
-                "the setup spec run emitted no SPEC: conform cannot tell which config values are "
-                "secret, so it looks for none and masks every config string in reports (see "
-                "cli.spec)";
+                "the setup spec run emitted no SPEC (no spec): conform cannot tell which config "
+                "values are secret, so it looks for none and masks every config string in reports "
+                "(see cli.spec)";
             mask_every_config_string(config_document);
             return;
         }
@@ -229,8 +229,9 @@ struct AirbyteSource::Impl {
         const auto& specification = message["spec"];
         if (!specification.HasMember("connectionSpecification")) {
             no_secret_reason =
-                "the SPEC has no connectionSpecification: conform cannot tell which config values "
-                "are secret, so it looks for none and masks every config string in reports";
+                "the SPEC has no connectionSpecification (no spec): conform cannot tell which "
+                "config values are secret, so it looks for none and masks every config string in "
+                "reports";
             mask_every_config_string(config_document);
             return;
         }

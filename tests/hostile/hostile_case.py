@@ -781,7 +781,7 @@ def case_report_folder_missing(folder):
     blocker = write(folder, "a-file", "not a folder")
     completed, started = report_paths_run(folder, "--junit",
                                           os.path.join(blocker, "junit.xml"))
-    expect_refused_before_running(completed, started, "--junit", "cannot make the folder")
+    expect_refused_before_running(completed, started, "--junit", "cannot create its folder")
     completed, started = report_paths_run(folder, "--markdown", folder)
     expect_refused_before_running(completed, started, "--markdown", "is a folder")
 

@@ -149,6 +149,11 @@ def read(args):
     log("INFO", "reading")
     for configured in catalog["streams"]:
         name = configured["stream"]["name"]
+        if configured.get("sync_mode") not in ("full_refresh", "incremental"):
+            emit({"type": "TRACE", "trace": {"type": "ERROR", "emitted_at": now_ms(), "error": {
+                "message": f"stream {name}: unsupported sync_mode {configured.get('sync_mode')}",
+                "failure_type": "config_error"}}})
+            return 1
         if name == "orders":
             read_orders(configured, cursor, args["quirks"])
         elif name == "customers":
