@@ -23,11 +23,6 @@ const schema::Schema& test_config_schema() {
     return k_schema;
 }
 
-std::filesystem::path resolve(const std::filesystem::path& base, const std::string& path) {
-    std::filesystem::path p(path);
-    return p.is_absolute() ? p : (base / p).lexically_normal();
-}
-
 std::string string_or(const rapidjson::Value& object, const char* name, std::string fallback) {
     return object.HasMember(name) ? std::string(object[name].GetString()) : std::move(fallback);
 }
@@ -80,7 +75,7 @@ void read_extension(const rapidjson::Value& extension, TestConfig& config,
     }
     config.wrapped = string_or(extension, "wrapped", "");
     for (const auto& dir : strings_of(extension, "path")) {
-        config.path.push_back(resolve(config.base_dir, dir));
+        config.path.push_back(resolve_under(config.base_dir, dir));
     }
     if (extension.HasMember("env")) {
         for (const auto& member : extension["env"].GetObject()) {

@@ -26,11 +26,6 @@ const schema::Schema& test_config_schema() {
     return k_schema;
 }
 
-std::filesystem::path resolve(const std::filesystem::path& base, const std::string& path) {
-    std::filesystem::path p(path);
-    return p.is_absolute() ? p : (base / p).lexically_normal();
-}
-
 std::vector<std::string> strings_of(const rapidjson::Value& object, const char* name) {
     std::vector<std::string> out;
     if (object.HasMember(name)) {
@@ -56,7 +51,7 @@ std::optional<std::string> json_file(const rapidjson::Value& document, const cha
     if (!document.HasMember(name)) {
         return std::nullopt;
     }
-    auto path = resolve(base, document[name].GetString());
+    auto path = resolve_under(base, document[name].GetString());
     try {
         auto text = read_text_file(path);
         auto parsed = json::parse_json_text(text, path.string());
@@ -79,7 +74,7 @@ void read_tap(const rapidjson::Value& tap, TestConfig& config) {
         }
     }
     config.working_dir = tap.HasMember("working_dir")
-                             ? resolve(config.base_dir, tap["working_dir"].GetString())
+                             ? resolve_under(config.base_dir, tap["working_dir"].GetString())
                              : config.base_dir;
     if (tap.HasMember("image")) {
         container::ImageSettings image;

@@ -111,4 +111,9 @@ std::string read_text_file(const std::filesystem::path& path, std::size_t limit)
     }
 }
 
+std::filesystem::path resolve_under(const std::filesystem::path& base, const std::string& path) {
+    std::filesystem::path given(path);
+    return given.is_absolute() ? given : (base / given).lexically_normal();
+}
+
 }  // namespace conform

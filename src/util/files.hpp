@@ -17,4 +17,7 @@ inline constexpr std::size_t k_max_input_file_bytes = 16 * 1024 * 1024;
 std::string read_text_file(const std::filesystem::path& path,
                            std::size_t limit = k_max_input_file_bytes);
 
+// `path` as given when absolute, else under `base`, normalised ("a/./b" is "a/b").
+std::filesystem::path resolve_under(const std::filesystem::path& base, const std::string& path);
+
 }  // namespace conform
