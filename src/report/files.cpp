@@ -22,11 +22,6 @@ namespace {
 
 using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 
-// What a report keeps of a text that can carry names a connector chose (a stream, a message
-// type): a 1 MiB stream name is cut, not copied whole into every message.
-constexpr std::size_t k_message_bytes = 2000;
-constexpr std::size_t k_name_bytes = 200;
-
 void write_string(Writer& writer, std::string_view key, std::string_view value) {
     writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
     std::string valid = valid_utf8(value);
@@ -74,13 +69,13 @@ void write_check(Writer& writer, const CheckResult& check) {
     write_string(writer, "status", status_name(check.status));
     write_int(writer, "occurrences", static_cast<std::int64_t>(check.occurrences));
     write_int(writer, "advisories", static_cast<std::int64_t>(check.advisories));
-    write_string(writer, "note", excerpt(check.note, k_message_bytes));
+    write_string(writer, "note", excerpt(check.note, k_report_message_bytes));
     write_int(writer, "duration_ms", check.duration_ms);
     writer.Key("examples");
     writer.StartArray();
     for (const auto& example : check.examples) {
         writer.StartObject();
-        write_string(writer, "message", excerpt(example.message, k_message_bytes));
+        write_string(writer, "message", excerpt(example.message, k_report_message_bytes));
         write_string(writer, "run", example.run);
         write_int(writer, "line", static_cast<std::int64_t>(example.line));
         write_string(writer, "excerpt", example.excerpt);
@@ -106,7 +101,7 @@ void write_checkpoint(Writer& writer, const CheckpointMark& checkpoint) {
     line.Key("streams");
     line.StartArray();
     for (const auto& stream : checkpoint.streams) {
-        std::string valid = excerpt(stream, k_name_bytes);
+        std::string valid = excerpt(stream, k_report_name_bytes);
         line.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
     }
     line.EndArray();
@@ -121,9 +116,10 @@ void write_resume(Writer& writer, const ResumedCheckpoint& resume) {
     write_int(writer, "records_before", static_cast<std::int64_t>(resume.records_before));
     write_string(writer, "run", resume.run);
     write_int(writer, "lost", static_cast<std::int64_t>(resume.lost));
-    write_string(writer, "lost_example", excerpt(resume.lost_example, k_message_bytes));
+    write_string(writer, "lost_example", excerpt(resume.lost_example, k_report_message_bytes));
     write_int(writer, "repeated", static_cast<std::int64_t>(resume.repeated));
-    write_string(writer, "repeated_example", excerpt(resume.repeated_example, k_message_bytes));
+    write_string(writer, "repeated_example",
+                 excerpt(resume.repeated_example, k_report_message_bytes));
     writer.EndObject();
 }
 
@@ -195,7 +191,7 @@ std::string failure_text(const CheckResult& check) {
         fmt::format("{} [{}]: {}\n", check.id, fmt::join(check.clauses, ", "), check.title);
     for (const auto& example : check.examples) {
         auto where = location_of(example);
-        text += fmt::format("- {}{}\n", excerpt(example.message, k_message_bytes),
+        text += fmt::format("- {}{}\n", excerpt(example.message, k_report_message_bytes),
                             where.empty() ? "" : " (" + where + ")");
         if (!example.excerpt.empty()) {
             text += fmt::format("  seen: {}\n", example.excerpt);
@@ -304,13 +300,13 @@ std::string to_junit_xml(const RunReport& report) {
             if (check.status == Status::failed) {
                 xml += fmt::format(
                     "\n      <failure message=\"{}\">{}</failure>\n    ",
-                    markup_escaped(check.examples.empty()
-                                       ? check.title
-                                       : excerpt(check.examples[0].message, k_message_bytes)),
+                    markup_escaped(check.examples.empty() ? check.title
+                                                          : excerpt(check.examples[0].message,
+                                                                    k_report_message_bytes)),
                     markup_escaped(failure_text(check) + "rerun: " + scenario.rerun));
             } else if (check.status == Status::skipped) {
                 xml += fmt::format("\n      <skipped message=\"{}\"/>\n    ",
-                                   markup_escaped(excerpt(check.note, k_message_bytes)));
+                                   markup_escaped(excerpt(check.note, k_report_message_bytes)));
             } else if (check.status == Status::warned) {
                 xml +=
                     fmt::format("\n      <system-out>{}</system-out>\n    ",

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -8,6 +9,11 @@
 namespace conform::report {
 
 inline constexpr int k_json_report_version = 2;
+
+// What every report keeps of a text that can carry names a connector chose (a stream, a message
+// type): a 1 MiB stream name is cut, not copied whole into every message.
+inline constexpr std::size_t k_report_message_bytes = 2000;
+inline constexpr std::size_t k_report_name_bytes = 200;
 
 // The JSON report (schema: schemas/report.schema.json, "version": k_json_report_version).
 std::string to_json_report(const RunReport& report);

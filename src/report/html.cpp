@@ -272,8 +272,9 @@ std::string example_html(const Example& example) {
     if (example.line > 0) {
         where += fmt::format("{}stdout line {}", where.empty() ? "" : ", ", example.line);
     }
-    std::string html = fmt::format("<p><span class=\"label\">expected versus seen</span><br>{}</p>",
-                                   markup_escaped(example.message));
+    std::string html =
+        fmt::format("<p><span class=\"label\">expected versus seen</span><br>{}</p>",
+                    markup_escaped(excerpt(example.message, k_report_message_bytes)));
     if (!where.empty()) {
         html += "<p class=\"label\">" + where + "</p>";
     }
@@ -382,7 +383,8 @@ std::string scenario_html(const ScenarioResult& scenario) {
         }
         std::string detail = markup_escaped(check.title);
         if (!check.note.empty()) {
-            detail += "<br><i>" + markup_escaped(check.note) + "</i>";
+            detail +=
+                "<br><i>" + markup_escaped(excerpt(check.note, k_report_message_bytes)) + "</i>";
         }
         if (check.status == Status::failed || check.status == Status::warned) {
             detail +=

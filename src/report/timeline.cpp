@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "report/files.hpp"
 #include "util/text.hpp"
 
 namespace conform::report {
@@ -124,6 +125,14 @@ std::string outcome_badge(const ResumedCheckpoint& resume) {
                        markup_escaped(resume_outcome(resume)));
 }
 
+std::string cut_names(const std::vector<std::string>& names) {
+    std::string joined;
+    for (const auto& name : names) {
+        joined += (joined.empty() ? "" : ", ") + excerpt(name, k_report_name_bytes);
+    }
+    return joined;
+}
+
 std::string resumes_table(const RunSummary& run) {
     std::string html =
         "<table class=\"resumes\"><tr><th>Checkpoint</th><th>stdout line</th><th>Records "
@@ -133,11 +142,12 @@ std::string resumes_table(const RunSummary& run) {
         std::string streams = fmt::format("(past the first {} STATEs kept)", checkpoints.size());
         if (resume.checkpoint >= 1 && resume.checkpoint <= checkpoints.size()) {
             const auto& mark = checkpoints[resume.checkpoint - 1];
-            streams = mark.all_streams ? "all" : fmt::format("{}", fmt::join(mark.streams, ", "));
+            streams = mark.all_streams ? "all" : cut_names(mark.streams);
         }
-        std::string example = resume.lost_example;
+        std::string example = excerpt(resume.lost_example, k_report_message_bytes);
         if (!resume.repeated_example.empty()) {
-            example += (example.empty() ? "" : "; ") + resume.repeated_example;
+            example += (example.empty() ? "" : "; ") +
+                       excerpt(resume.repeated_example, k_report_message_bytes);
         }
         html += fmt::format(
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td>"

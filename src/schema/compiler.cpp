@@ -63,6 +63,55 @@ const rapidjson::Value* follow_pointer(const rapidjson::Value& root,
     return current;
 }
 
+// Calls visit(subschema, its path) for each value `schema` holds under a subschema keyword.
+template <typename Visit>
+void for_each_subschema(const rapidjson::Value& schema, const std::string& path, Visit&& visit) {
+    for (std::string_view keyword : k_single_schema_keywords) {
+        auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
+        if (member != schema.MemberEnd()) {
+            visit(member->value, pointer_child(path, keyword));
+        }
+    }
+    for (std::string_view keyword : k_schema_array_keywords) {
+        auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
+        if (member != schema.MemberEnd() && member->value.IsArray()) {
+            std::string array_path = pointer_child(path, keyword);
+            for (rapidjson::SizeType i = 0; i < member->value.Size(); ++i) {
+                visit(member->value[i], pointer_child(array_path, std::to_string(i)));
+            }
+        }
+    }
+    for (std::string_view keyword : k_schema_map_keywords) {
+        auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
+        if (member != schema.MemberEnd() && member->value.IsObject()) {
+            std::string map_path = pointer_child(path, keyword);
+            for (const auto& entry : member->value.GetObject()) {
+                visit(entry.value, pointer_child(map_path, view_of(entry.name)));
+            }
+        }
+    }
+}
+
+[[noreturn]] void throw_too_deep(const std::string& path) {
+    throw_input_error(fmt::format("JSON Schema at \"{}\" nests subschemas more than {} levels deep",
+                                  path, k_max_schema_depth));
+}
+
+// Refuses a schema nested deeper than the compiler goes before it is copied: the copy costs
+// hundreds of bytes per level (RapidJSON reserves 16 members per object), a million levels a GB.
+void reject_deep_nesting(const rapidjson::Value& schema, const std::string& path, int depth) {
+    if (!schema.IsObject()) {
+        return;
+    }
+    if (depth >= k_max_schema_depth) {
+        throw_too_deep(path);
+    }
+    for_each_subschema(schema, path,
+                       [depth](const rapidjson::Value& child, const std::string& child_path) {
+                           reject_deep_nesting(child, child_path, depth + 1);
+                       });
+}
+
 // Adds the edges along which evaluation stays on the same instance.
 void add_in_place_edges(const Node& node, std::vector<NodeId>& edges) {
     edges.clear();
@@ -101,6 +150,7 @@ void Compiler::compile_root(const rapidjson::Value& document) {
 
 const rapidjson::Value& Compiler::add_document(const rapidjson::Value& source,
                                                const std::string& uri) {
+    reject_deep_nesting(source, uri + "#", 0);
     auto& document = m_data.documents.emplace_back(std::make_unique<rapidjson::Document>());
     // Not CopyFrom: it recurses once per nesting level, and a hostile spec can nest a million.
     static_cast<rapidjson::Value&>(*document) = json::copy_value(source, document->GetAllocator());
@@ -129,9 +179,7 @@ void Compiler::index(const rapidjson::Value& schema, std::string base, const std
         return;
     }
     if (m_index_depth >= k_max_schema_depth) {
-        throw_input_error(
-            fmt::format("JSON Schema at \"{}\" nests subschemas more than {} levels deep", path,
-                        k_max_schema_depth));
+        throw_too_deep(path);
     }
     ++m_index_depth;
     index_subschemas(schema, base, path);
@@ -140,30 +188,10 @@ void Compiler::index(const rapidjson::Value& schema, std::string base, const std
 
 void Compiler::index_subschemas(const rapidjson::Value& schema, const std::string& base,
                                 const std::string& path) {
-    for (std::string_view keyword : k_single_schema_keywords) {
-        auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
-        if (member != schema.MemberEnd()) {
-            index(member->value, base, pointer_child(path, keyword));
-        }
-    }
-    for (std::string_view keyword : k_schema_array_keywords) {
-        auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
-        if (member != schema.MemberEnd() && member->value.IsArray()) {
-            std::string array_path = pointer_child(path, keyword);
-            for (rapidjson::SizeType i = 0; i < member->value.Size(); ++i) {
-                index(member->value[i], base, pointer_child(array_path, std::to_string(i)));
-            }
-        }
-    }
-    for (std::string_view keyword : k_schema_map_keywords) {
-        auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
-        if (member != schema.MemberEnd() && member->value.IsObject()) {
-            std::string map_path = pointer_child(path, keyword);
-            for (const auto& entry : member->value.GetObject()) {
-                index(entry.value, base, pointer_child(map_path, view_of(entry.name)));
-            }
-        }
-    }
+    for_each_subschema(schema, path,
+                       [this, &base](const rapidjson::Value& child, const std::string& child_path) {
+                           index(child, base, child_path);
+                       });
 }
 
 const rapidjson::Value* Compiler::find_resource(const std::string& uri) {

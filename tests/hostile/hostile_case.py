@@ -795,11 +795,12 @@ def case_stream_name_huge(folder):
     test_config = {"connector": {"command": [sys.executable, CONNECTOR]}, "config": config_path,
                    "grace_seconds": 1}
     paths = {kind: os.path.join(folder, name) for kind, name in
-             (("json", "report.json"), ("junit", "junit.xml"), ("markdown", "summary.md"))}
+             (("json", "report.json"), ("junit", "junit.xml"), ("markdown", "summary.md"),
+              ("html", "report.html"))}
     completed = harness.run([conform, "run", "--test-config",
                              write(folder, "conform.json", test_config), "--only", "read",
                              "--report-json", paths["json"], "--junit", paths["junit"],
-                             "--markdown", paths["markdown"]],
+                             "--markdown", paths["markdown"], "--html", paths["html"]],
                             env=dict(os.environ, HOSTILE_MODE="huge_stream_name",
                                      HOSTILE_MARKER=marker))
     expect_exit(completed, (1,))

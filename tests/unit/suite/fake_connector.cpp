@@ -445,7 +445,8 @@ private:
         int every = m_model.states_every_4 ? 4 : 2;
         int since_state = 0;
         for (int seq = from + 1; seq <= last; ++seq) {
-            if (m_range.includes(static_cast<std::uint32_t>(seq) * 0x10000000u)) {
+            bool skipped = from > 0 && m_model.resume_skips_second && seq == from + 2;
+            if (!skipped && m_range.includes(static_cast<std::uint32_t>(seq) * 0x10000000u)) {
                 lines.push_back(record_line(
                     "events", fmt::format(R"({{"id":{0},"seq":{0},{1}}})", seq, m_note)));
                 ++since_state;

@@ -328,6 +328,15 @@ TEST_CASE("cross-run state.commit_boundaries and resume_no_loss: a STATE ahead o
                    "lost after resuming from checkpoint");
 }
 
+TEST_CASE("cross-run state.commit_boundaries: a record skipped after resuming is the read's loss") {
+    SourceModel skips;
+    skips.resume_skips_second = true;
+    auto report = run_source(skips, {"resume"});
+    expect_verdict(report, "resume", "state.resume_no_loss", "failed",
+                   "lost after resuming from checkpoint");
+    expect_verdict(report, "resume", "state.commit_boundaries", "passed", "");
+}
+
 TEST_CASE("cross-run state.*: without a checkpoint to resume from, the resume checks skip") {
     SourceModel crashes;
     crashes.read_crashes = true;
