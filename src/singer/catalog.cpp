@@ -189,6 +189,25 @@ const CatalogStream* Catalog::find(std::string_view name) const {
     return index < m_streams.size() ? &m_streams[index] : nullptr;
 }
 
+std::string Catalog::use_replication_key(std::string_view tap_stream_id, const std::string& key) {
+    auto found = std::find_if(m_streams.begin(), m_streams.end(), [&](const CatalogStream& stream) {
+        return stream.tap_stream_id == tap_stream_id;
+    });
+    if (found == m_streams.end()) {
+        return "the tap's catalog has no such stream";
+    }
+    if (found->forced_replication_method == "FULL_TABLE") {
+        return "its catalog forces FULL_TABLE replication";
+    }
+    const auto& properties = found->properties;
+    if (!properties.empty() &&
+        std::find(properties.begin(), properties.end(), key) == properties.end()) {
+        return fmt::format("its schema has no top-level property '{}'", key);
+    }
+    found->replication_key = key;
+    return "";
+}
+
 std::uint32_t Catalog::index_of(std::string_view name) const {
     for (std::size_t i = 0; i < m_streams.size(); ++i) {
         if (m_streams[i].stream == name || m_streams[i].tap_stream_id == name) {

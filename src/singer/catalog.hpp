@@ -51,6 +51,9 @@ public:
 
     const std::vector<CatalogStream>& streams() const { return m_streams; }
     const CatalogStream* find(std::string_view name) const;  // by stream name or tap_stream_id
+    // Selects the stream `tap_stream_id` INCREMENTAL on `key`, whatever its catalog offers.
+    // Returns why it cannot be (no such stream, FULL_TABLE forced), or "" when done.
+    std::string use_replication_key(std::string_view tap_stream_id, const std::string& key);
     const rapidjson::Document& document() const { return *m_document; }
     // Index of `name` (stream or tap_stream_id) among the streams; streams().size() when unknown.
     std::uint32_t index_of(std::string_view name) const;

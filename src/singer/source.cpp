@@ -241,6 +241,13 @@ struct SingerSource::Impl {
         if (!catalog) {
             return;
         }
+        for (const auto& [stream_id, key] : config.replication_keys) {
+            if (auto problem = catalog->use_replication_key(stream_id, key); !problem.empty()) {
+                throw Error(ErrorKind::input,
+                            fmt::format("{}: replication_keys names '{}' for stream '{}', but {}",
+                                        config.origin.string(), key, stream_id, problem));
+            }
+        }
         for (const auto& stream : catalog->streams()) {
             if (config.streams.empty() || std::find(config.streams.begin(), config.streams.end(),
                                                     stream.tap_stream_id) != config.streams.end()) {

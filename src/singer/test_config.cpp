@@ -111,6 +111,11 @@ TestConfig load_test_config(const std::filesystem::path& path) {
     config.batch_config_text = json_file(document, "batch_config", config.base_dir, problems);
     config.secret_pointers = strings_of(document, "secrets");
     config.streams = strings_of(document, "streams");
+    if (document.HasMember("replication_keys")) {
+        for (const auto& entry : document["replication_keys"].GetObject()) {
+            config.replication_keys.emplace(entry.name.GetString(), entry.value.GetString());
+        }
+    }
     if (document.HasMember("about")) {
         config.about = document["about"].GetBool();
     }

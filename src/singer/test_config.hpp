@@ -24,8 +24,9 @@ struct TestConfig {
     std::string config_text;
     std::optional<std::string> invalid_config_text;
     std::optional<std::string> batch_config_text;
-    std::vector<std::string> secret_pointers;  // into the config
-    std::vector<std::string> streams;          // empty: every discovered stream
+    std::vector<std::string> secret_pointers;             // into the config
+    std::vector<std::string> streams;                     // empty: every discovered stream
+    std::map<std::string, std::string> replication_keys;  // by tap_stream_id, over the catalog's
 
     std::optional<bool> about;  // unset: tried, skipped when not offered
     bool properties = false;

@@ -4,6 +4,7 @@
     singer_case.py --conform BIN --tap-dir DIR [--fault NAME[,NAME...]] [--set KEY=JSON]...
                    [--only NAMES] [--strict] [--expect-skipped SCENARIO:CHECK,...]
                    [--must-pass CHECK,...] [--secret TEXT] --expect CHECK[,CHECK...]|none
+                   [--expect-input-error TEXT]
 
 The tap's folder (fixtures/reference-tap, or a test tap of tests/connectors/) is copied to a fresh
 temporary folder; its conform.json is rewritten there with REFTAP_FAULTS / the test tap's quirk
@@ -12,7 +13,8 @@ folder. Then `conform run --test-config ... --report-json ... --junit ...` runs,
 asserts that exactly the expected checks did not pass (failed or warned), that the exit code is 1
 when one failed and 0 otherwise, that every --must-pass check passed somewhere, that the
 --expect-skipped pairs (and, when given, only they) were skipped, and that the secret appears
-nowhere in conform's output or reports.
+nowhere in conform's output or reports. With --expect-input-error, the run must instead be refused
+as bad input (exit 3) with TEXT on stderr.
 """
 import argparse
 import json
@@ -51,6 +53,16 @@ def write_test_config(folder, args):
     return path
 
 
+def expect_input_error(completed, text):
+    problems = []
+    if completed.returncode != 3:
+        problems.append(f"exit {completed.returncode}, expected 3 (bad input)")
+    if text not in completed.stderr:
+        problems.append(f"stderr does not say {text!r}")
+    harness.fail_with_output(problems, completed)
+    print(f"ok: refused with {text!r}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--conform", required=True)
@@ -64,6 +76,7 @@ def main():
     parser.add_argument("--must-pass", action="append", default=[])
     parser.add_argument("--secret", action="append", default=[])
     parser.add_argument("--expect", required=True)
+    parser.add_argument("--expect-input-error")
     args = parser.parse_args()
     expected = harness.check_set(args.expect)
     must_pass = {name for group in args.must_pass for name in group.split(",") if name}
@@ -81,6 +94,9 @@ def main():
         if args.only:
             command += ["--only", args.only]
         completed = harness.run(command, timeout=900)
+        if args.expect_input_error is not None:
+            expect_input_error(completed, args.expect_input_error)
+            return
         report = harness.load_report(report_path, completed)
         texts = [completed.stdout, completed.stderr]
         for path in (report_path, junit_path):

@@ -68,6 +68,13 @@ TEST_CASE("singer catalog: keys, replication keys and selections") {
     CHECK(std::string(metadata[0]["metadata"]["replication-method"].GetString()) == "INCREMENTAL");
     CHECK(!metadata[2]["metadata"]["selected"].GetBool());                           // name
     CHECK(!written["streams"][1]["metadata"][0]["metadata"]["selected"].GetBool());  // plans
+    CHECK(catalog->use_replication_key("plans", "plan") ==
+          "its catalog forces FULL_TABLE replication");
+    CHECK(catalog->use_replication_key("nope", "id") == "the tap's catalog has no such stream");
+    CHECK(catalog->use_replication_key("users", "seq") ==
+          "its schema has no top-level property 'seq'");
+    CHECK(catalog->use_replication_key("users", "name").empty());
+    CHECK(catalog->streams()[0].replication_key == "name");
     CHECK(!singer::Catalog::read("{\"streams\": 3}", problem));
     CHECK(problem.find("streams") != std::string::npos);
 }
