@@ -90,6 +90,12 @@ struct RunFlags {
     // Regression against a saved report (docs/regression.md).
     std::string baseline;
     bool record_digests = false;
+    // Adoption in an existing CI (docs/known-failures.md).
+    std::string
+        acceptance_test_config;  // Airbyte's acceptance-test-config.yml, instead of a test config
+    std::string known_failures;  // overrides the test config's "known_failures"
+    std::string write_known_failures;  // today's failures, written as a starting list
+    std::size_t rerun_failed = 0;      // reruns of a scenario with an unexpected failure
 };
 
 // The longest --read-timeout: a week. A read that takes longer is not a test, and the value must
@@ -208,7 +214,28 @@ void replace_connector(config::TestConfig& config, const std::string& command,
     }
 }
 
+// Airbyte's acceptance-test-config.yml as the test config, its image replaced by --connector or
+// --image as a test config's is.
+config::TestConfig acceptance_config_from(const RunFlags& flags) {
+    if (!flags.test_config.empty()) {
+        throw Error(ErrorKind::usage,
+                    "give --test-config or --acceptance-test-config, not both (a test config "
+                    "names one with \"acceptance_test_config\")");
+    }
+    if (!flags.connector.empty() && !flags.image.empty()) {
+        throw Error(ErrorKind::usage, "give --connector or --image, not both");
+    }
+    auto config = config::load_acceptance_test_config(flags.acceptance_test_config);
+    replace_connector(config, flags.connector, flags.image);
+    apply_image_flags(flags, config.image);
+    apply_config_flags(flags, config);
+    return config;
+}
+
 config::TestConfig test_config_from(const RunFlags& flags) {
+    if (!flags.acceptance_test_config.empty()) {
+        return acceptance_config_from(flags);
+    }
     if (!flags.test_config.empty()) {
         if (!flags.connector.empty() && !flags.image.empty()) {
             throw Error(ErrorKind::usage, "give --connector or --image, not both");
@@ -295,6 +322,7 @@ engine::RunOptions run_options(const RunFlags& flags, int argc, char** argv) {
     options.only = flags.only;
     options.skip = flags.skip;
     options.fail_fast = flags.fail_fast;
+    options.rerun_failed = flags.rerun_failed;
     options.rerun_prefix = rerun_prefix(argc, argv);
     apply_shard(flags.shard, options);
     return options;
@@ -305,7 +333,8 @@ int exit_code_for(const report::RunReport& report) {
     if (totals.failed > 0) {
         return k_exit_checks_failed;
     }
-    return totals.passed + totals.warned == 0 ? k_exit_nothing_ran : k_exit_passed;
+    auto judged = totals.passed + totals.warned + totals.expected_failures + totals.flaky;
+    return judged == 0 ? k_exit_nothing_ran : k_exit_passed;
 }
 
 // Writes every report the flags ask for. `drawn`: formats already rendered with more than the
@@ -339,7 +368,9 @@ void check_report_paths(const RunFlags& flags, const std::vector<std::filesystem
           {"--config", flags.config},
           {"--invalid-config", flags.invalid_config},
           {"--catalog", flags.catalog},
-          {"--baseline", flags.baseline}}) {
+          {"--baseline", flags.baseline},
+          {"--known-failures", flags.known_failures},
+          {"--acceptance-test-config", flags.acceptance_test_config}}) {
         if (!path.empty()) {
             read.emplace_back(flag, path);
         }
@@ -356,6 +387,9 @@ void check_report_paths(const RunFlags& flags, const std::vector<std::filesystem
         if (path != flags.outputs.end() && !path->second.empty()) {
             written.emplace_back(report_flags ? format.report_flag : format.run_flag, path->second);
         }
+    }
+    if (!flags.write_known_failures.empty()) {
+        written.emplace_back("--write-known-failures", flags.write_known_failures);
     }
     auto same_file = [](const fs::path& a, const fs::path& b) {
         std::error_code error;
@@ -442,15 +476,45 @@ void check_selection_names(const RunFlags& flags, const engine::ScenarioSource& 
     engine::check_selection_names(flags.skip, source.scenarios(), ids);
 }
 
+// The known failures of --known-failures, else of the test config's "known_failures"
+// (`from_config`, resolved against the test config's folder); none when neither names a file. Ids
+// are those of `source`'s scenarios and of every check.
+std::optional<engine::KnownFailures> known_failures_for(const RunFlags& flags,
+                                                        const std::filesystem::path& from_config,
+                                                        const engine::ScenarioSource& source) {
+    std::filesystem::path path =
+        flags.known_failures.empty() ? from_config : std::filesystem::path(flags.known_failures);
+    if (path.empty()) {
+        return std::nullopt;
+    }
+    engine::KnownIds ids{checks::all_ids(), {}};
+    for (const auto& scenario : source.scenarios()) {
+        ids.scenarios.push_back(scenario.id);
+    }
+    return engine::load_known_failures(path, ids);
+}
+
+// --write-known-failures: today's failures as a list to start from.
+void write_known_failures(const report::RunReport& report, const RunFlags& flags) {
+    if (flags.write_known_failures.empty()) {
+        return;
+    }
+    report::write_report_file(flags.write_known_failures, engine::known_failures_json(report));
+    fmt::print("known failures written to {}\n", flags.write_known_failures);
+}
+
 // Runs `source` through the engine's loop with the console (and Ctrl-C) in the middle, or lists
-// it (--dry-run), and writes the reports. `finish` sets what only the protocol knows on the
-// report; `write` writes the report files and returns the exit code.
+// it (--dry-run), and writes the reports. `known_failures`: the test config's (empty: none).
+// `finish` sets what only the protocol knows on the report; `write` writes the report files and
+// returns the exit code.
 template <typename Finish, typename Write>
 int run_source(engine::ScenarioSource& source, const RunFlags& flags, int argc, char** argv,
-               report::Reporter& console, InterruptAwareReporter& reporter, Finish finish,
-               Write write) {
+               const std::filesystem::path& known_failures, report::Reporter& console,
+               InterruptAwareReporter& reporter, Finish finish, Write write) {
     check_selection_names(flags, source);
     auto options = run_options(flags, argc, argv);
+    auto known = known_failures_for(flags, known_failures, source);
+    options.known_failures = known ? &*known : nullptr;
     if (flags.dry_run) {
         return engine::print_dry_run(source, options) == 0 ? k_exit_nothing_ran : k_exit_passed;
     }
@@ -490,6 +554,7 @@ int run_source(engine::ScenarioSource& source, const RunFlags& flags, int argc, 
         return k_exit_interrupted;
     }
     console.run_finished(report);
+    write_known_failures(report, flags);
     return write(report);
 }
 
@@ -508,7 +573,7 @@ int run_meltano_command(const RunFlags& flags, int argc, char** argv) {
     InterruptAwareReporter reporter(*console);
     meltano::MeltanoSource source(config, checks::meltano_checks());
     return run_source(
-        source, flags, argc, argv, *console, reporter,
+        source, flags, argc, argv, config.known_failures, *console, reporter,
         [&config](report::RunReport& report) {
             report.test_config = config.origin.string();
             report.protocol = std::string(report::k_meltano_extension);
@@ -534,7 +599,7 @@ int run_singer_command(const RunFlags& flags, int argc, char** argv) {
     InterruptAwareReporter reporter(*console);
     singer::SingerSource source(config, checks::singer_checks());
     return run_source(
-        source, flags, argc, argv, *console, reporter,
+        source, flags, argc, argv, config.known_failures, *console, reporter,
         [&config](report::RunReport& report) {
             report.test_config = config.origin.string();
             report.protocol = std::string(report::k_singer);
@@ -597,6 +662,17 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
     return diff.breaking() > 0 ? k_exit_checks_failed : exit_code_for(report);
 }
 
+// The keys of an acceptance-test-config.yml conform cannot honour, once each, before the run.
+void print_config_warnings(const config::TestConfig& config) {
+    for (const auto& warning : config.warnings) {
+        fmt::print("warning: {}\n", warning);
+    }
+    if (!config.warnings.empty()) {
+        fmt::print("\n");
+    }
+    std::fflush(stdout);
+}
+
 int run_command(const RunFlags& flags, int argc, char** argv) {
     check_report_paths(flags, {});
     if (meltano::is_meltano_test_config(flags.test_config)) {
@@ -608,6 +684,7 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     auto scenarios = load_scenarios(flags.suites);
     auto config = test_config_from(flags);
     check_report_paths(flags, config.files);
+    print_config_warnings(config);
     suite::SourceOptions source_options;
     source_options.spelling = flags.extension_keys == "bare" ? protocol::KeySpelling::bare
                                                              : protocol::KeySpelling::estuary;
@@ -616,7 +693,7 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     suite::AirbyteSource source(config, std::move(scenarios), checks::airbyte_checks(),
                                 source_options, reporter);
     return run_source(
-        source, flags, argc, argv, *console, reporter,
+        source, flags, argc, argv, config.known_failures, *console, reporter,
         [&](report::RunReport& report) {
             report.test_config = config.origin.string();
             report.claimed_extensions = config.extensions;
@@ -1035,6 +1112,18 @@ int conform_main(int argc, char** argv) {
         "compare verdicts and records with this saved JSON report (docs/regression.md)");
     run->add_flag("--record-digests", flags.record_digests,
                   "add per-stream record digests to the JSON report, for a later --baseline");
+    run->add_option("--acceptance-test-config", flags.acceptance_test_config,
+                    "Airbyte's acceptance-test-config.yml instead of a test config "
+                    "(docs/acceptance-test-config.md)");
+    run->add_option("--known-failures", flags.known_failures,
+                    "failures to report as expected; an entry whose check passes fails the run "
+                    "(docs/known-failures.md)");
+    run->add_option("--write-known-failures", flags.write_known_failures,
+                    "write today's failures to this file, as a known-failures list to start from");
+    run->add_option("--rerun-failed", flags.rerun_failed,
+                    "run a scenario with an unexpected failure again, up to N times; a check "
+                    "that then passes is reported flaky")
+        ->check(CLI::Range(0, 10));
     run->add_flag("--fail-fast", flags.fail_fast,
                   "stop after the first scenario with a failed check");
     run->add_flag("--dry-run", flags.dry_run,

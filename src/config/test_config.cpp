@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "config/acceptance.hpp"
+#include "json/merge_patch.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "resources/resources.hpp"
@@ -303,19 +305,82 @@ std::string TestConfig::lacks(std::string_view key) const {
     return fmt::format("no {} was given", words->flag);
 }
 
-TestConfig load_test_config(const std::filesystem::path& path) {
-    schema::UserDocument file(read_text_file(path), path.string(), test_config_schema(),
+namespace {
+
+// The test config `text` (named `origin`; relative paths under `base_dir`) read.
+TestConfig load_test_config_text(std::string text, const std::filesystem::path& origin,
+                                 const std::filesystem::path& base_dir) {
+    schema::UserDocument file(std::move(text), origin.string(), test_config_schema(),
                               {"test config", "docs/test-config.md"});
     const auto& document = file.root();
     TestConfig config;
-    config.origin = path;
-    config.base_dir = std::filesystem::absolute(path).parent_path();
-    config.files.push_back(path);
+    config.origin = origin;
+    config.base_dir = base_dir;
+    config.files.push_back(origin);
     read_connector(document["connector"], config);
     auto config_path = resolve(config.base_dir, document["config"].GetString());
     config.files.push_back(config_path);
     config.config_text = checked_json(read_text_file(config_path), config_path, Holds::secrets);
+    if (document.HasMember("known_failures")) {
+        config.known_failures = resolve(config.base_dir, document["known_failures"].GetString());
+        config.files.push_back(config.known_failures);
+    }
     read_optional_sections(document, config);
+    return config;
+}
+
+// The path the test config `text` names in "acceptance_test_config", or "" (also for text that is
+// not JSON: the loader then reports it).
+std::string acceptance_key_of(const std::string& text) {
+    rapidjson::Document document;
+    document.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(
+        text.c_str(), text.size());
+    if (document.HasParseError() || !document.IsObject() ||
+        !document.HasMember("acceptance_test_config") ||
+        !document["acceptance_test_config"].IsString()) {
+        return {};
+    }
+    return document["acceptance_test_config"].GetString();
+}
+
+// The acceptance-test-config's mapping with the test config `text`'s own keys over it (RFC 7396).
+std::string merged_over_acceptance(const std::string& text, const std::filesystem::path& path,
+                                   const AcceptanceMapping& mapping) {
+    auto merged = json::parse_json_text(mapping.test_config_json, path.string());
+    rapidjson::Document own;
+    own.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(text.c_str(),
+                                                                                   text.size());
+    own.RemoveMember("acceptance_test_config");
+    if (own.HasMember("connector")) {
+        merged.RemoveMember("connector");  // a command replaces the image, not beside it
+    }
+    json::apply_merge_patch(merged, own, merged.GetAllocator());
+    return json::to_json(merged);
+}
+
+}  // namespace
+
+TestConfig load_test_config(const std::filesystem::path& path) {
+    auto text = read_text_file(path);
+    auto base_dir = std::filesystem::absolute(path).parent_path();
+    auto acceptance = acceptance_key_of(text);
+    if (acceptance.empty()) {
+        return load_test_config_text(std::move(text), path, base_dir);
+    }
+    auto acceptance_path = resolve(base_dir, acceptance);
+    auto mapping = read_acceptance_test_config(acceptance_path);
+    auto config =
+        load_test_config_text(merged_over_acceptance(text, path, mapping), path, base_dir);
+    config.files.push_back(acceptance_path);
+    config.warnings = std::move(mapping.warnings);
+    return config;
+}
+
+TestConfig load_acceptance_test_config(const std::filesystem::path& path) {
+    auto mapping = read_acceptance_test_config(path);
+    auto config = load_test_config_text(mapping.test_config_json, path,
+                                        std::filesystem::absolute(path).parent_path());
+    config.warnings = std::move(mapping.warnings);
     return config;
 }
 

@@ -63,6 +63,11 @@ struct TestConfig {
     std::chrono::milliseconds discover_timeout{60'000};
     std::chrono::milliseconds read_timeout{300'000};
     std::chrono::milliseconds grace{5'000};
+    // The known-failures file the test config names (docs/known-failures.md); empty: none.
+    std::filesystem::path known_failures;
+    // The keys of an acceptance-test-config.yml conform cannot honour, one line each
+    // (docs/acceptance-test-config.md): reported once before the run.
+    std::vector<std::string> warnings;
 
     ResumeSampling resume;
     std::optional<std::string> merge_config_text;
@@ -100,7 +105,13 @@ struct TestConfig {
 // (each at most k_max_input_file_bytes; expected records at most 256 MiB) and their JSON syntax
 // checked, so that a syntax error names the file that has it; a connector config's error never
 // shows its line, which may hold a secret.
+// A test config that names an "acceptance_test_config" is that file's mapping with the test
+// config's own keys over it, and its warnings.
 TestConfig load_test_config(const std::filesystem::path& path);
+
+// Airbyte's acceptance-test-config.yml at `path` as a test config (docs/acceptance-test-config.md),
+// with a warning for each key conform cannot honour.
+TestConfig load_acceptance_test_config(const std::filesystem::path& path);
 
 // What a JSON input file holds: a connector config holds secrets, so its syntax errors never show
 // the line.

@@ -93,8 +93,7 @@ std::string string_of(const Value& object, const char* name, const std::string& 
 }
 
 report::Status status_named(const std::string& name) {
-    for (auto status : {report::Status::passed, report::Status::warned, report::Status::failed,
-                        report::Status::skipped}) {
+    for (auto status : report::k_statuses) {
         if (report::status_name(status) == name) {
             return status;
         }

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "engine/selection.hpp"
+#include "engine/verdict.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -45,7 +47,63 @@ void for_each_selected(const std::vector<ScenarioHeader>& scenarios, const RunOp
     }
 }
 
+// True when `result` has a failed check that no known-failures entry lists.
+bool has_unexpected_failure(const report::ScenarioResult& result,
+                            const std::optional<KnownFailureLedger>& ledger) {
+    return std::any_of(result.checks.begin(), result.checks.end(),
+                       [&](const report::CheckResult& check) {
+                           return check.status == report::Status::failed &&
+                                  !(ledger && ledger->expects(result, check));
+                       });
+}
+
+std::string first_finding(const report::CheckResult& check) {
+    if (!check.flaky_first_failure.empty()) {
+        return check.flaky_first_failure;
+    }
+    return check.examples.empty() ? check.title : check.examples.front().message;
+}
+
+// Runs scenario `index` and, under --rerun-failed, again while it has unexpected failures.
+report::ScenarioResult run_with_reruns(ScenarioSource& source, std::size_t index,
+                                       const std::vector<std::string>& checks,
+                                       const RunOptions& options,
+                                       const std::optional<KnownFailureLedger>& ledger) {
+    auto started = Clock::now();
+    auto result = source.run(index, checks, options.strict);
+    result.duration_ms = milliseconds_since(started);
+    for (std::size_t attempt = 0;
+         attempt < options.rerun_failed && has_unexpected_failure(result, ledger); ++attempt) {
+        auto again_started = Clock::now();
+        auto again = source.run(index, checks, options.strict);
+        again.duration_ms = milliseconds_since(again_started);
+        result = after_rerun(std::move(result), std::move(again));
+    }
+    return result;
+}
+
 }  // namespace
+
+report::ScenarioResult after_rerun(report::ScenarioResult before, report::ScenarioResult again) {
+    for (auto& check : again.checks) {
+        auto earlier = std::find_if(
+            before.checks.begin(), before.checks.end(),
+            [&check](const report::CheckResult& candidate) { return candidate.id == check.id; });
+        if (earlier == before.checks.end() || (earlier->status != report::Status::failed &&
+                                               earlier->status != report::Status::flaky)) {
+            continue;
+        }
+        if (check.status == report::Status::passed || check.status == report::Status::warned) {
+            check.flaky_first_failure = first_finding(*earlier);
+            check.status = report::Status::flaky;
+        } else if (check.status == report::Status::skipped) {
+            check = *earlier;
+        }
+    }
+    again.status = scenario_status(again.checks);
+    again.duration_ms += before.duration_ms;
+    return again;
+}
 
 std::vector<std::string> selected_checks(const ScenarioHeader& scenario,
                                          const RunOptions& options) {
@@ -96,16 +154,21 @@ report::RunReport run(ScenarioSource& source, const RunOptions& options,
     report.connector_version = target.version;
     report.connector_version_source = target.version_source;
     const auto& scenarios = source.scenarios();
+    std::optional<KnownFailureLedger> ledger;
+    if (options.known_failures != nullptr) {
+        ledger.emplace(*options.known_failures);
+    }
     for_each_selected(
         scenarios, options,
         [&](std::size_t index, std::size_t position, const std::vector<std::string>& checks) {
             const auto& header = scenarios[index];
             reporter.scenario_started(header.id, header.title);
-            auto scenario_started = Clock::now();
-            auto result = source.run(index, checks, options.strict);
-            result.duration_ms = milliseconds_since(scenario_started);
+            auto result = run_with_reruns(source, index, checks, options, ledger);
             result.rerun = options.rerun_prefix + " --only " + header.id;
             result.position = position;
+            if (ledger) {
+                ledger->apply(result);
+            }
             report::redact(result, [&source](std::string_view text) { return source.mask(text); });
             reporter.scenario_finished(result);
             report.scenarios.push_back(std::move(result));
@@ -115,6 +178,9 @@ report::RunReport run(ScenarioSource& source, const RunOptions& options,
             }
             return true;
         });
+    if (ledger) {
+        ledger->settle(report);
+    }
     report.duration_ms = milliseconds_since(started);
     return report;
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/known_failures.hpp"
 #include "report/model.hpp"
 
 // The one run loop: selection (--only, --skip), shards, --fail-fast, the reporter, redaction and
@@ -59,7 +60,17 @@ struct RunOptions {
     std::size_t shard_index = 0;  // --shard K/N: K-1 and N
     std::size_t shard_count = 1;
     std::string rerun_prefix;  // the command line that reruns one scenario with --only ID
+    // --known-failures: the failures reported as expected (docs/known-failures.md); null: none.
+    const KnownFailures* known_failures = nullptr;
+    // --rerun-failed N: a scenario with an unexpected failure runs again, up to N times, until it
+    // has none; a check that failed and then passed is flaky (docs/known-failures.md).
+    std::size_t rerun_failed = 0;
 };
+
+// The result of a scenario after one more attempt: `again`'s checks, except that a check failed
+// in `before` is flaky when it passed (or warned) in `again` (with what it found first) and
+// failed as before when `again` skipped it. Durations add up; the runs are `again`'s.
+report::ScenarioResult after_rerun(report::ScenarioResult before, report::ScenarioResult again);
 
 // Runs the selected scenarios of `source` and reports each to `reporter` as it finishes. Throws
 // conform::Error (usage) for --only/--skip names that match nothing of `known_checks` or the

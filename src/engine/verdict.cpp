@@ -93,15 +93,35 @@ report::CheckResult conclude(const CheckInfo& info, const Verdict& verdict,
     return result;
 }
 
+namespace {
+
+// How much a check's status weighs in its scenario's: the heaviest wins.
+int weight(report::Status status) {
+    switch (status) {
+        case report::Status::skipped:
+            return 0;
+        case report::Status::passed:
+            return 1;
+        case report::Status::warned:
+            return 2;
+        case report::Status::flaky:
+            return 3;
+        case report::Status::expected_failure:
+            return 4;
+        case report::Status::failed:
+            return 5;
+    }
+    return 0;
+}
+
+}  // namespace
+
 report::Status scenario_status(const std::vector<report::CheckResult>& checks) {
     bool any_ran = false;
     report::Status status = report::Status::passed;
     for (const auto& check : checks) {
-        if (check.status == report::Status::failed) {
-            return report::Status::failed;
-        }
-        if (check.status == report::Status::warned) {
-            status = report::Status::warned;
+        if (check.status != report::Status::skipped && weight(check.status) > weight(status)) {
+            status = check.status;
         }
         any_ran = any_ran || check.status != report::Status::skipped;
     }

@@ -73,7 +73,8 @@ struct Circumstances {
 report::CheckResult conclude(const CheckInfo& info, const Verdict& verdict,
                              const Circumstances& circumstances);
 
-// failed if any check failed, else warned if any warned, skipped if all were skipped.
+// failed if any check failed, else expected-failure, flaky or warned if any check is (in that
+// order), skipped if all were skipped, else passed.
 report::Status scenario_status(const std::vector<report::CheckResult>& checks);
 
 }  // namespace conform::engine

@@ -150,6 +150,10 @@ TestConfig load_test_config(const std::filesystem::path& path) {
             seconds_or(document["timeouts"], "command", config.command_timeout);
         config.stdin_timeout = seconds_or(document["timeouts"], "stdin", config.stdin_timeout);
     }
+    if (document.HasMember("known_failures")) {
+        config.known_failures =
+            resolve_under(config.base_dir, document["known_failures"].GetString());
+    }
     config.grace = seconds_or(document, "grace_seconds", config.grace);
     if (!problems.empty()) {
         file.fail(problems);

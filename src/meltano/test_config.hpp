@@ -48,6 +48,8 @@ struct TestConfig {
     std::chrono::milliseconds command_timeout{60'000};
     std::chrono::milliseconds stdin_timeout{10'000};
     std::chrono::milliseconds grace{2'000};
+    // The known-failures file the test config names (docs/known-failures.md); empty: none.
+    std::filesystem::path known_failures;
 };
 
 // True when the JSON file at `path` is a Meltano extension's test config (its "protocol" is

@@ -101,6 +101,12 @@ public:
             } else if (check.status == Status::skipped && !whole_scenario_skipped &&
                        !folded(result, check)) {
                 print("  {} {}: {}\n", badge(check.status), check.id, printable(check.note));
+            } else if (check.status == Status::expected_failure) {
+                print("  {} {}: known failure: {}\n", badge(check.status), check.id,
+                      printable(check.known_failure_reason));
+            } else if (check.status == Status::flaky) {
+                print("  {} {}: failed, then passed on a rerun: {}\n", badge(check.status),
+                      check.id, printable(check.flaky_first_failure));
             }
         }
         if (result.status == Status::failed || result.status == Status::warned) {
@@ -134,11 +140,15 @@ public:
         if (!unclaimed.empty()) {
             print("{} {}\n", badge(Status::skipped), printable(unclaimed));
         }
+        for (const auto& stale : report.stale_known_failures) {
+            print("{} {}\n", badge(Status::failed), printable(stale));
+        }
         print(
-            "\n{} scenarios, {} failed; checks: {} passed, {} failed, {} warned, {} skipped "
+            "\n{} scenarios, {} failed; checks: {} passed, {} failed, {} warned, {} skipped{} "
             "({:.1f} s)\n",
             report.scenarios.size(), failed_scenarios, totals.passed, totals.failed, totals.warned,
-            totals.skipped, static_cast<double>(report.duration_ms) / 1000.0);
+            totals.skipped, counted_apart(totals),
+            static_cast<double>(report.duration_ms) / 1000.0);
         std::vector<std::string> levels;
         for (const auto& verdict : certify(report)) {
             levels.push_back(fmt::format("{} {}", verdict.area, certified_name(verdict.level)));
@@ -172,6 +182,10 @@ private:
                 return paint("FAIL", "31;1");
             case Status::skipped:
                 return paint("SKIP", "2");
+            case Status::expected_failure:
+                return paint("XFAIL", "35");
+            case Status::flaky:
+                return paint("FLAKY", "33;1");
         }
         return "?";
     }

@@ -70,6 +70,13 @@ void write_check(Writer& writer, const CheckResult& check) {
     write_int(writer, "occurrences", static_cast<std::int64_t>(check.occurrences));
     write_int(writer, "advisories", static_cast<std::int64_t>(check.advisories));
     write_string(writer, "note", excerpt(check.note, k_report_message_bytes));
+    if (check.status == Status::expected_failure) {
+        write_string(writer, "known_failure_reason", check.known_failure_reason);
+    }
+    if (check.status == Status::flaky) {
+        write_string(writer, "flaky_first_failure",
+                     excerpt(check.flaky_first_failure, k_report_message_bytes));
+    }
     write_int(writer, "duration_ms", check.duration_ms);
     writer.Key("examples");
     writer.StartArray();
@@ -263,7 +270,11 @@ std::string to_json_report(const RunReport& report) {
     write_int(writer, "failed", static_cast<std::int64_t>(totals.failed));
     write_int(writer, "warned", static_cast<std::int64_t>(totals.warned));
     write_int(writer, "skipped", static_cast<std::int64_t>(totals.skipped));
+    write_int(writer, "expected_failures", static_cast<std::int64_t>(totals.expected_failures));
+    write_int(writer, "flaky", static_cast<std::int64_t>(totals.flaky));
     writer.EndObject();
+    write_string(writer, "known_failures_file", report.known_failures_file);
+    write_strings(writer, "stale_known_failures", report.stale_known_failures);
     writer.Key("scenarios");
     writer.StartArray();
     for (const auto& scenario : report.scenarios) {
@@ -280,14 +291,17 @@ std::string to_junit_xml(const RunReport& report) {
     xml += fmt::format(
         "<testsuites name=\"conform\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" "
         "time=\"{:.3f}\">\n",
-        totals.passed + totals.failed + totals.warned + totals.skipped, totals.failed,
-        totals.skipped, static_cast<double>(report.duration_ms) / 1000.0);
+        totals.passed + totals.failed + totals.warned + totals.skipped + totals.expected_failures +
+            totals.flaky,
+        totals.failed, totals.skipped + totals.expected_failures,
+        static_cast<double>(report.duration_ms) / 1000.0);
     for (const auto& scenario : report.scenarios) {
         std::size_t failures = 0;
         std::size_t skipped = 0;
         for (const auto& check : scenario.checks) {
             failures += check.status == Status::failed ? 1 : 0;
-            skipped += check.status == Status::skipped ? 1 : 0;
+            skipped +=
+                check.status == Status::skipped || check.status == Status::expected_failure ? 1 : 0;
         }
         xml += fmt::format(
             "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" "
@@ -307,6 +321,16 @@ std::string to_junit_xml(const RunReport& report) {
             } else if (check.status == Status::skipped) {
                 xml += fmt::format("\n      <skipped message=\"{}\"/>\n    ",
                                    markup_escaped(excerpt(check.note, k_report_message_bytes)));
+            } else if (check.status == Status::expected_failure) {
+                xml += fmt::format(
+                    "\n      <skipped message=\"{}\"/>\n    ",
+                    markup_escaped(excerpt("expected failure: " + check.known_failure_reason,
+                                           k_report_message_bytes)));
+            } else if (check.status == Status::flaky) {
+                xml += fmt::format(
+                    "\n      <system-out>{}</system-out>\n    ",
+                    markup_escaped("FLAKY: failed, then passed on a rerun: " +
+                                   check.flaky_first_failure + "\nrerun: " + scenario.rerun));
             } else if (check.status == Status::warned) {
                 xml +=
                     fmt::format("\n      <system-out>{}</system-out>\n    ",

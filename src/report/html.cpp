@@ -26,7 +26,7 @@ td,th{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:to
 code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f6f8fa;padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all;margin:4px 0}
 .badge{display:inline-block;border-radius:4px;padding:0 6px;color:#fff;font-weight:600;font-size:12px}
 .passed,.certified{background:#1a7f37}.failed{background:#cf222e}.warned,.incomplete{background:#bf8700}
-.skipped,.not-tested,.not-claimed,.accepted{background:#6e7781}
+.skipped,.not-tested,.not-claimed,.accepted{background:#6e7781}.expected-failure{background:#8250df}.flaky{background:#9a6700}
 .failure{border-left:4px solid #cf222e;padding:4px 12px;margin:12px 0;background:#fff8f8}
 .label{color:#57606a;font-size:12px;text-transform:uppercase;letter-spacing:.04em}
 .meta td:first-child{width:170px;color:#57606a}.matrix td{padding:1px 4px}.matrix .cell{width:14px;height:14px;display:inline-block;border-radius:2px;margin:1px}
@@ -74,7 +74,8 @@ std::string overall_status(const RunReport& report) {
     if (totals.failed > 0) {
         return "failed";
     }
-    return totals.passed + totals.warned == 0 ? "skipped" : "passed";
+    return totals.passed + totals.warned + totals.expected_failures + totals.flaky == 0 ? "skipped"
+                                                                                        : "passed";
 }
 
 // The version with where it was read, or "unknown" said plainly.
@@ -106,8 +107,15 @@ std::string metadata_section(const RunReport& report) {
     row("Duration", fmt::format("{:.1f} s", static_cast<double>(report.duration_ms) / 1000.0));
     row("conform version", markup_escaped(report.conform_version));
     row("Mode", report.strict ? "strict (SHOULD clauses fail)" : "default (SHOULD clauses warn)");
-    row("Checks", fmt::format("{} passed, {} failed, {} warned, {} skipped", totals.passed,
-                              totals.failed, totals.warned, totals.skipped));
+    row("Checks",
+        fmt::format("{} passed, {} failed, {} warned, {} skipped{}", totals.passed, totals.failed,
+                    totals.warned, totals.skipped, markup_escaped(counted_apart(totals))));
+    if (!report.known_failures_file.empty()) {
+        row("Known failures", "<code>" + markup_escaped(report.known_failures_file) + "</code>");
+    }
+    for (const auto& stale : report.stale_known_failures) {
+        row("Stale known failure", markup_escaped(stale));
+    }
     if (report.filtered) {
         row("Selection", "--only/--skip left part of the suites out");
     }
@@ -385,6 +393,12 @@ std::string scenario_html(const ScenarioResult& scenario) {
         if (!check.note.empty()) {
             detail +=
                 "<br><i>" + markup_escaped(excerpt(check.note, k_report_message_bytes)) + "</i>";
+        }
+        if (check.status == Status::expected_failure) {
+            detail += "<br>expected failure: " + markup_escaped(check.known_failure_reason);
+        } else if (check.status == Status::flaky) {
+            detail += "<br>flaky: failed, then passed on a rerun: " +
+                      markup_escaped(check.flaky_first_failure);
         }
         if (check.status == Status::failed || check.status == Status::warned) {
             detail +=

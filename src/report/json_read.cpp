@@ -116,12 +116,12 @@ private:
 
 Status status_from(const Fields& fields, const char* key) {
     auto name = fields.text(key);
-    for (auto status : {Status::passed, Status::warned, Status::failed, Status::skipped}) {
+    for (auto status : k_statuses) {
         if (status_name(status) == name) {
             return status;
         }
     }
-    fields.fail(key, "passed, warned, failed or skipped");
+    fields.fail(key, "passed, warned, failed, skipped, expected-failure or flaky");
 }
 
 std::vector<TranscriptLine> read_transcript_lines(const Fields& example) {
@@ -146,6 +146,12 @@ CheckResult read_check(const Fields& fields) {
         check.advisories = static_cast<std::uint64_t>(fields.integer("advisories"));
     }
     check.note = fields.text("note");
+    if (fields.has("known_failure_reason")) {
+        check.known_failure_reason = fields.text("known_failure_reason");
+    }
+    if (fields.has("flaky_first_failure")) {
+        check.flaky_first_failure = fields.text("flaky_first_failure");
+    }
     check.duration_ms = fields.integer("duration_ms");
     std::size_t index = 0;
     for (const auto& value : fields.array("examples")) {

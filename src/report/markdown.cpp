@@ -25,6 +25,10 @@ std::string_view mark(Status status) {
             return "❌";
         case Status::skipped:
             return "⏭️";
+        case Status::expected_failure:
+            return "🔕";
+        case Status::flaky:
+            return "🔁";
     }
     return "?";
 }
@@ -111,10 +115,33 @@ Status overall(const RunReport& report) {
     if (totals.failed > 0) {
         return Status::failed;
     }
-    if (totals.passed + totals.warned == 0) {
+    if (totals.passed + totals.warned + totals.expected_failures + totals.flaky == 0) {
         return Status::skipped;
     }
     return totals.warned > 0 ? Status::warned : Status::passed;
+}
+
+// The checks counted apart (expected failures with the reason they are listed for, flaky ones
+// with what they found before the rerun passed) and the stale known failures; "" for none.
+std::string apart_markdown(const RunReport& report) {
+    std::string lines;
+    for (const auto& stale : report.stale_known_failures) {
+        lines += fmt::format("- {} {}\n", mark(Status::failed), inline_text(stale));
+    }
+    for (const auto& scenario : report.scenarios) {
+        for (const auto& check : scenario.checks) {
+            if (check.status == Status::expected_failure) {
+                lines += fmt::format("- {} `{}` in {}: expected failure: {}\n", mark(check.status),
+                                     check.id, inline_text(scenario.id),
+                                     inline_text(check.known_failure_reason));
+            } else if (check.status == Status::flaky) {
+                lines += fmt::format("- {} `{}` in {}: flaky, failed then passed on a rerun: {}\n",
+                                     mark(check.status), check.id, inline_text(scenario.id),
+                                     inline_text(check.flaky_first_failure));
+            }
+        }
+    }
+    return lines.empty() ? "" : "\n### Known failures and flaky checks\n\n" + lines;
 }
 
 // The lines around an example, numbered, the offending one marked with '>'.
@@ -276,8 +303,8 @@ std::string to_markdown_summary(const RunReport& report) {
                             ? ""
                             : " (" + inline_text(report.connector_version_source) + ")");
     text += fmt::format(
-        "**Checks:** {} passed, {} failed, {} warned, {} skipped · {:.1f} s · conform {}{}\n\n",
-        totals.passed, totals.failed, totals.warned, totals.skipped,
+        "**Checks:** {} passed, {} failed, {} warned, {} skipped{} · {:.1f} s · conform {}{}\n\n",
+        totals.passed, totals.failed, totals.warned, totals.skipped, counted_apart(totals),
         static_cast<double>(report.duration_ms) / 1000.0, inline_text(report.conform_version),
         report.interrupted ? " · **interrupted**" : "");
     text += "| Area | Level | Why |\n|---|---|---|\n";
@@ -312,6 +339,7 @@ std::string to_markdown_summary(const RunReport& report) {
                                 failures - shown);
         }
     }
+    text += apart_markdown(report);
     text += resumes_markdown(report);
     text +=
         "\n<details><summary>Scenarios</summary>\n\n| Scenario | Status | Checks "

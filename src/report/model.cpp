@@ -25,6 +25,10 @@ std::string_view status_name(Status status) {
             return "failed";
         case Status::skipped:
             return "skipped";
+        case Status::expected_failure:
+            return "expected-failure";
+        case Status::flaky:
+            return "flaky";
     }
     return "?";
 }
@@ -56,6 +60,9 @@ void redact(ScenarioResult& result, const Mask& mask) {
         }
     }
     result.rerun = mask(result.rerun);
+    for (auto& check : result.checks) {
+        check.flaky_first_failure = mask(check.flaky_first_failure);
+    }
 }
 
 std::size_t Differences::unaccepted_breaking() const {
@@ -86,6 +93,17 @@ std::string more_findings(const CheckResult& check) {
     return more_own > 0 ? fmt::format("{} more", more_own) : "";
 }
 
+std::string counted_apart(const Totals& totals) {
+    std::string text;
+    if (totals.expected_failures > 0) {
+        text += fmt::format(", {} expected failure(s)", totals.expected_failures);
+    }
+    if (totals.flaky > 0) {
+        text += fmt::format(", {} flaky", totals.flaky);
+    }
+    return text;
+}
+
 Totals RunReport::check_totals() const {
     Totals totals;
     for (const auto& scenario : scenarios) {
@@ -102,6 +120,12 @@ Totals RunReport::check_totals() const {
                     break;
                 case Status::skipped:
                     ++totals.skipped;
+                    break;
+                case Status::expected_failure:
+                    ++totals.expected_failures;
+                    break;
+                case Status::flaky:
+                    ++totals.flaky;
                     break;
             }
         }

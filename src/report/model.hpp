@@ -9,7 +9,13 @@
 
 namespace conform::report {
 
-enum class Status { passed, warned, failed, skipped };
+// expected_failure: a failure the known-failures file lists (it does not fail the run); flaky: a
+// check that failed, then passed when --rerun-failed ran its scenario again (never a plain pass).
+enum class Status { passed, warned, failed, skipped, expected_failure, flaky };
+
+// Every status, in the order reports list them.
+inline constexpr Status k_statuses[] = {Status::passed,  Status::warned,           Status::failed,
+                                        Status::skipped, Status::expected_failure, Status::flaky};
 // A check's clause: MUST (its findings fail) or SHOULD (they warn, and fail under --strict).
 enum class Level { must, should };
 
@@ -49,6 +55,10 @@ struct CheckResult {
     std::uint64_t advisories = 0;   // the SHOULD-level part of occurrences
     std::string note;               // why skipped, or what was compared
     std::int64_t duration_ms = 0;   // time spent judging, not running the connector
+    // The reason the known-failures file gives, for an expected failure.
+    std::string known_failure_reason = {};
+    // For a flaky check: what it found on the run that failed, before the rerun passed.
+    std::string flaky_first_failure = {};
 };
 
 // One STATE of a run, where the checkpoint timeline draws it.
@@ -126,7 +136,13 @@ struct Totals {
     std::size_t warned = 0;
     std::size_t failed = 0;
     std::size_t skipped = 0;
+    std::size_t expected_failures = 0;
+    std::size_t flaky = 0;
 };
+
+// The counts kept apart from passed and failed, for a summary line: ", 2 expected failure(s), 1
+// flaky"; "" when there are none (so a run without known failures or reruns reads as before).
+std::string counted_apart(const Totals& totals);
 
 // One difference between two versions of a connector (conform diff, run --baseline;
 // docs/regression.md), as the reports show it.
@@ -192,6 +208,10 @@ struct RunReport {
     std::uint64_t recorded_messages = 0;     // the transcript's lines that are Airbyte messages
     std::optional<Differences> differences;  // set by conform diff and run --baseline
     std::vector<ScenarioResult> scenarios;
+    // The known-failures file the run was given (empty: none), and what it said that the run
+    // proved wrong: entries whose check now passes (stale: remove them).
+    std::string known_failures_file;
+    std::vector<std::string> stale_known_failures;
 
     Totals check_totals() const;
 };

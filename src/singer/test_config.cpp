@@ -144,6 +144,10 @@ TestConfig load_test_config(const std::filesystem::path& path) {
         config.discover_timeout = seconds_or(timeouts, "discover", config.discover_timeout);
         config.sync_timeout = seconds_or(timeouts, "sync", config.sync_timeout);
     }
+    if (document.HasMember("known_failures")) {
+        config.known_failures =
+            resolve_under(config.base_dir, document["known_failures"].GetString());
+    }
     config.grace = seconds_or(document, "grace_seconds", config.grace);
     if (!problems.empty()) {
         file.fail(problems);

@@ -40,6 +40,8 @@ struct TestConfig {
     std::chrono::milliseconds discover_timeout{60'000};
     std::chrono::milliseconds sync_timeout{300'000};
     std::chrono::milliseconds grace{5'000};
+    // The known-failures file the test config names (docs/known-failures.md); empty: none.
+    std::filesystem::path known_failures;
 };
 
 // True when the JSON file at `path` says "protocol": "singer". False for any other file, including

@@ -141,3 +141,59 @@ TEST_CASE("print_dry_run: starts nothing and counts what would run, without unme
     CHECK(source.prepared == 0);
     CHECK(source.ran.empty());
 }
+
+TEST_CASE("run: --rerun-failed reruns only a scenario with an unexpected failure, up to N times") {
+    FakeSource source;
+    Recorder reporter;
+    engine::RunOptions options;
+    options.rerun_failed = 2;
+    auto report = engine::run(source, options, reporter);
+    CHECK(source.ran == std::vector<std::string>{"a", "b", "b", "b", "c"});
+    CHECK(report.scenarios[1].checks[0].status == Status::failed);
+
+    FakeSource listed_source;
+    auto known = engine::parse_known_failures(R"([{"check": "x.two", "reason": "known"}])",
+                                              "k.json", {{"x.one", "x.two", "x.three"}, {}});
+    options.known_failures = &known;
+    auto listed = engine::run(listed_source, options, reporter);
+    CHECK(listed_source.ran == std::vector<std::string>{"a", "b", "c"});
+    CHECK(listed.scenarios[1].checks[0].status == Status::expected_failure);
+    CHECK(listed.check_totals().expected_failures == 1);
+}
+
+TEST_CASE("after_rerun: a failure that passes on the rerun is flaky, never passed") {
+    auto result = [](Status one, Status two) {
+        report::ScenarioResult scenario;
+        scenario.id = "s";
+        report::CheckResult first;
+        first.id = "x.one";
+        first.status = one;
+        first.examples.push_back({"lost record 7"});
+        report::CheckResult second;
+        second.id = "x.two";
+        second.status = two;
+        scenario.checks = {first, second};
+        scenario.duration_ms = 10;
+        return scenario;
+    };
+    auto flaky = engine::after_rerun(result(Status::failed, Status::passed),
+                                     result(Status::passed, Status::passed));
+    CHECK(flaky.checks[0].status == Status::flaky);
+    CHECK(flaky.checks[0].flaky_first_failure == "lost record 7");
+    CHECK(flaky.checks[1].status == Status::passed);
+    CHECK(flaky.status == Status::flaky);
+    CHECK(flaky.duration_ms == 20);
+
+    auto still = engine::after_rerun(result(Status::failed, Status::passed),
+                                     result(Status::failed, Status::passed));
+    CHECK(still.checks[0].status == Status::failed);
+    CHECK(still.status == Status::failed);
+
+    auto skipped = engine::after_rerun(result(Status::failed, Status::passed),
+                                       result(Status::skipped, Status::passed));
+    CHECK(skipped.checks[0].status == Status::failed);  // the rerun proved nothing
+
+    auto newly = engine::after_rerun(result(Status::passed, Status::passed),
+                                     result(Status::passed, Status::failed));
+    CHECK(newly.checks[1].status == Status::failed);
+}

@@ -274,6 +274,8 @@ const report::CheckResult* worst(const report::RunReport& report, const std::str
     auto rank = [](report::Status status) {
         switch (status) {
             case report::Status::failed:
+            case report::Status::expected_failure:  // failed, listed or not
+            case report::Status::flaky:             // failed before a rerun passed
                 return 3;
             case report::Status::warned:
                 return 2;

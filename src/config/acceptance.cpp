@@ -1,0 +1,421 @@
+#include "config/acceptance.hpp"
+
+#include <rapidjson/document.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "json/write.hpp"
+#include "resources/resources.hpp"
+#include "schema/schema.hpp"
+#include "schema/user_document.hpp"
+#include "util/files.hpp"
+#include "yaml/yaml.hpp"
+
+namespace conform::config {
+
+namespace {
+
+const schema::Schema& acceptance_schema() {
+    static const auto schema =
+        schema::Schema::compile_text(resources::find("acceptance-test-config.schema.json"));
+    return schema;
+}
+
+std::string text_of(const rapidjson::Value& value) {
+    return value.IsString() ? std::string(value.GetString(), value.GetStringLength()) : "";
+}
+
+const rapidjson::Value* member(const rapidjson::Value& object, const char* key) {
+    if (!object.IsObject()) {
+        return nullptr;
+    }
+    auto found = object.FindMember(key);
+    return found == object.MemberEnd() ? nullptr : &found->value;
+}
+
+// One test of a section, with the JSON pointer of its object.
+struct Test {
+    const rapidjson::Value* value;
+    std::string pointer;
+};
+
+// A section (spec, connection, ...) in either format.
+struct Section {
+    std::string name;
+    std::string pointer;
+    std::vector<Test> tests;
+    const rapidjson::Value* bypass_reason = nullptr;
+};
+
+void add_tests(const rapidjson::Value& tests, const std::string& pointer, Section& section) {
+    for (rapidjson::SizeType i = 0; i < tests.Size(); ++i) {
+        section.tests.push_back({&tests[i], fmt::format("{}/{}", pointer, i)});
+    }
+}
+
+// The sections of the current format (acceptance_tests.NAME.tests) and the legacy one
+// (tests.NAME: [...]).
+std::vector<Section> sections_of(const rapidjson::Value& root) {
+    std::vector<Section> sections;
+    if (const auto* current = member(root, "acceptance_tests")) {
+        for (const auto& entry : current->GetObject()) {
+            Section section{text_of(entry.name), "/acceptance_tests/" + text_of(entry.name), {}};
+            if (const auto* tests = member(entry.value, "tests")) {
+                add_tests(*tests, section.pointer + "/tests", section);
+            }
+            section.bypass_reason = member(entry.value, "bypass_reason");
+            sections.push_back(std::move(section));
+        }
+    }
+    if (const auto* legacy = member(root, "tests")) {
+        for (const auto& entry : legacy->GetObject()) {
+            Section section{text_of(entry.name), "/tests/" + text_of(entry.name), {}};
+            add_tests(entry.value, section.pointer, section);
+            sections.push_back(std::move(section));
+        }
+    }
+    return sections;
+}
+
+// Which conform timeout each section's timeout_seconds sets.
+std::optional<std::string> timeout_kind(const std::string& section) {
+    static const std::map<std::string, std::string, std::less<>> k_kinds{
+        {"spec", "spec"},       {"connection", "check"},  {"discovery", "discover"},
+        {"basic_read", "read"}, {"full_refresh", "read"}, {"incremental", "read"}};
+    auto found = k_kinds.find(section);
+    return found == k_kinds.end() ? std::nullopt : std::optional(found->second);
+}
+
+// The keys each section's tests may hold that conform maps or reports (others are reported as
+// unknown to conform).
+const std::map<std::string, std::vector<std::string>, std::less<>>& section_keys() {
+    static const std::map<std::string, std::vector<std::string>, std::less<>> k_keys{
+        {"spec",
+         {"spec_path", "config_path", "timeout_seconds", "backward_compatibility_tests_config"}},
+        {"connection", {"config_path", "status", "timeout_seconds"}},
+        {"discovery", {"config_path", "timeout_seconds", "backward_compatibility_tests_config"}},
+        {"basic_read",
+         {"config_path", "configured_catalog_path", "empty_streams", "expect_records",
+          "ignored_fields", "timeout_seconds"}},
+        {"full_refresh",
+         {"config_path", "configured_catalog_path", "ignored_fields", "timeout_seconds"}},
+        {"incremental",
+         {"config_path", "configured_catalog_path", "future_state", "cursor_paths",
+          "timeout_seconds"}}};
+    return k_keys;
+}
+
+// Why conform does not honour a key it knows, by key.
+const std::map<std::string, std::string, std::less<>>& unhonoured_reasons() {
+    static const std::map<std::string, std::string, std::less<>> k_reasons{
+        {"spec_path",
+         "conform judges the spec the connector emits (spec.*), it does not compare it with a "
+         "file"},
+        {"backward_compatibility_tests_config",
+         "backward compatibility is `conform diff` against the previous version "
+         "(docs/regression.md)"},
+        {"future_state",
+         "conform builds its future state from the connector's own final state "
+         "(state.future_state_no_records)"},
+        {"cursor_paths", "conform reads each stream's cursor from the configured catalog"},
+        {"test_strictness_level",
+         "conform runs every check it has; --strict makes SHOULD clauses fail"}};
+    return k_reasons;
+}
+
+class Mapper {
+public:
+    Mapper(const schema::UserDocument& file, std::filesystem::path base_dir)
+        : m_file(file), m_base(std::move(base_dir)) {
+        m_out.SetObject();
+    }
+
+    void map(const rapidjson::Value& root) {
+        for (const auto& entry : root.GetObject()) {
+            top_level(text_of(entry.name), entry.value);
+        }
+        for (const auto& section : sections_of(root)) {
+            map_section(section);
+        }
+    }
+
+    AcceptanceMapping finish() {
+        if (!m_config) {
+            m_file.fail({{"",
+                          "a config_path in a test (connection, discovery or basic_read): "
+                          "conform needs the connector's config"}});
+        }
+        set_path("config", *m_config);
+        if (m_invalid_config) {
+            set_path("invalid_config", *m_invalid_config);
+        }
+        if (m_catalog) {
+            set_path("catalog", *m_catalog);
+        }
+        finish_expected_records();
+        finish_volatile_fields();
+        finish_timeouts();
+        return {json::to_json(m_out), std::move(m_warnings)};
+    }
+
+private:
+    void top_level(const std::string& key, const rapidjson::Value& value) {
+        if (key == "connector_image") {
+            rapidjson::Value connector(rapidjson::kObjectType);
+            connector.AddMember("image", rapidjson::Value(text_of(value).c_str(), allocator()),
+                                allocator());
+            m_out.AddMember("connector", connector, allocator());
+        } else if (key == "test_strictness_level") {
+            warn("/" + key, unhonoured_reasons().at(key));
+        } else if (key != "acceptance_tests" && key != "tests") {
+            warn("/" + key, "not a key conform maps");
+        }
+    }
+
+    void map_section(const Section& section) {
+        auto keys = section_keys().find(section.name);
+        if (keys == section_keys().end()) {
+            warn(section.pointer,
+                 fmt::format("conform has no equivalent of the '{}' tests", section.name));
+            return;
+        }
+        if (section.bypass_reason != nullptr) {
+            bypassed(section.pointer + "/bypass_reason", section.name, *section.bypass_reason);
+        }
+        for (const auto& test : section.tests) {
+            map_test(section.name, keys->second, test);
+        }
+    }
+
+    void bypassed(const std::string& pointer, const std::string& section,
+                  const rapidjson::Value& reason) {
+        warn(pointer,
+             fmt::format("'{}' is bypassed ({}); conform still runs its own checks for it, and "
+                         "those with nothing to judge are skipped with their reason",
+                         section, text_of(reason)));
+    }
+
+    void map_test(const std::string& section, const std::vector<std::string>& keys,
+                  const Test& test) {
+        for (const auto& entry : test.value->GetObject()) {
+            auto key = text_of(entry.name);
+            auto pointer = test.pointer + "/" + key;
+            if (key == "bypass_reason") {
+                bypassed(pointer, section, entry.value);
+            } else if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+                warn(pointer, fmt::format("not a key of '{}' tests that conform maps", section));
+            } else {
+                map_key(section, key, entry.value, pointer, *test.value);
+            }
+        }
+    }
+
+    void map_key(const std::string& section, const std::string& key, const rapidjson::Value& value,
+                 const std::string& pointer, const rapidjson::Value& test) {
+        if (key == "config_path") {
+            config_path(section, value, pointer, test);
+        } else if (key == "status") {
+            return;  // read with config_path
+        } else if (key == "configured_catalog_path") {
+            catalog_path(value, pointer);
+        } else if (key == "timeout_seconds") {
+            auto kind = *timeout_kind(section);
+            m_timeouts[kind] = std::max(m_timeouts[kind], value.GetDouble());
+        } else if (key == "expect_records") {
+            expect_records(value, pointer);
+        } else if (key == "ignored_fields") {
+            ignored_fields(value);
+        } else if (key == "empty_streams") {
+            empty_streams(value, pointer);
+        } else {
+            warn(pointer, unhonoured_reasons().at(key));
+        }
+    }
+
+    void config_path(const std::string& section, const rapidjson::Value& value,
+                     const std::string& pointer, const rapidjson::Value& test) {
+        const auto* status = section == "connection" ? member(test, "status") : nullptr;
+        auto outcome = status != nullptr ? text_of(*status) : "succeed";
+        if (outcome == "failed") {
+            keep_one(m_invalid_config, text_of(value), pointer, "invalid config");
+        } else if (outcome == "exception") {
+            warn(pointer.substr(0, pointer.rfind('/')) + "/status",
+                 "conform expects a config check to answer FAILED, not to raise (cli.check); "
+                 "this config is not used");
+        } else {
+            keep_one(m_config, text_of(value), pointer, "config");
+        }
+    }
+
+    void catalog_path(const rapidjson::Value& value, const std::string& pointer) {
+        keep_one(m_catalog, text_of(value), pointer, "configured catalog");
+    }
+
+    // The first path given for `what`; a different one later is reported, not used.
+    void keep_one(std::optional<std::string>& kept, const std::string& path,
+                  const std::string& pointer, std::string_view what) {
+        if (!kept) {
+            kept = path;
+        } else if (*kept != path) {
+            warn(pointer, fmt::format("conform runs every scenario with one {} ({}); this one is "
+                                      "not used",
+                                      what, *kept));
+        }
+    }
+
+    void expect_records(const rapidjson::Value& value, const std::string& pointer) {
+        if (const auto* path = member(value, "path")) {
+            m_expected_path = text_of(*path);
+        }
+        const auto* extra_records = member(value, "extra_records");
+        m_expected_exact = extra_records != nullptr && extra_records->IsFalse();
+        const auto* exact_order = member(value, "exact_order");
+        if (exact_order != nullptr && exact_order->IsTrue()) {
+            warn(pointer + "/exact_order",
+                 "conform compares expected records as a set, in any order");
+        }
+        const auto* extra_fields = member(value, "extra_fields");
+        if (extra_fields != nullptr && extra_fields->IsTrue()) {
+            warn(pointer + "/extra_fields",
+                 "conform compares each expected record whole; volatile_fields leave fields out");
+        }
+        for (const auto& entry : value.GetObject()) {
+            auto key = text_of(entry.name);
+            if (key != "path" && key != "extra_records" && key != "exact_order" &&
+                key != "extra_fields") {
+                warn(fmt::format("{}/{}", pointer, key),
+                     "not a key of expect_records that conform maps");
+            }
+        }
+    }
+
+    // {stream: ["field", {"name": "field", "bypass_reason": ...}]}: JSON pointers of volatile
+    // fields.
+    void ignored_fields(const rapidjson::Value& value) {
+        for (const auto& stream : value.GetObject()) {
+            if (!stream.value.IsArray()) {
+                continue;
+            }
+            for (const auto& field : stream.value.GetArray()) {
+                const auto* name = field.IsObject() ? member(field, "name") : &field;
+                auto text = name != nullptr ? text_of(*name) : "";
+                if (!text.empty()) {
+                    m_volatile[text_of(stream.name)].push_back(text.starts_with('/') ? text
+                                                                                     : "/" + text);
+                }
+            }
+        }
+    }
+
+    void empty_streams(const rapidjson::Value& value, const std::string& pointer) {
+        if (value.IsArray() && !value.Empty()) {
+            warn(pointer,
+                 "conform has no list of streams allowed to be empty; a stream without records "
+                 "is judged as any other");
+        }
+    }
+
+    void finish_expected_records() {
+        if (!m_expected_path) {
+            return;
+        }
+        rapidjson::Value expected(rapidjson::kObjectType);
+        expected.AddMember("path", absolute(*m_expected_path), allocator());
+        expected.AddMember("mode", rapidjson::StringRef(m_expected_exact ? "exact" : "subset"),
+                           allocator());
+        m_out.AddMember("expected_records", expected, allocator());
+    }
+
+    void finish_volatile_fields() {
+        if (m_volatile.empty()) {
+            return;
+        }
+        rapidjson::Value fields(rapidjson::kObjectType);
+        for (const auto& [stream, pointers] : m_volatile) {
+            rapidjson::Value list(rapidjson::kArrayType);
+            for (const auto& pointer : pointers) {
+                list.PushBack(rapidjson::Value(pointer.c_str(), allocator()), allocator());
+            }
+            fields.AddMember(rapidjson::Value(stream.c_str(), allocator()), list, allocator());
+        }
+        m_out.AddMember("volatile_fields", fields, allocator());
+    }
+
+    void finish_timeouts() {
+        if (m_timeouts.empty()) {
+            return;
+        }
+        rapidjson::Value timeouts(rapidjson::kObjectType);
+        for (const auto& [kind, seconds] : m_timeouts) {
+            timeouts.AddMember(rapidjson::Value(kind.c_str(), allocator()),
+                               rapidjson::Value(seconds), allocator());
+        }
+        m_out.AddMember("timeouts", timeouts, allocator());
+    }
+
+    void set_path(const char* key, const std::string& path) {
+        m_out.AddMember(rapidjson::StringRef(key), absolute(path), allocator());
+    }
+
+    rapidjson::Value absolute(const std::string& path) {
+        auto resolved = resolve_under(m_base, path).string();
+        return {resolved.c_str(), allocator()};
+    }
+
+    void warn(const std::string& pointer, const std::string& why) {
+        m_warnings.push_back(fmt::format("{}:{}: {}: not honoured: {}", m_file.origin(),
+                                         m_file.line_of(pointer), readable(pointer), why));
+    }
+
+    // "/acceptance_tests/basic_read/tests/0/exact_order" as "acceptance_tests.basic_read.tests[0]
+    // .exact_order".
+    static std::string readable(const std::string& pointer) {
+        std::string out;
+        std::size_t at = 1;
+        while (at <= pointer.size()) {
+            auto end = std::min(pointer.find('/', at), pointer.size());
+            auto part = pointer.substr(at, end - at);
+            bool index = !part.empty() && std::all_of(part.begin(), part.end(),
+                                                      [](char c) { return c >= '0' && c <= '9'; });
+            out += index ? "[" + part + "]" : (out.empty() ? "" : ".") + part;
+            at = end + 1;
+        }
+        return out;
+    }
+
+    rapidjson::Document::AllocatorType& allocator() { return m_out.GetAllocator(); }
+
+    const schema::UserDocument& m_file;
+    std::filesystem::path m_base;
+    rapidjson::Document m_out;
+    std::vector<std::string> m_warnings;
+    std::optional<std::string> m_config;
+    std::optional<std::string> m_invalid_config;
+    std::optional<std::string> m_catalog;
+    std::optional<std::string> m_expected_path;
+    bool m_expected_exact = false;
+    std::map<std::string, std::vector<std::string>> m_volatile;
+    std::map<std::string, double> m_timeouts;
+};
+
+}  // namespace
+
+AcceptanceMapping map_acceptance_test_config(const std::string& text, const std::string& origin,
+                                             const std::filesystem::path& base_dir) {
+    schema::UserDocument file(yaml::to_json_text(text, origin), origin, acceptance_schema(),
+                              {"acceptance-test-config", "docs/acceptance-test-config.md"});
+    Mapper mapper(file, base_dir);
+    mapper.map(file.root());
+    return mapper.finish();
+}
+
+AcceptanceMapping read_acceptance_test_config(const std::filesystem::path& path) {
+    return map_acceptance_test_config(read_text_file(path), path.string(),
+                                      std::filesystem::absolute(path).parent_path());
+}
+
+}  // namespace conform::config

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+// Airbyte's acceptance-test-config.yml (docs/acceptance-test-config.md), current and legacy
+// formats, read as a conform test config.
+namespace conform::config {
+
+struct AcceptanceMapping {
+    // A conform test config (schemas/test-config.schema.json) as JSON text, its paths absolute.
+    std::string test_config_json;
+    // One line per key conform cannot honour: "FILE:LINE: KEY: why".
+    std::vector<std::string> warnings;
+};
+
+// Maps the YAML `text` of an acceptance-test-config.yml (named `origin`, its paths relative to
+// `base_dir`, the connector's folder) to a conform test config. Throws conform::Error (input) for
+// text that is not YAML or breaks schemas/acceptance-test-config.schema.json, naming the line.
+AcceptanceMapping map_acceptance_test_config(const std::string& text, const std::string& origin,
+                                             const std::filesystem::path& base_dir);
+
+// Reads the file at `path` with map_acceptance_test_config (base: its folder).
+AcceptanceMapping read_acceptance_test_config(const std::filesystem::path& path);
+
+}  // namespace conform::config

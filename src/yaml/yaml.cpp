@@ -1,0 +1,230 @@
+#include "yaml/yaml.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string_view>
+
+#include "util/error.hpp"
+
+namespace conform::yaml {
+
+namespace {
+
+std::string lowered(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+bool is_null_word(std::string_view text) {
+    return text.empty() || text == "~" || lowered(text) == "null";
+}
+
+// "true"/"false" for a YAML 1.1 or 1.2 boolean word, "" for anything else.
+std::string_view boolean_of(std::string_view text) {
+    static constexpr std::array<std::string_view, 3> k_true{"true", "yes", "on"};
+    static constexpr std::array<std::string_view, 3> k_false{"false", "no", "off"};
+    auto word = lowered(text);
+    if (std::find(k_true.begin(), k_true.end(), word) != k_true.end()) {
+        return "true";
+    }
+    if (std::find(k_false.begin(), k_false.end(), word) != k_false.end()) {
+        return "false";
+    }
+    return {};
+}
+
+bool all_digits(std::string_view text) {
+    return !text.empty() && std::all_of(text.begin(), text.end(),
+                                        [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+// True when `text` is a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(std::string_view text) {
+    if (text.starts_with('-')) {
+        text.remove_prefix(1);
+    }
+    auto integer_end = std::min(text.find_first_of(".eE"), text.size());
+    auto integer = text.substr(0, integer_end);
+    if (!all_digits(integer) || (integer.size() > 1 && integer.front() == '0')) {
+        return false;
+    }
+    text.remove_prefix(integer_end);
+    if (text.starts_with('.')) {
+        auto fraction_end = std::min(text.find_first_of("eE"), text.size());
+        if (!all_digits(text.substr(1, fraction_end - 1))) {
+            return false;
+        }
+        text.remove_prefix(fraction_end);
+    }
+    if (text.empty()) {
+        return true;
+    }
+    text.remove_prefix(1);  // e or E
+    if (text.starts_with('+') || text.starts_with('-')) {
+        text.remove_prefix(1);
+    }
+    return all_digits(text);
+}
+
+std::string quoted(std::string_view text) {
+    std::string out = "\"";
+    for (char c : text) {
+        switch (c) {
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+                } else {
+                    out += c;
+                }
+        }
+    }
+    return out + "\"";
+}
+
+// Writes JSON text, starting each value on its YAML line.
+class JsonOut {
+public:
+    explicit JsonOut(std::string origin) : m_origin(std::move(origin)) {}
+
+    // A scalar starts on its own line; a mapping or sequence where its key (or its parent's
+    // item) is, so that the line of a value that is a block is the line of the key naming it.
+    void value(const YAML::Node& node) {
+        switch (node.Type()) {
+            case YAML::NodeType::Undefined:
+            case YAML::NodeType::Null:
+                m_text += "null";
+                break;
+            case YAML::NodeType::Scalar:
+                move_to(node.Mark());
+                scalar(node);
+                break;
+            case YAML::NodeType::Sequence:
+                sequence(node);
+                break;
+            case YAML::NodeType::Map:
+                map(node);
+                break;
+        }
+    }
+
+    // The root starts on its own line (after leading comments).
+    void root(const YAML::Node& node) {
+        move_to(node.Mark());
+        value(node);
+    }
+
+    std::string take() { return std::move(m_text); }
+
+private:
+    void move_to(const YAML::Mark& mark) {
+        if (mark.is_null() || mark.line < 0) {
+            return;
+        }
+        auto line = static_cast<std::size_t>(mark.line) + 1;
+        while (m_line < line) {
+            m_text += '\n';
+            ++m_line;
+        }
+    }
+
+    // A quoted scalar (tag "!") is a string whatever it reads as; a plain one is null, a boolean
+    // or a number when it reads as one.
+    void scalar(const YAML::Node& node) {
+        const auto& text = node.Scalar();
+        bool plain = node.Tag() != "!";
+        if (plain && is_null_word(text)) {
+            m_text += "null";
+        } else if (auto word = plain ? boolean_of(text) : ""; !word.empty()) {
+            m_text += word;
+        } else if (plain && is_json_number(text)) {
+            m_text += text;
+        } else {
+            m_text += quoted(text);
+        }
+    }
+
+    void sequence(const YAML::Node& node) {
+        m_text += '[';
+        bool first = true;
+        for (const auto& item : node) {
+            m_text += first ? "" : ",";
+            first = false;
+            value(item);
+        }
+        m_text += ']';
+    }
+
+    void map(const YAML::Node& node) {
+        m_text += '{';
+        bool first = true;
+        for (const auto& entry : node) {
+            m_text += first ? "" : ",";
+            first = false;
+            if (!entry.first.IsScalar()) {
+                auto mark = entry.first.Mark();
+                throw_input_error(fmt::format("{}:{}:{}: a mapping key must be a plain value",
+                                              m_origin, mark.line + 1, mark.column + 1));
+            }
+            move_to(entry.first.Mark());
+            m_text += quoted(entry.first.Scalar()) + ":";
+            value(entry.second);
+        }
+        m_text += '}';
+    }
+
+    std::string m_origin;
+    std::string m_text;
+    std::size_t m_line = 1;
+};
+
+}  // namespace
+
+std::string to_json_text(const std::string& text, const std::string& origin) {
+    std::vector<YAML::Node> documents;
+    try {
+        documents = YAML::LoadAll(text);
+    } catch (const YAML::Exception& error) {
+        throw_input_error(fmt::format("{}:{}:{}: not YAML: {}", origin, error.mark.line + 1,
+                                      error.mark.column + 1, error.msg));
+    }
+    if (documents.size() > 1) {
+        throw_input_error(
+            fmt::format("{}: holds {} YAML documents (separated by ---); expected one", origin,
+                        documents.size()));
+    }
+    JsonOut out(origin);
+    if (documents.empty()) {
+        return "null";
+    }
+    out.root(documents.front());
+    return out.take();
+}
+
+bool is_yaml_path(const std::string& path) {
+    auto name = lowered(path);
+    return name.ends_with(".yml") || name.ends_with(".yaml");
+}
+
+}  // namespace conform::yaml

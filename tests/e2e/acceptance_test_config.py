@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Airbyte's acceptance-test-config.yml (issue 21, docs/acceptance-test-config.md):
+
+1. the bundled reference connector runs green from fixtures/reference-connector/acceptance-test-config.yml
+   (--connector replaces its placeholder image), its expected records, invalid config and catalog
+   mapped (their checks pass, not skip), and only its two unsupported keys reported, once each;
+2. a legacy-format file and a test config naming one with "acceptance_test_config" run too;
+3. each real acceptance-test-config*.yml under REFERENCE (Airbyte connectors' folders) loads (a
+   dry run, no image started) and reports, with its line, every key conform cannot honour
+   (spec_path, backward_compatibility_tests_config, future_state, bypass_reason,
+   test_strictness_level) and no key it maps. REFERENCE is tests/data/airbyte: four real files
+   (source-faker, source-file current and legacy, source-pokeapi).
+
+usage: acceptance_test_config.py CONFORM CONNECTOR FIXTURES REFERENCE
+"""
+import glob
+import os
+import re
+import shutil
+import sys
+
+import harness
+
+conform, connector, fixtures, reference = harness.absolute_arguments(4)
+failures = []
+WARNING = re.compile(r"^warning: (.+?):(\d+): (\S+): not honoured: ", re.M)
+UNHONOURED = ("spec_path", "backward_compatibility_tests_config", "future_state",
+              "bypass_reason", "test_strictness_level")
+MAPPED = ("config_path", "configured_catalog_path", "timeout_seconds", "connector_image")
+
+
+def check(condition, what, output=""):
+    if condition:
+        print(f"ok: {what}")
+    else:
+        failures.append(f"{what}\n{output[-4000:]}")
+
+
+def warnings_of(stdout):
+    """[(file, line, key path)] of the warnings conform printed."""
+    return [(file, int(line), key) for file, line, key in WARNING.findall(stdout)]
+
+
+def status_of(report, scenario_id, check_id):
+    found = harness.scenario(report, scenario_id) or {"checks": []}
+    return next((c["status"] for c in found["checks"] if c["id"] == check_id), None)
+
+
+# 1. The reference connector, green from its own acceptance-test-config.yml.
+bundled = os.path.join(fixtures, "acceptance-test-config.yml")
+with harness.temporary_folder("acceptance-reference") as folder:
+    report_path = os.path.join(folder, "report.json")
+    completed = harness.run([conform, "run", "--acceptance-test-config", bundled,
+                             "--connector", connector, "--report-json", report_path], timeout=300)
+    output = completed.stdout + completed.stderr
+    check(completed.returncode == 0, f"the reference connector runs green from its "
+          f"acceptance-test-config.yml (exit {completed.returncode})", output)
+    report = harness.load_report(report_path, completed)
+    check(status_of(report, "read-expected", "read.expected_records") == "passed",
+          "expect_records is mapped: read.expected_records passed", output)
+    check(status_of(report, "check-invalid", "cli.check_invalid_config") in ("passed", None) and
+          any(s["id"] == "check-invalid" and s["status"] == "passed" for s in report["scenarios"]),
+          "the failed-status config is the invalid config: check-invalid passed", output)
+    keys = sorted(key for _, _, key in warnings_of(completed.stdout))
+    check(keys == ["acceptance_tests.incremental.tests[0].future_state",
+                   "acceptance_tests.spec.tests[0].spec_path"],
+          f"exactly the two unsupported keys are reported, once each ({keys})", output)
+
+# 2. The legacy format, and a test config that names an acceptance-test-config.yml.
+with harness.temporary_folder("acceptance-legacy") as folder:
+    legacy = harness.write_file(folder, "acceptance-test-config.yml", f"""connector_image: conform/reference-connector:dev
+tests:
+  connection:
+    - config_path: "{fixtures}/config.json"
+      status: "succeed"
+    - config_path: "{fixtures}/invalid_config.json"
+      status: "failed"
+  basic_read:
+    - config_path: "{fixtures}/config.json"
+      configured_catalog_path: "{fixtures}/configured_catalog.json"
+""")
+    completed = harness.run([conform, "run", "--acceptance-test-config", legacy, "--connector",
+                             connector, "--only", "check-valid,check-invalid,read"], timeout=300)
+    check(completed.returncode == 0 and "warning:" not in completed.stdout,
+          f"the legacy format runs green with nothing to report (exit {completed.returncode})",
+          completed.stdout + completed.stderr)
+    test_config = harness.write_file(folder, "conform.json", {
+        "acceptance_test_config": "acceptance-test-config.yml",
+        "connector": {"command": [connector]},
+        "volatile_fields": {"users": ["/fetched_at"]}}, indent=2)
+    report_path = os.path.join(folder, "report.json")
+    completed = harness.run([conform, "run", "--test-config", test_config, "--only",
+                             "check-invalid,read-twice", "--report-json", report_path],
+                            timeout=300)
+    report = harness.load_report(report_path, completed)
+    check(completed.returncode == 0 and harness.scenario(report, "check-invalid")["status"] ==
+          "passed", f"a test config's acceptance_test_config key maps the file under its own "
+          f"keys (exit {completed.returncode})", completed.stdout + completed.stderr)
+    bad = harness.write_file(folder, "bad.yml", "connector_image: x\nacceptance_tests:\n"
+                             "  connection:\n    tests:\n      - config_path: c.json\n"
+                             "        timeout_seconds: soon\n")
+    completed = harness.run([conform, "run", "--acceptance-test-config", bad, "--dry-run"])
+    check(completed.returncode == 3 and f"{bad}:6" in completed.stderr,
+          "a wrongly typed value is bad input naming its YAML line",
+          completed.stdout + completed.stderr)
+
+# 3. Every real acceptance-test-config*.yml loads with its unsupported keys reported.
+real_files = sorted(glob.glob(os.path.join(reference, "*", "acceptance-test-config*.yml")))
+for real in real_files:
+    name = os.path.relpath(real, reference)
+    with harness.temporary_folder("acceptance-real") as folder:
+        copy = os.path.join(folder, os.path.basename(os.path.dirname(real)))
+        shutil.copytree(os.path.dirname(real), copy)
+        copied = os.path.join(copy, os.path.basename(real))
+        with open(copied) as source:
+            lines = source.read().split("\n")
+        # tests/data keeps each connector's files in one folder (ORIGIN.md): put each file a
+        # path names back where the YAML says. The connectors' secrets are not in the
+        # repository: an empty config stands for each.
+        text = "\n".join(lines)
+        for key, path in set(re.findall(r'(\w*path): "?([^"\s]+)', text)):
+            full = os.path.join(copy, path)
+            flat = os.path.join(copy, os.path.basename(path))
+            if os.path.exists(full):
+                continue
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            if os.path.exists(flat):
+                shutil.copyfile(flat, full)
+            elif key == "config_path":
+                harness.write_file(os.path.dirname(full), os.path.basename(full), "{}")
+        completed = harness.run([conform, "run", "--acceptance-test-config", copied,
+                                 "--container-runtime", "podman", "--dry-run"], timeout=120)
+        output = completed.stdout + completed.stderr
+        check(completed.returncode == 0 and "scenario(s) would run" in completed.stdout,
+              f"{name} loads (dry run, exit {completed.returncode})", output)
+        warned = warnings_of(completed.stdout)
+        warned_lines = {(line, key.split(".")[-1].split("[")[0]) for _, line, key in warned}
+        for number, text in enumerate(lines, start=1):
+            key = text.strip().lstrip("- ").split(":")[0]
+            if key in UNHONOURED:
+                check((number, key) in warned_lines,
+                      f"{name}:{number}: {key} is reported", completed.stdout)
+        mapped = [key for _, _, key in warned if key.split(".")[-1] in MAPPED and
+                  "config_path" not in key]
+        check(not mapped, f"{name}: no mapped key is reported ({mapped})", completed.stdout)
+        check(len(warned) == len(set(warned)), f"{name}: each warning once", completed.stdout)
+
+check(len(real_files) == 4, f"four real acceptance-test-config files under {reference}",
+      "\n".join(real_files))
+if failures:
+    sys.exit("FAIL:\n" + "\n".join(failures))
+print("all acceptance-test-config cases passed")

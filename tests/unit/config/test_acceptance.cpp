@@ -1,0 +1,141 @@
+// Airbyte's acceptance-test-config.yml mapped to a test config (config/acceptance.*): both formats,
+// what each key becomes, and a warning with its line for each key conform cannot honour.
+#include <doctest/doctest.h>
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <string>
+
+#include "config/acceptance.hpp"
+#include "json/parse.hpp"
+#include "util/error.hpp"
+
+using namespace conform;
+
+namespace {
+
+rapidjson::Document mapped(const config::AcceptanceMapping& mapping) {
+    return json::parse_json_text(mapping.test_config_json, "mapped");
+}
+
+bool warns(const config::AcceptanceMapping& mapping, const std::string& needle) {
+    return std::any_of(mapping.warnings.begin(), mapping.warnings.end(),
+                       [&needle](const std::string& warning) {
+                           return warning.find(needle) != std::string::npos;
+                       });
+}
+
+const char* const k_current = R"(connector_image: airbyte/source-x:dev
+test_strictness_level: high
+acceptance_tests:
+  spec:
+    tests:
+      - spec_path: source_x/spec.json
+  connection:
+    tests:
+      - config_path: secrets/config.json
+        status: succeed
+      - config_path: integration_tests/invalid_config.json
+        status: failed
+        timeout_seconds: 20
+  basic_read:
+    tests:
+      - config_path: secrets/config.json
+        configured_catalog_path: integration_tests/configured_catalog.json
+        empty_streams: []
+        expect_records:
+          path: integration_tests/expected_records.jsonl
+          exact_order: yes
+          extra_records: no
+        ignored_fields:
+          users:
+            - name: updated_at
+              bypass_reason: changes
+            - address/zip
+        timeout_seconds: 600
+        fail_on_extra_columns: false
+  incremental:
+    bypass_reason: "no incremental streams"
+)";
+
+}  // namespace
+
+TEST_CASE("the current format maps image, configs, catalog, expected records, fields, timeouts") {
+    auto mapping = config::map_acceptance_test_config(k_current, "cat.yml", "/c");
+    auto document = mapped(mapping);
+    CHECK(std::string(document["connector"]["image"].GetString()) == "airbyte/source-x:dev");
+    CHECK(std::string(document["config"].GetString()) == "/c/secrets/config.json");
+    CHECK(std::string(document["invalid_config"].GetString()) ==
+          "/c/integration_tests/invalid_config.json");
+    CHECK(std::string(document["catalog"].GetString()) ==
+          "/c/integration_tests/configured_catalog.json");
+    CHECK(std::string(document["expected_records"]["mode"].GetString()) == "exact");
+    CHECK(std::string(document["volatile_fields"]["users"][0].GetString()) == "/updated_at");
+    CHECK(std::string(document["volatile_fields"]["users"][1].GetString()) == "/address/zip");
+    CHECK(document["timeouts"]["check"].GetDouble() == 20);
+    CHECK(document["timeouts"]["read"].GetDouble() == 600);
+}
+
+TEST_CASE("each key conform cannot honour is a warning with its line") {
+    auto mapping = config::map_acceptance_test_config(k_current, "cat.yml", "/c");
+    CHECK(warns(mapping, "cat.yml:2: test_strictness_level: not honoured"));
+    CHECK(warns(mapping, "cat.yml:6: acceptance_tests.spec.tests[0].spec_path: not honoured"));
+    CHECK(warns(mapping,
+                "cat.yml:21: acceptance_tests.basic_read.tests[0].expect_records."
+                "exact_order: not honoured"));
+    CHECK(warns(mapping,
+                "cat.yml:29: acceptance_tests.basic_read.tests[0]."
+                "fail_on_extra_columns: not honoured"));
+    CHECK(warns(mapping,
+                "cat.yml:31: acceptance_tests.incremental.bypass_reason: not honoured: "
+                "'incremental' is bypassed (no incremental streams)"));
+    CHECK_FALSE(warns(mapping, "config_path"));
+    CHECK_FALSE(warns(mapping, "empty_streams"));  // [] asks for nothing
+    CHECK(mapping.warnings.size() == 5);
+}
+
+TEST_CASE("the legacy format maps the same sections") {
+    auto mapping = config::map_acceptance_test_config(R"(connector_image: airbyte/source-file:dev
+tests:
+  connection:
+    - config_path: "integration_tests/config.json"
+      status: "succeed"
+    - config_path: "integration_tests/invalid_config.json"
+      status: "failed"
+  basic_read:
+    - config_path: "integration_tests/config.json"
+      configured_catalog_path: "integration_tests/configured_catalog.json"
+  full_refresh:
+    - config_path: "integration_tests/other.json"
+      configured_catalog_path: "integration_tests/configured_catalog.json"
+)",
+                                                      "legacy.yml", "/f");
+    auto document = mapped(mapping);
+    CHECK(std::string(document["config"].GetString()) == "/f/integration_tests/config.json");
+    CHECK(std::string(document["invalid_config"].GetString()) ==
+          "/f/integration_tests/invalid_config.json");
+    CHECK(std::string(document["catalog"].GetString()) ==
+          "/f/integration_tests/configured_catalog.json");
+    REQUIRE(mapping.warnings.size() == 1);
+    CHECK(mapping.warnings[0].find("legacy.yml:12: tests.full_refresh[0].config_path") == 0);
+}
+
+TEST_CASE("a wrongly typed value or a missing image is bad input with its line") {
+    auto error_of = [](const char* text) {
+        try {
+            config::map_acceptance_test_config(text, "bad.yml", "/b");
+        } catch (const Error& error) {
+            CHECK(error.kind() == ErrorKind::input);
+            return std::string(error.what());
+        }
+        return std::string("(no error)");
+    };
+    auto wrong_type = error_of(
+        "connector_image: x\nacceptance_tests:\n  connection:\n    tests:\n"
+        "      - config_path: c.json\n        timeout_seconds: soon\n");
+    CHECK(wrong_type.find("bad.yml:6") != std::string::npos);
+    CHECK(wrong_type.find("timeout_seconds") != std::string::npos);
+    CHECK(error_of("acceptance_tests: {}\n").find("connector_image") != std::string::npos);
+    CHECK(error_of("connector_image: x\n").find("config_path") != std::string::npos);
+}
