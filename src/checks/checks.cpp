@@ -5,6 +5,7 @@
 #include <set>
 
 #include "checks/airbyte/airbyte.hpp"
+#include "checks/destination/destination.hpp"
 #include "checks/meltano/meltano.hpp"
 #include "util/error.hpp"
 
@@ -43,6 +44,15 @@ meltano::Checks build_meltano() {
     return verified(all);
 }
 
+destination::Checks build_destination() {
+    destination::Checks all;
+    for (auto family : {dst::command_checks, dst::state_checks, dst::data_checks}) {
+        auto checks = family();
+        all.insert(all.end(), checks.begin(), checks.end());
+    }
+    return verified(all);
+}
+
 }  // namespace
 
 const suite::Checks& airbyte_checks() {
@@ -55,12 +65,20 @@ const meltano::Checks& meltano_checks() {
     return k_checks;
 }
 
+const destination::Checks& destination_checks() {
+    static const destination::Checks k_checks = build_destination();
+    return k_checks;
+}
+
 std::vector<engine::CheckInfo> all_infos() {
     std::vector<engine::CheckInfo> infos;
     for (const auto& check : airbyte_checks()) {
         infos.push_back(check.info);
     }
     for (const auto& check : meltano_checks()) {
+        infos.push_back(check.info);
+    }
+    for (const auto& check : destination_checks()) {
         infos.push_back(check.info);
     }
     return infos;

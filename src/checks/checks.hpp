@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "destination/check.hpp"
 #include "engine/check.hpp"
 #include "meltano/check.hpp"
 #include "suite/check.hpp"
@@ -13,8 +14,9 @@ namespace conform::checks {
 
 const suite::Checks& airbyte_checks();
 const meltano::Checks& meltano_checks();
+const destination::Checks& destination_checks();
 
-// What `conform list` shows of every check, Airbyte first.
+// What `conform list` shows of every check: Airbyte, Meltano, then destination checks.
 std::vector<engine::CheckInfo> all_infos();
 // Every check id, for --only/--skip names.
 std::vector<std::string> all_ids();

@@ -17,6 +17,8 @@
 
 #include "checks/checks.hpp"
 #include "config/test_config.hpp"
+#include "destination/source.hpp"
+#include "destination/test_config.hpp"
 #include "diff/baseline.hpp"
 #include "diff/regression.hpp"
 #include "diff/verdicts.hpp"
@@ -420,6 +422,34 @@ int run_meltano_command(const RunFlags& flags, int argc, char** argv) {
         });
 }
 
+// A test config with "protocol": "airbyte-destination" runs the destination suite
+// (docs/destinations.md).
+int run_destination_command(const RunFlags& flags, int argc, char** argv) {
+    if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty() ||
+        !flags.config.empty() || !flags.invalid_config.empty() || !flags.catalog.empty() ||
+        !flags.extensions.empty() || !flags.baseline.empty() || flags.record_digests) {
+        throw Error(ErrorKind::usage,
+                    "a destination test config takes no --connector, --image, --suite, --config, "
+                    "--invalid-config, --catalog, --extensions, --baseline or --record-digests "
+                    "(docs/destinations.md)");
+    }
+    auto config = destination::load_test_config(flags.test_config);
+    apply_image_flags(flags, config.image);
+    auto console = report::make_console_reporter(stdout, flags.verbose);
+    InterruptAwareReporter reporter(*console);
+    destination::DestinationSource source(config, checks::destination_checks());
+    return run_source(
+        source, flags, argc, argv, *console, reporter,
+        [&config](report::RunReport& report) {
+            report.test_config = config.origin.string();
+            report.protocol = std::string(report::k_airbyte_destination);
+        },
+        [&flags](const report::RunReport& report) {
+            write_reports(report, flags);
+            return exit_code_for(report);
+        });
+}
+
 std::vector<diff::AcceptedChange> accepted_changes_of(const config::TestConfig& config) {
     std::vector<diff::AcceptedChange> accepted;
     for (const auto& entry : config.accepted_changes) {
@@ -474,6 +504,9 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
 int run_command(const RunFlags& flags, int argc, char** argv) {
     if (meltano::is_meltano_test_config(flags.test_config)) {
         return run_meltano_command(flags, argc, argv);
+    }
+    if (destination::is_destination_test_config(flags.test_config)) {
+        return run_destination_command(flags, argc, argv);
     }
     auto scenarios = load_scenarios(flags.suites);
     auto config = test_config_from(flags);

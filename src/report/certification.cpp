@@ -109,6 +109,11 @@ std::vector<AreaVerdict> certify(const RunReport& report) {
     if (report.protocol == k_meltano_extension) {
         return {judge(report, "extension", collect(report, ""), true)};
     }
+    // A destination's skipped check is one conform could not look at (no verify command, a mode
+    // that serves it not): the destination is not certified without it.
+    if (report.protocol == k_airbyte_destination) {
+        return {judge(report, "destination", collect(report, ""), false)};
+    }
     // Core checks skip when there is nothing to judge (no incremental stream, say): the
     // connector offers less, and what it offers conforms. A claimed extension promises it all.
     std::vector<AreaVerdict> verdicts{judge(report, "core", collect(report, ""), true)};

@@ -142,10 +142,12 @@ struct Differences {
     std::size_t unaccepted_breaking() const;
 };
 
-// What a report's target speaks: an Airbyte source (and its protocol extensions) or a Meltano
-// extension. The reports name areas, runs and certification in its terms.
+// What a report's target speaks: an Airbyte source (and its protocol extensions), a Meltano
+// extension or an Airbyte destination. The reports name areas, runs and certification in its
+// terms.
 inline constexpr std::string_view k_airbyte_source = "airbyte-source";
 inline constexpr std::string_view k_meltano_extension = "meltano-extension";
+inline constexpr std::string_view k_airbyte_destination = "airbyte-destination";
 
 struct RunReport {
     std::string protocol = std::string(k_airbyte_source);
