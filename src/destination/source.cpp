@@ -374,7 +374,7 @@ struct DestinationSource::Impl {
 
     void run_verify(StepResult& result, ScenarioState& state) {
         if (config.verify_command.empty()) {
-            result.why_not = "the test config has no verify command";
+            result.verify_not_configured = true;
             return;
         }
         auto config_file = state.dir / "config.json";

@@ -45,6 +45,7 @@ struct Row {
 struct Stream {
     std::string name;
     std::string mode;
+    std::string key_field;  // the first field of its primary key
     int generation = 0;
     int minimum_generation = 0;
     int sync = 0;
@@ -74,6 +75,21 @@ std::string option(const std::vector<std::string>& argv, const std::string& name
 
 std::string member_text(const rapidjson::Value& data, const char* name) {
     return data.IsObject() && data.HasMember(name) ? json::to_json(data[name]) : "";
+}
+
+// The first field of a configured stream's primary key ("" without one).
+std::string key_field_of(const rapidjson::Value& configured) {
+    const rapidjson::Value* key = nullptr;
+    if (configured.HasMember("primary_key")) {
+        key = &configured["primary_key"];
+    } else if (configured["stream"].HasMember("source_defined_primary_key")) {
+        key = &configured["stream"]["source_defined_primary_key"];
+    }
+    if (key == nullptr || !key->IsArray() || key->Empty() || !(*key)[0].IsArray() ||
+        (*key)[0].Empty() || !(*key)[0][0].IsString()) {
+        return "";
+    }
+    return (*key)[0][0].GetString();
 }
 
 // Plays one process: its stdout lines go to the observer, which may stop it.
@@ -196,8 +212,7 @@ private:
         auto& rows = tables[stream.name];
         for (const auto& data : stream.pending) {
             auto document = json::parse_json_text(data, "record");
-            Row row{stream.generation, stream.sync, member_text(document, "id") +
-                                                        member_text(document, "name"),
+            Row row{stream.generation, stream.sync, member_text(document, stream.key_field.c_str()),
                     member_text(document, "updated_at"), data};
             if (stream.mode != "append_dedup") {
                 rows.push_back(row);
@@ -262,6 +277,7 @@ private:
         for (const auto& configured : catalog["streams"].GetArray()) {
             streams.push_back({configured["stream"]["name"].GetString(),
                                configured["destination_sync_mode"].GetString(),
+                               key_field_of(configured),
                                configured["generation_id"].GetInt(),
                                configured["minimum_generation_id"].GetInt(),
                                configured["sync_id"].GetInt(),
