@@ -30,8 +30,7 @@ std::optional<SyncMode> mode_named(std::string_view name) {
 
 std::vector<std::string> top_level_fields(const rapidjson::Value& schema) {
     std::vector<std::string> fields;
-    if (!schema.IsObject() || !schema.HasMember("properties") ||
-        !schema["properties"].IsObject()) {
+    if (!schema.IsObject() || !schema.HasMember("properties") || !schema["properties"].IsObject()) {
         return fields;
     }
     for (const auto& member : schema["properties"].GetObject()) {
@@ -92,16 +91,16 @@ Catalog::Catalog(std::string_view text, std::string origin)
     for (std::size_t i = 0; i < airbyte.streams.size(); ++i) {
         const auto& entry = configured[static_cast<rapidjson::SizeType>(i)];
         auto where = fmt::format("{}: streams/{}", m_origin, i);
-        std::string mode_text = entry.HasMember("destination_sync_mode") &&
-                                        entry["destination_sync_mode"].IsString()
-                                    ? entry["destination_sync_mode"].GetString()
-                                    : "append";
+        std::string mode_text =
+            entry.HasMember("destination_sync_mode") && entry["destination_sync_mode"].IsString()
+                ? entry["destination_sync_mode"].GetString()
+                : "append";
         auto mode = mode_named(mode_text);
         if (!mode) {
-            throw_input_error(fmt::format(
-                "{}/destination_sync_mode: '{}'; conform judges append, overwrite and "
-                "append_dedup",
-                where, mode_text));
+            throw_input_error(
+                fmt::format("{}/destination_sync_mode: '{}'; conform judges append, overwrite and "
+                            "append_dedup",
+                            where, mode_text));
         }
         Stream stream{std::move(airbyte.streams[i]), *mode,
                       top_level_fields(entry["stream"]["json_schema"])};

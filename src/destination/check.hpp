@@ -103,10 +103,7 @@ class Inputs : public engine::MatchedSteps<StepResult> {
 public:
     Inputs(const std::vector<StepResult>& steps, const engine::Matching& matching,
            const TestConfig& config, const Catalog& catalog, const protocol::Secrets& secrets)
-        : MatchedSteps(steps, matching),
-          m_config(config),
-          m_catalog(catalog),
-          m_secrets(secrets) {}
+        : MatchedSteps(steps, matching), m_config(config), m_catalog(catalog), m_secrets(secrets) {}
 
     const TestConfig& test_config() const { return m_config; }
     const Catalog& catalog() const { return m_catalog; }

@@ -127,8 +127,7 @@ rapidjson::Value value_for(const rapidjson::Value& schema, std::string_view name
                                 allocator);
     }
     for (const char* branches : {"oneOf", "anyOf", "allOf"}) {
-        if (schema.HasMember(branches) && schema[branches].IsArray() &&
-            !schema[branches].Empty()) {
+        if (schema.HasMember(branches) && schema[branches].IsArray() && !schema[branches].Empty()) {
             for (const auto& branch : schema[branches].GetArray()) {
                 if (first_type(branch) != "null") {
                     return value_for(branch, name, n, allocator, depth + 1);
@@ -163,8 +162,7 @@ rapidjson::Value value_for(const rapidjson::Value& schema, std::string_view name
         return array;
     }
     if (type == "integer") {
-        return rapidjson::Value(
-            static_cast<std::int64_t>(bounded(schema, static_cast<double>(n))));
+        return rapidjson::Value(static_cast<std::int64_t>(bounded(schema, static_cast<double>(n))));
     }
     if (type == "number") {
         return rapidjson::Value(bounded(schema, static_cast<double>(n) + 0.5));
@@ -295,8 +293,8 @@ public:
     // A STATE conform makes for `stream` (for every stream with GLOBAL or LEGACY states).
     void state(std::size_t stream, int sync, std::size_t position) {
         const auto& streams = m_catalog.streams();
-        std::string marker = fmt::format(R"({{"conform_sync":{},"conform_position":{}}})", sync,
-                                         position);
+        std::string marker =
+            fmt::format(R"({{"conform_sync":{},"conform_position":{}}})", sync, position);
         std::string body;
         if (m_state_type == "STREAM") {
             body = fmt::format(
@@ -441,9 +439,9 @@ Input generated_input(const Catalog& catalog, const InputSettings& settings, int
             }
             for (std::size_t i = start; i < std::min(per_stream, start + chunk); ++i) {
                 auto data = generated_record(streams[s], sync, i, per_stream, allocator);
-                builder.record(s, data,
-                               record_line(streams[s].airbyte, streams[s].airbyte.name, data,
-                                           ++position));
+                builder.record(
+                    s, data,
+                    record_line(streams[s].airbyte, streams[s].airbyte.name, data, ++position));
             }
             if (settings.state_type == "STREAM") {
                 builder.state(s, sync, ++position);
@@ -595,8 +593,9 @@ std::string Input::text() const {
 }
 
 std::size_t Input::count(InputMessage::Kind kind) const {
-    return static_cast<std::size_t>(std::count_if(
-        messages.begin(), messages.end(), [kind](const auto& message) { return message.kind == kind; }));
+    return static_cast<std::size_t>(
+        std::count_if(messages.begin(), messages.end(),
+                      [kind](const auto& message) { return message.kind == kind; }));
 }
 
 std::size_t Input::message_at(std::uint64_t offset) const {
@@ -613,15 +612,15 @@ std::size_t Input::message_at(std::uint64_t offset) const {
 Input sync_input(const Catalog& catalog, const InputSettings& settings, int sync) {
     if (settings.recorded_text) {
         bool second = sync > 1 && settings.recorded_second_text;
-        return recorded_input(catalog, settings,
-                              second ? *settings.recorded_second_text : *settings.recorded_text,
-                              second ? settings.recorded_second_origin : settings.recorded_origin,
-                              sync);
+        return recorded_input(
+            catalog, settings, second ? *settings.recorded_second_text : *settings.recorded_text,
+            second ? settings.recorded_second_origin : settings.recorded_origin, sync);
     }
     return generated_input(catalog, settings, sync);
 }
 
-Input resumed_input(const Input& killed, const std::vector<std::optional<std::size_t>>& resume_after,
+Input resumed_input(const Input& killed,
+                    const std::vector<std::optional<std::size_t>>& resume_after,
                     std::optional<std::size_t> resume_after_all) {
     Input resumed;
     resumed.label = killed.label + " (resumed)";
@@ -646,14 +645,13 @@ std::optional<Input> unknown_stream_input(const Catalog& catalog, const InputSet
         [&catalog](Builder& builder, Allocator& allocator, std::size_t position) {
             auto data = base_record(catalog, 3, allocator);
             builder.bad_record(std::nullopt, data,
-                               record_line(catalog.streams().front().airbyte,
-                                           k_unconfigured_stream, data, position),
+                               record_line(catalog.streams().front().airbyte, k_unconfigured_stream,
+                                           data, position),
                                true);
         });
 }
 
-std::optional<Input> schema_violation_input(const Catalog& catalog,
-                                            const InputSettings& settings) {
+std::optional<Input> schema_violation_input(const Catalog& catalog, const InputSettings& settings) {
     const auto& stream = catalog.streams().front();
     auto schema = json::parse_json_text(stream.airbyte.json_schema, "json_schema");
     rapidjson::Document scratch;
@@ -661,12 +659,12 @@ std::optional<Input> schema_violation_input(const Catalog& catalog,
     bool broken = false;
     for (auto& member : data.GetObject()) {
         std::string name = member.name.GetString();
-        bool in_key = std::any_of(stream.airbyte.primary_key.begin(),
-                                  stream.airbyte.primary_key.end(),
-                                  [&name](const auto& path) { return path.front() == name; });
+        bool in_key =
+            std::any_of(stream.airbyte.primary_key.begin(), stream.airbyte.primary_key.end(),
+                        [&name](const auto& path) { return path.front() == name; });
         const auto* field = property_schema(schema, name);
-        bool is_cursor = !stream.airbyte.cursor_field.empty() &&
-                         stream.airbyte.cursor_field.front() == name;
+        bool is_cursor =
+            !stream.airbyte.cursor_field.empty() && stream.airbyte.cursor_field.front() == name;
         if (in_key || is_cursor || field == nullptr) {
             continue;
         }
@@ -680,11 +678,10 @@ std::optional<Input> schema_violation_input(const Catalog& catalog,
         return std::nullopt;
     }
     std::string line = record_line(stream.airbyte, stream.airbyte.name, data, 4);
-    return around_bad_record(
-        catalog, settings, "a record that breaks its stream's schema",
-        [&](Builder& builder, Allocator&, std::size_t) {
-            builder.bad_record(0, data, line, false);
-        });
+    return around_bad_record(catalog, settings, "a record that breaks its stream's schema",
+                             [&](Builder& builder, Allocator&, std::size_t) {
+                                 builder.bad_record(0, data, line, false);
+                             });
 }
 
 }  // namespace conform::destination

@@ -21,8 +21,8 @@ namespace conform::destination {
 struct InputMessage {
     enum class Kind { record, state, trace };
     Kind kind = Kind::record;
-    std::string line;                   // the JSON line as sent
-    std::size_t number = 0;             // its line number in the input (1-based)
+    std::string line;        // the JSON line as sent
+    std::size_t number = 0;  // its line number in the input (1-based)
     // Its catalog stream; none for a GLOBAL or LEGACY state (or a stream the catalog lacks).
     std::optional<std::size_t> stream;
     // RECORD:
@@ -64,15 +64,15 @@ Input sync_input(const Catalog& catalog, const InputSettings& settings, int sync
 // The input of a write resumed after a kill: of each stream the messages after the index
 // `resume_after[stream]` of `killed` (none: from the stream's start), and of no stream (GLOBAL or
 // LEGACY states) those after `resume_after_all`.
-Input resumed_input(const Input& killed, const std::vector<std::optional<std::size_t>>& resume_after,
+Input resumed_input(const Input& killed,
+                    const std::vector<std::optional<std::size_t>>& resume_after,
                     std::optional<std::size_t> resume_after_all);
 
 // A short write with one record the catalog does not allow: of an unconfigured stream, or (when
 // the first stream's schema can be broken) one that breaks its schema. Nothing when no such
 // record can be made.
 std::optional<Input> unknown_stream_input(const Catalog& catalog, const InputSettings& settings);
-std::optional<Input> schema_violation_input(const Catalog& catalog,
-                                            const InputSettings& settings);
+std::optional<Input> schema_violation_input(const Catalog& catalog, const InputSettings& settings);
 
 // The canonical text that identifies a STATE's echo: `state` without sourceStats and
 // destinationStats.

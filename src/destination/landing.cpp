@@ -31,8 +31,8 @@ const Sent* full_input_of(const std::vector<Sent>& history, int sync) {
     return nullptr;
 }
 
-void add_sends(const std::vector<Sent>& history, std::size_t stream,
-               const std::vector<int>& syncs, ByContent& expected) {
+void add_sends(const std::vector<Sent>& history, std::size_t stream, const std::vector<int>& syncs,
+               ByContent& expected) {
     for (int sync : syncs) {
         if (const auto* full = full_input_of(history, sync)) {
             for (const auto& message : full->input->messages) {
@@ -68,8 +68,8 @@ struct LandedReader::Impl {
 
     void problem(std::uint64_t number, std::string_view line, std::string_view why) {
         if (landed.problem.empty()) {
-            landed.problem = fmt::format("line {} of verify's output {}: {}", number, why,
-                                         excerpt(line, 120));
+            landed.problem =
+                fmt::format("line {} of verify's output {}: {}", number, why, excerpt(line, 120));
         }
     }
 
@@ -109,8 +109,9 @@ struct LandedReader::Impl {
             return;
         }
         const auto& data = (*row)["data"];
-        landed.rows.push_back({*stream, identity.content(*stream, data), identity.key(*stream, data),
-                               identity.key_text(*stream, data), number, excerpt(line, 160)});
+        landed.rows.push_back({*stream, identity.content(*stream, data),
+                               identity.key(*stream, data), identity.key_text(*stream, data),
+                               number, excerpt(line, 160)});
     }
 };
 

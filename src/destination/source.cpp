@@ -10,8 +10,8 @@
 
 #include "container/launcher.hpp"
 #include "json/parse.hpp"
-#include "protocol/analyzer.hpp"
 #include "process/workdir.hpp"
+#include "protocol/analyzer.hpp"
 #include "protocol/line_json.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -38,9 +38,7 @@ class RunObserver : public process::Observer {
 public:
     RunObserver(protocol::Analyzer& analyzer, const Input* input, std::size_t kill_after,
                 milliseconds end_input_after)
-        : m_analyzer(analyzer),
-          m_kill_after(kill_after),
-          m_end_input_after(end_input_after) {
+        : m_analyzer(analyzer), m_kill_after(kill_after), m_end_input_after(end_input_after) {
         if (input != nullptr) {
             for (std::size_t i = 0; i < input->messages.size(); ++i) {
                 const auto& message = input->messages[i];
@@ -63,9 +61,7 @@ public:
         return decision;
     }
     void on_stderr(std::string_view chunk) override { m_analyzer.on_stderr(chunk); }
-    process::Decision on_tick(milliseconds elapsed) override {
-        return m_analyzer.on_tick(elapsed);
-    }
+    process::Decision on_tick(milliseconds elapsed) override { return m_analyzer.on_tick(elapsed); }
     // A write to be killed keeps its input open: a destination that echoes STATEs as it commits
     // is killed mid-sync, never after it saw the end. One that has read everything without
     // echoing enough gets the end of its input after a while (it may echo only at the end).
@@ -95,7 +91,8 @@ private:
         rapidjson::Document message;
         message.ParseInsitu<protocol::k_line_parse_flags>(m_buffer.data());
         if (message.HasParseError() || !message.IsObject() || !message.HasMember("type") ||
-            !message["type"].IsString() || std::string_view(message["type"].GetString()) != "STATE" ||
+            !message["type"].IsString() ||
+            std::string_view(message["type"].GetString()) != "STATE" ||
             !message.HasMember("state") || !message["state"].IsObject()) {
             return false;
         }
@@ -223,11 +220,11 @@ struct DestinationSource::Impl {
                     ids.emplace_back(check.info.id);
                 }
                 auto nearest = nearest_name(id, ids);
-                throw_input_error(fmt::format("{}: not_served names '{}', which is no destination "
-                                              "check{}",
-                                              config.origin.string(), id,
-                                              nearest.empty() ? "" : "; did you mean '" + nearest +
-                                                                         "'?"));
+                throw_input_error(
+                    fmt::format("{}: not_served names '{}', which is no destination "
+                                "check{}",
+                                config.origin.string(), id,
+                                nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
             }
         }
         for (int sync = 1; sync <= 2; ++sync) {
@@ -381,8 +378,9 @@ struct DestinationSource::Impl {
         std::ofstream(config_file) << rendered_config(config.config_text, state.dir);
         process::LaunchSpec spec;
         for (const auto& word : config.verify_command) {
-            spec.argv.push_back(replace_all(replace_all(word, "${CONFORM_SCRATCH}", state.dir.string()),
-                                            "${CONFORM_CONFIG}", config_file.string()));
+            spec.argv.push_back(
+                replace_all(replace_all(word, "${CONFORM_SCRATCH}", state.dir.string()),
+                            "${CONFORM_CONFIG}", config_file.string()));
         }
         spec.env = config.verify_env;
         spec.working_dir = config.base_dir;
@@ -397,8 +395,8 @@ struct DestinationSource::Impl {
             if (error.kind() == ErrorKind::interrupted) {
                 throw;
             }
-            verify.problem = fmt::format("verify `{}` could not start: {}", verify.command_line,
-                                         error.what());
+            verify.problem =
+                fmt::format("verify `{}` could not start: {}", verify.command_line, error.what());
         }
         verify.landed = reader.take();
         if (verify.problem.empty() && !verify.process.exit.succeeded()) {
@@ -469,9 +467,9 @@ struct DestinationSource::Impl {
             case StepKind::schema_violation:
                 run_write(step, schema_violation, result, state);
                 if (!schema_violation) {
-                    result.why_not = fmt::format(
-                        "the schema of stream '{}' accepts any record conform can make",
-                        catalog.streams().front().airbyte.display_name());
+                    result.why_not =
+                        fmt::format("the schema of stream '{}' accepts any record conform can make",
+                                    catalog.streams().front().airbyte.display_name());
                 }
                 break;
             case StepKind::verify:
@@ -535,8 +533,7 @@ struct DestinationSource::Impl {
             circumstances.strict = strict;
             circumstances.not_run = not_judged(check);
             result.checks.push_back(engine::judge(
-                check, Inputs(steps, scenario.inputs[c], config, catalog, secrets),
-                circumstances));
+                check, Inputs(steps, scenario.inputs[c], config, catalog, secrets), circumstances));
         }
         for (const auto& step : steps) {
             for (const auto& run : step.runs) {
@@ -566,8 +563,9 @@ struct DestinationSource::Impl {
             planned.lines.push_back(fmt::format("step {:<16} {}", step.id, what));
         }
         // A killed write may end before its echo, and then nothing is resumed.
-        planned.exact = std::none_of(scenario.steps.begin(), scenario.steps.end(),
-                                     [](const Step& step) { return step.kind == StepKind::killed; });
+        planned.exact =
+            std::none_of(scenario.steps.begin(), scenario.steps.end(),
+                         [](const Step& step) { return step.kind == StepKind::killed; });
         return planned;
     }
 };

@@ -166,7 +166,8 @@ void read_behaviour(const rapidjson::Value& document, TestConfig& config) {
         if (kill.HasMember("after_echo")) {
             config.kill_after_echo = kill["after_echo"].GetUint();
         }
-        config.end_input_after = seconds_or(kill, "end_input_after_seconds", config.end_input_after);
+        config.end_input_after =
+            seconds_or(kill, "end_input_after_seconds", config.end_input_after);
     }
     if (document.HasMember("timeouts")) {
         const auto& timeouts = document["timeouts"];
@@ -203,7 +204,8 @@ bool is_destination_test_config(const std::filesystem::path& path) {
         text.c_str(), text.size());
     auto protocol = document.IsObject() ? document.FindMember("protocol") : document.MemberEnd();
     return !document.HasParseError() && document.IsObject() && protocol != document.MemberEnd() &&
-           protocol->value.IsString() && std::string_view(protocol->value.GetString()) == k_protocol;
+           protocol->value.IsString() &&
+           std::string_view(protocol->value.GetString()) == k_protocol;
 }
 
 TestConfig load_test_config(const std::filesystem::path& path) {

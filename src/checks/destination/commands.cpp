@@ -237,9 +237,9 @@ void check_check(const Inputs& inputs, Verdict& verdict) {
             verdict.fail("status FAILED carries no message explaining why", {run.label});
         }
         if (!run.exited_cleanly()) {
-            verdict.fail(fmt::format("expected exit code 0 with a CONNECTION_STATUS, got {}",
-                                     run.outcome()),
-                         {run.label, 0, stderr_tail(run)});
+            verdict.fail(
+                fmt::format("expected exit code 0 with a CONNECTION_STATUS, got {}", run.outcome()),
+                {run.label, 0, stderr_tail(run)});
         }
     });
 }
@@ -255,9 +255,10 @@ void check_write_exit(const Inputs& inputs, Verdict& verdict) {
                                      run.has_trace_error() ? "" : " and emitted no TRACE error"),
                          {run.label, 0, stderr_tail(run)});
         } else if (run.has_trace_error()) {
-            verdict.advise("write exited 0 after a TRACE error: the platform reads exit 0 as a "
-                           "successful sync",
-                           {run.label});
+            verdict.advise(
+                "write exited 0 after a TRACE error: the platform reads exit 0 as a "
+                "successful sync",
+                {run.label});
         }
     });
 }
@@ -316,16 +317,19 @@ void judge_bad_record_landing(const Inputs& inputs, const StepResult& write,
     }
     if (bad.unconfigured) {
         auto& others = landed.other_streams;
-        if (std::find(others.begin(), others.end(), "conform_unconfigured_stream") != others.end()) {
-            verdict.fail("the record of the unconfigured stream landed, though the test config "
-                         "documents 'drop'");
+        if (std::find(others.begin(), others.end(), "conform_unconfigured_stream") !=
+            others.end()) {
+            verdict.fail(
+                "the record of the unconfigured stream landed, though the test config "
+                "documents 'drop'");
         }
         return;
     }
     bool present = counts[bad.content] > 0;
     if (handling == Handling::drop && present) {
-        verdict.fail("the record that breaks its schema landed, though the test config documents "
-                     "'drop'");
+        verdict.fail(
+            "the record that breaks its schema landed, though the test config documents "
+            "'drop'");
     }
 }
 
@@ -342,8 +346,8 @@ void check_bad_records(const Inputs& inputs, Verdict& verdict) {
                         : std::string("a record that breaks its stream's schema");
     engine::Where where{run.label, 0, bad != nullptr ? excerpt(bad->line, 200) : ""};
     verdict.judged();
-    verdict.note(fmt::format("{}: the test config documents '{}'", what,
-                             destination::to_string(handling)));
+    verdict.note(
+        fmt::format("{}: the test config documents '{}'", what, destination::to_string(handling)));
     const auto& ended = run.process();
     if (ended.stop_reason == process::StopReason::timeout) {
         verdict.fail(fmt::format("write {} on {}", run.outcome(), what), where);

@@ -33,7 +33,8 @@ std::unordered_set<json::Digest> ever_sent(const std::vector<destination::Sent>&
     std::unordered_set<json::Digest> sent;
     for (const auto& each : history) {
         for (const auto& message : each.input->messages) {
-            if (message.kind == destination::InputMessage::Kind::record && message.stream == stream) {
+            if (message.kind == destination::InputMessage::Kind::record &&
+                message.stream == stream) {
                 sent.insert(message.content);
             }
         }
@@ -45,10 +46,11 @@ void fail_unknown_rows(const Inputs& inputs, const Landed& landed, std::size_t s
                        const std::unordered_set<json::Digest>& sent, Verdict& verdict) {
     for (const auto& row : landed.rows) {
         if (row.stream == stream && !sent.contains(row.content)) {
-            verdict.fail("a row that matches no record conform sent (verify prints the data as "
-                         "the records carried it?): " +
-                             destination::describe(inputs.catalog(), row),
-                         {"verify", row.line, row.text});
+            verdict.fail(
+                "a row that matches no record conform sent (verify prints the data as "
+                "the records carried it?): " +
+                    destination::describe(inputs.catalog(), row),
+                {"verify", row.line, row.text});
         }
     }
 }
@@ -70,8 +72,8 @@ void judge_counts(const Inputs& inputs, const Landed& landed, std::size_t stream
             verdict.fail(fmt::format("{} is not in the destination ({} of {}): {}", what, count,
                                      bounds.required, why_kept));
         } else if (judge_copies && count > bounds.allowed) {
-            verdict.fail(fmt::format("{} is in the destination {} times, sent {} times", what, count,
-                                     bounds.allowed));
+            verdict.fail(fmt::format("{} is in the destination {} times, sent {} times", what,
+                                     count, bounds.allowed));
         }
     }
 }
@@ -81,9 +83,10 @@ void judge_counts(const Inputs& inputs, const Landed& landed, std::size_t stream
 std::string failed_write_of(const std::vector<destination::Sent>& history) {
     for (const auto& each : history) {
         if (!each.completed) {
-            return fmt::format("the write of sync {} did not complete (see dst.write_exit): what "
-                               "landed after it is not held to the sync modes",
-                               each.sync);
+            return fmt::format(
+                "the write of sync {} did not complete (see dst.write_exit): what "
+                "landed after it is not held to the sync modes",
+                each.sync);
         }
     }
     return "";
@@ -109,82 +112,85 @@ void for_streams(const Inputs& inputs, SyncMode mode, Verdict& verdict, Judge ju
 
 // DST-DATA-1: an append stream holds every record of every sync.
 void check_append(const Inputs& inputs, Verdict& verdict) {
-    for_streams(inputs, SyncMode::append, verdict, [&](const Landed& landed, std::size_t s,
-                                                      const auto& history) {
-        judge_counts(inputs, landed, s, destination::appended(history, s),
-                     "an append stream keeps every sync's records", verdict);
-        fail_unknown_rows(inputs, landed, s, ever_sent(history, s), verdict);
-    });
+    for_streams(inputs, SyncMode::append, verdict,
+                [&](const Landed& landed, std::size_t s, const auto& history) {
+                    judge_counts(inputs, landed, s, destination::appended(history, s),
+                                 "an append stream keeps every sync's records", verdict);
+                    fail_unknown_rows(inputs, landed, s, ever_sent(history, s), verdict);
+                });
 }
 
 // DST-DATA-2: an overwrite stream holds the records of the last sync, and none of the earlier.
 void check_overwrite(const Inputs& inputs, Verdict& verdict) {
-    for_streams(inputs, SyncMode::overwrite, verdict, [&](const Landed& landed, std::size_t s,
-                                                         const auto& history) {
-        auto last = destination::overwritten(history, s);
-        judge_counts(inputs, landed, s, last, "the last sync's records replace the stream",
-                     verdict);
-        auto all = destination::appended(history, s);
-        for (const auto& row : landed.rows) {
-            auto earlier = all.find(row.content);
-            if (row.stream == s && !last.contains(row.content) && earlier != all.end()) {
-                verdict.fail(fmt::format("{} of sync {} is still there after a later sync "
-                                         "overwrote the stream",
-                                         destination::describe(inputs.catalog(), row),
-                                         earlier->second.sync),
-                             {"verify", row.line, row.text});
+    for_streams(
+        inputs, SyncMode::overwrite, verdict,
+        [&](const Landed& landed, std::size_t s, const auto& history) {
+            auto last = destination::overwritten(history, s);
+            judge_counts(inputs, landed, s, last, "the last sync's records replace the stream",
+                         verdict);
+            auto all = destination::appended(history, s);
+            for (const auto& row : landed.rows) {
+                auto earlier = all.find(row.content);
+                if (row.stream == s && !last.contains(row.content) && earlier != all.end()) {
+                    verdict.fail(fmt::format("{} of sync {} is still there after a later sync "
+                                             "overwrote the stream",
+                                             destination::describe(inputs.catalog(), row),
+                                             earlier->second.sync),
+                                 {"verify", row.line, row.text});
+                }
             }
-        }
-        fail_unknown_rows(inputs, landed, s, ever_sent(history, s), verdict);
-    });
+            fail_unknown_rows(inputs, landed, s, ever_sent(history, s), verdict);
+        });
 }
 
 // DST-DATA-4: an append_dedup stream holds one row per key: the record with the latest cursor.
 void check_dedup(const Inputs& inputs, Verdict& verdict) {
-    for_streams(inputs, SyncMode::append_dedup, verdict, [&](const Landed& landed, std::size_t s,
-                                                            const auto& history) {
-        auto keys = destination::rows_by_key(landed, s);
-        auto latest = destination::latest_by_key(history, s);
-        for (const auto& [key, kept] : latest) {
-            verdict.judged();
-            auto what = destination::describe(inputs.catalog(), *kept.record, kept.sync);
-            auto found = keys.find(key);
-            if (found == keys.end()) {
-                verdict.fail("no row for the key of " + what);
-            } else if (found->second.size() > 1) {
-                verdict.fail(fmt::format("{} rows for the key of {}: append_dedup keeps one",
-                                         found->second.size(), what));
-            } else if (found->second.front()->content != kept.record->content) {
-                const auto& row = *found->second.front();
-                verdict.fail(fmt::format("{} is not the latest version of its key: {} is", 
-                                         destination::describe(inputs.catalog(), row), what),
-                             {"verify", row.line, row.text});
-            }
-        }
-        std::unordered_set<json::Digest> sent_keys;
-        for (const auto& each : history) {
-            for (const auto& message : each.input->messages) {
-                if (message.stream == s && message.key) {
-                    sent_keys.insert(*message.key);
+    for_streams(
+        inputs, SyncMode::append_dedup, verdict,
+        [&](const Landed& landed, std::size_t s, const auto& history) {
+            auto keys = destination::rows_by_key(landed, s);
+            auto latest = destination::latest_by_key(history, s);
+            for (const auto& [key, kept] : latest) {
+                verdict.judged();
+                auto what = destination::describe(inputs.catalog(), *kept.record, kept.sync);
+                auto found = keys.find(key);
+                if (found == keys.end()) {
+                    verdict.fail("no row for the key of " + what);
+                } else if (found->second.size() > 1) {
+                    verdict.fail(fmt::format("{} rows for the key of {}: append_dedup keeps one",
+                                             found->second.size(), what));
+                } else if (found->second.front()->content != kept.record->content) {
+                    const auto& row = *found->second.front();
+                    verdict.fail(fmt::format("{} is not the latest version of its key: {} is",
+                                             destination::describe(inputs.catalog(), row), what),
+                                 {"verify", row.line, row.text});
                 }
             }
-        }
-        for (const auto& row : landed.rows) {
-            if (row.stream == s && (!row.key || !sent_keys.contains(*row.key))) {
-                verdict.fail("a row under a key conform never sent: " +
-                                 destination::describe(inputs.catalog(), row),
-                             {"verify", row.line, row.text});
+            std::unordered_set<json::Digest> sent_keys;
+            for (const auto& each : history) {
+                for (const auto& message : each.input->messages) {
+                    if (message.stream == s && message.key) {
+                        sent_keys.insert(*message.key);
+                    }
+                }
             }
-        }
-    });
+            for (const auto& row : landed.rows) {
+                if (row.stream == s && (!row.key || !sent_keys.contains(*row.key))) {
+                    verdict.fail("a row under a key conform never sent: " +
+                                     destination::describe(inputs.catalog(), row),
+                                 {"verify", row.line, row.text});
+                }
+            }
+        });
 }
 
 // DST-DATA-3: until the sync that overwrites a stream succeeds, the previous sync's records stay.
 void check_interrupted_overwrite(const Inputs& inputs, Verdict& verdict) {
     const auto& killed = inputs.first(0);
     if (!inputs.test_config().refreshes) {
-        verdict.skip("the test config says the destination has no refreshes (\"refreshes\": "
-                     "false): an interrupted overwrite may lose the previous sync");
+        verdict.skip(
+            "the test config says the destination has no refreshes (\"refreshes\": "
+            "false): an interrupted overwrite may lose the previous sync");
         return;
     }
     if (!killed.run()->killed) {
@@ -198,10 +204,9 @@ void check_interrupted_overwrite(const Inputs& inputs, Verdict& verdict) {
     const auto& streams = inputs.catalog().streams();
     for (std::size_t s = 0; s < streams.size(); ++s) {
         if (streams[s].mode == SyncMode::overwrite) {
-            judge_counts(inputs, *landed, s,
-                         destination::overwritten(inputs.first(1).history, s),
-                         "an interrupted sync must not remove the previous sync's records",
-                         verdict, false);
+            judge_counts(inputs, *landed, s, destination::overwritten(inputs.first(1).history, s),
+                         "an interrupted sync must not remove the previous sync's records", verdict,
+                         false);
         }
     }
 }

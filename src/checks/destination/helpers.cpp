@@ -45,9 +45,9 @@ std::optional<std::size_t> last_state_index(const destination::Input& input,
     return std::nullopt;
 }
 
-std::vector<std::optional<std::size_t>> committed_through(const destination::Input& input,
-                                                          const std::vector<destination::Echo>& echoes,
-                                                          std::size_t streams) {
+std::vector<std::optional<std::size_t>> committed_through(
+    const destination::Input& input, const std::vector<destination::Echo>& echoes,
+    std::size_t streams) {
     std::vector<std::optional<std::size_t>> through(streams);
     for (const auto& echo : echoes) {
         if (!echo.input_index) {

@@ -37,9 +37,9 @@ std::optional<std::size_t> last_state_index(const destination::Input& input,
 
 // Per catalog stream, the input index of the last echoed STATE that commits it (its own STATE, or
 // a GLOBAL or LEGACY one); none when no echoed STATE does.
-std::vector<std::optional<std::size_t>> committed_through(const destination::Input& input,
-                                                          const std::vector<destination::Echo>& echoes,
-                                                          std::size_t streams);
+std::vector<std::optional<std::size_t>> committed_through(
+    const destination::Input& input, const std::vector<destination::Echo>& echoes,
+    std::size_t streams);
 
 // "users" or "public.users".
 std::string stream_name(const Inputs& inputs, std::size_t stream);

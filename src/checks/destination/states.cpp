@@ -24,8 +24,7 @@ std::string state_text(const Input& input, std::size_t index) {
 
 // The key echoes are ordered by: their stream for per-stream STATEs, one key for the others.
 std::string order_key(const InputMessage& state) {
-    return state.all_streams || !state.stream ? std::string("*")
-                                              : std::to_string(*state.stream);
+    return state.all_streams || !state.stream ? std::string("*") : std::to_string(*state.stream);
 }
 
 void judge_echo_order(const Run& run, const Input& input, Verdict& verdict) {
@@ -38,11 +37,11 @@ void judge_echo_order(const Run& run, const Input& input, Verdict& verdict) {
         auto key = order_key(input.messages[*echo.input_index]);
         auto found = last.find(key);
         if (found != last.end() && found->second >= *echo.input_index) {
-            verdict.fail(fmt::format("echoed {} after {}: STATEs are echoed in the order received, "
-                                     "each once",
-                                     state_text(input, *echo.input_index),
-                                     state_text(input, found->second)),
-                         {run.label, echo.line, echo.text});
+            verdict.fail(
+                fmt::format("echoed {} after {}: STATEs are echoed in the order received, "
+                            "each once",
+                            state_text(input, *echo.input_index), state_text(input, found->second)),
+                {run.label, echo.line, echo.text});
             continue;
         }
         last[key] = *echo.input_index;
@@ -89,12 +88,12 @@ void judge_echo_completeness(const Inputs& inputs, const Run& run, const Input& 
         }
     }
     if (skipped > 0) {
-        verdict.advise(fmt::format("{} of the {} STATEs sent were not echoed (the first: {}): the "
-                                   "destination checkpoints less often than the source, and a "
-                                   "resumed sync sends more again",
-                                   skipped, input.count(InputMessage::Kind::state),
-                                   state_text(input, *first)),
-                       {run.label});
+        verdict.advise(
+            fmt::format("{} of the {} STATEs sent were not echoed (the first: {}): the "
+                        "destination checkpoints less often than the source, and a "
+                        "resumed sync sends more again",
+                        skipped, input.count(InputMessage::Kind::state), state_text(input, *first)),
+            {run.label});
     }
 }
 
@@ -145,15 +144,15 @@ void check_destination_stats(const Inputs& inputs, Verdict& verdict) {
             auto count = *echo.destination_count;
             if (count != static_cast<double>(state.records_since) &&
                 count != static_cast<double>(cumulative)) {
-                verdict.fail(fmt::format("{} came after {} record(s){}; its echo says "
-                                         "destinationStats.recordCount {}",
-                                         state_text(input, *echo.input_index), state.records_since,
-                                         state.all_streams ? ""
-                                                           : fmt::format(" of stream '{}'",
-                                                                         stream_name(inputs,
-                                                                                     *state.stream)),
-                                         count),
-                             {run.label, echo.line, echo.text});
+                verdict.fail(
+                    fmt::format("{} came after {} record(s){}; its echo says "
+                                "destinationStats.recordCount {}",
+                                state_text(input, *echo.input_index), state.records_since,
+                                state.all_streams ? ""
+                                                  : fmt::format(" of stream '{}'",
+                                                                stream_name(inputs, *state.stream)),
+                                count),
+                    {run.label, echo.line, echo.text});
             }
         }
     });
@@ -176,7 +175,7 @@ std::optional<std::string> unreadable(const StepResult& verify) {
 // write; one that shows none may keep them hidden until the sync ends).
 struct AtKill {
     bool judged = false;
-    std::unordered_map<json::Digest, std::uint64_t> required;  // append: by content
+    std::unordered_map<json::Digest, std::uint64_t> required;         // append: by content
     std::unordered_map<json::Digest, const InputMessage*> committed;  // records of the killed write
 };
 
@@ -185,8 +184,8 @@ AtKill required_at_kill(const Inputs& inputs, const StepResult& verify, const St
     AtKill at_kill;
     const auto& input = *killed.input;
     at_kill.judged = inputs.catalog().streams()[stream].mode != SyncMode::overwrite;
-    auto through = committed_through(input, killed.run()->echoes,
-                                     inputs.catalog().streams().size())[stream];
+    auto through =
+        committed_through(input, killed.run()->echoes, inputs.catalog().streams().size())[stream];
     auto earlier = destination::appended(verify.history, stream);
     for (const auto& [content, bounds] : earlier) {
         at_kill.required[content] += bounds.required;
@@ -241,19 +240,21 @@ void check_state_after_commit(const Inputs& inputs, Verdict& verdict) {
                                ? counts[content] >= at_kill.required[content]
                                : record->key && keys.contains(*record->key);
             if (!present) {
-                verdict.fail(fmt::format("{} came before a STATE the destination echoed, but is "
-                                         "not in it after the kill: a STATE is echoed only once "
-                                         "the records before it are durable",
-                                         destination::describe(inputs.catalog(), *record,
-                                                               killed.sync)));
+                verdict.fail(
+                    fmt::format("{} came before a STATE the destination echoed, but is "
+                                "not in it after the kill: a STATE is echoed only once "
+                                "the records before it are durable",
+                                destination::describe(inputs.catalog(), *record, killed.sync)));
             }
         }
     }
-    verdict.note(fmt::format("killed right after STATE echo {}", inputs.test_config().kill_after_echo));
+    verdict.note(
+        fmt::format("killed right after STATE echo {}", inputs.test_config().kill_after_echo));
     if (!hidden.empty()) {
-        verdict.note(fmt::format("{} showed no row of the killed write (an overwrite may keep "
-                                 "them hidden until the sync ends): judged after the resume",
-                                 fmt::join(hidden, ", ")));
+        verdict.note(
+            fmt::format("{} showed no row of the killed write (an overwrite may keep "
+                        "them hidden until the sync ends): judged after the resume",
+                        fmt::join(hidden, ", ")));
     }
 }
 
@@ -286,8 +287,9 @@ void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {
     for (std::size_t s = 0; s < streams.size(); ++s) {
         auto mode = streams[s].mode;
         auto committed = required_at_kill(inputs, at_kill, killed, s);
-        auto kill_counts = kill_landed != nullptr ? destination::count_by_content(*kill_landed, s)
-                                                  : std::unordered_map<json::Digest, std::uint64_t>{};
+        auto kill_counts = kill_landed != nullptr
+                               ? destination::count_by_content(*kill_landed, s)
+                               : std::unordered_map<json::Digest, std::uint64_t>{};
         auto kill_keys = kill_landed != nullptr ? destination::rows_by_key(*kill_landed, s)
                                                 : decltype(destination::rows_by_key(landed, s)){};
         // Not durable when its STATE was echoed: missing right after the kill.
@@ -315,10 +317,10 @@ void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {
                     verdict.fail("lost after the resume: " +
                                  destination::describe(inputs.catalog(), *latest.record, sync));
                 } else if (rows > 1) {
-                    verdict.fail(fmt::format("{} rows under one key after the resume, append_dedup "
-                                             "keeps one: {}",
-                                             rows, destination::describe(inputs.catalog(),
-                                                                         *found->second[1])));
+                    verdict.fail(fmt::format(
+                        "{} rows under one key after the resume, append_dedup "
+                        "keeps one: {}",
+                        rows, destination::describe(inputs.catalog(), *found->second[1])));
                 }
             }
             continue;
@@ -335,24 +337,25 @@ void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {
             if (count < bounds.required && lost_at_kill(*bounds.example)) {
                 ++explained;
             } else if (count < bounds.required) {
-                verdict.fail(fmt::format("lost after the resume: {} ({} of {} in the destination)",
-                                         destination::describe(inputs.catalog(), *bounds.example,
-                                                               sync),
-                                         count, bounds.required));
+                verdict.fail(
+                    fmt::format("lost after the resume: {} ({} of {} in the destination)",
+                                destination::describe(inputs.catalog(), *bounds.example, sync),
+                                count, bounds.required));
             } else if (count > bounds.allowed) {
-                verdict.fail(fmt::format("{} is in the destination {} times, sent {} times: more "
-                                         "than sending it again explains",
-                                         destination::describe(inputs.catalog(), *bounds.example,
-                                                               sync),
-                                         count, bounds.allowed));
+                verdict.fail(
+                    fmt::format("{} is in the destination {} times, sent {} times: more "
+                                "than sending it again explains",
+                                destination::describe(inputs.catalog(), *bounds.example, sync),
+                                count, bounds.allowed));
             }
         }
     }
     if (explained > 0) {
-        verdict.note(fmt::format("{} record(s) missing after the resume were missing right after "
-                                 "the kill too, though a STATE after them was echoed: "
-                                 "dst.state_after_commit reports them",
-                                 explained));
+        verdict.note(
+            fmt::format("{} record(s) missing after the resume were missing right after "
+                        "the kill too, though a STATE after them was echoed: "
+                        "dst.state_after_commit reports them",
+                        explained));
     }
 }
 

@@ -103,7 +103,8 @@ TEST_CASE("check tables: ids keep their levels and clauses") {
     CHECK(find_check("mx.passthrough")->level == Level::must);
 }
 
-TEST_CASE("check tables: every clause of docs/CONTRACT.md (AP, X, MX, DST) is enforced by a check") {
+TEST_CASE(
+    "check tables: every clause of docs/CONTRACT.md (AP, X, MX, DST) is enforced by a check") {
     auto contract = contract_clauses();
     auto named = clauses_named_by_checks();
     std::size_t enforceable = 0;

@@ -156,9 +156,10 @@ public:
         auto config = json::parse_json_text(read_file(option(argv, "--config")), "config");
         if (command == "check") {
             bool valid = config["api_key"].GetStringLength() > 0;
-            process.emit(valid || m_model.check_always_succeeds
-                             ? R"({"type":"CONNECTION_STATUS","connectionStatus":{"status":"SUCCEEDED"}})"
-                             : R"({"type":"CONNECTION_STATUS","connectionStatus":{"status":"FAILED","message":"api_key is empty"}})");
+            process.emit(
+                valid || m_model.check_always_succeeds
+                    ? R"({"type":"CONNECTION_STATUS","connectionStatus":{"status":"SUCCEEDED"}})"
+                    : R"({"type":"CONNECTION_STATUS","connectionStatus":{"status":"FAILED","message":"api_key is empty"}})");
             return process.finish(0);
         }
         auto catalog = json::parse_json_text(read_file(option(argv, "--catalog")), "catalog");
@@ -371,7 +372,8 @@ destination::TestConfig fake_destination_config() {
     config.origin = "fake-destination.json";
     config.base_dir = ".";
     config.command = {"fake-destination"};
-    config.config_text = R"({"destination_path": "${CONFORM_SCRATCH}/out", "api_key": "fake-secret-4242"})";
+    config.config_text =
+        R"({"destination_path": "${CONFORM_SCRATCH}/out", "api_key": "fake-secret-4242"})";
     config.invalid_config_text = R"({"destination_path": "${CONFORM_SCRATCH}/out", "api_key": ""})";
     config.catalog_text = k_catalog;
     config.catalog_origin = "fake catalog";

@@ -44,9 +44,9 @@ destination::TestConfig fake_destination_config();
 destination::Executor executor_for(const DestinationModel& model);
 
 // Runs the built-in destination suite against the model.
-report::RunReport run_destination(const DestinationModel& model, std::vector<std::string> only = {},
-                                  bool strict = false,
-                                  const destination::TestConfig& config = fake_destination_config());
+report::RunReport run_destination(
+    const DestinationModel& model, std::vector<std::string> only = {}, bool strict = false,
+    const destination::TestConfig& config = fake_destination_config());
 
 // "passed", "failed", "warned", "skipped" or "absent" for `check` in scenario `scenario` (any
 // scenario when empty) of `report`; a check in several scenarios takes the worst status.

@@ -158,7 +158,8 @@ TEST_CASE("dst checks: a documented error is a TRACE error and a failed write, n
                    "exited 0, though the test config documents 'error'"));
 }
 
-TEST_CASE("dst checks: echoes without destinationStats leave that check without anything to judge") {
+TEST_CASE(
+    "dst checks: echoes without destinationStats leave that check without anything to judge") {
     auto report = run_destination(with(&DestinationModel::no_stats), {"dst-syncs"});
     CHECK(status_of(report, "dst.destination_stats") == "skipped");
     CHECK(contains(message_of(report, "dst.destination_stats"), "carried destinationStats"));

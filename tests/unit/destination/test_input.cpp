@@ -122,8 +122,9 @@ TEST_CASE("destination input: bad records are marked, and the rest of their writ
     }
 }
 
-TEST_CASE("destination input: a recorded read is sent as it is, and a stream outside the catalog "
-          "is refused") {
+TEST_CASE(
+    "destination input: a recorded read is sent as it is, and a stream outside the catalog "
+    "is refused") {
     auto catalog = fake_catalog();
     InputSettings recorded = settings();
     recorded.recorded_text =
@@ -146,8 +147,9 @@ TEST_CASE("destination input: a recorded read is sent as it is, and a stream out
                          Error);
 }
 
-TEST_CASE("destination catalog: sync modes conform does not judge, and dedup without a key, are "
-          "refused") {
+TEST_CASE(
+    "destination catalog: sync modes conform does not judge, and dedup without a key, are "
+    "refused") {
     CHECK_THROWS_WITH_AS(Catalog(R"({"streams": [{"stream": {"name": "a", "json_schema": {}},
         "destination_sync_mode": "soft_delete"}]})",
                                  "c.json"),

@@ -78,7 +78,8 @@ TEST_CASE("destination test config: problems name the line and what was expected
 
 TEST_CASE("destination test config: other files are not destination test configs") {
     process::PrivateDir dir;
-    CHECK_FALSE(is_destination_test_config(dir.write_file("a.json", R"({"protocol": "meltano-extension"})")));
+    CHECK_FALSE(is_destination_test_config(
+        dir.write_file("a.json", R"({"protocol": "meltano-extension"})")));
     CHECK_FALSE(is_destination_test_config(dir.write_file("b.json", "not json")));
     CHECK_FALSE(is_destination_test_config(dir.path() / "absent.json"));
     CHECK_FALSE(is_destination_test_config(""));
