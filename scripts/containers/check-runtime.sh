@@ -37,7 +37,8 @@ if [[ $(basename "$runtime") != podman ]]; then
         skip "no engine answers (DOCKER_HOST=${DOCKER_HOST:-unset}): $(last_line "$log")"
 fi
 
-if ! "$runtime" "${global_args[@]}" image inspect "$probe_image" >/dev/null 2>&1; then
+probe_present() { "$runtime" "${global_args[@]}" image inspect "$probe_image" >/dev/null 2>&1; }
+if ! probe_present && conform_take_import_lock && ! probe_present; then
     cat_binary=$(command -v cat)
     mkdir -p "$rootfs/bin"
     cp "$cat_binary" "$rootfs/bin/cat"

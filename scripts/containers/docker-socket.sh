@@ -7,8 +7,11 @@
 #     scripts/containers/docker-socket.sh stop DIR
 #
 # The service uses the same storage driver as every other podman call (CONFORM_PODMAN_GLOBAL_ARGS,
-# --storage-driver=vfs) so it sees the images imported with podman. `start` waits until the socket
-# answers (at most 20 s); `stop` ends the service by the pid recorded in DIR/podman.pid.
+# --storage-driver=vfs) so it sees the images imported with podman. It is socket-activated
+# (socket-service.py): the socket listens before podman starts, so a client's first request waits
+# for the service to be ready instead of anyone polling for it; `start` returns once the service
+# answered its first request (a `version`). `stop` ends the service by the pid recorded in
+# DIR/podman.pid, if that pid is still the service, and waits for it to exit.
 set -euo pipefail
 
 if [[ $# -ne 2 || ( $1 != start && $1 != stop ) ]]; then
@@ -29,18 +32,10 @@ socket="$dir/podman.sock"
 pid_file="$dir/podman.pid"
 log_file="$dir/podman-service.log"
 
+service="$here/socket-service.py"
+
 stop_service() {
-    [[ -f $pid_file ]] || return 0
-    local pid
-    pid=$(cat "$pid_file")
-    if kill -TERM "$pid" 2>/dev/null; then
-        for _ in $(seq 50); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    rm -f "$pid_file" "$socket"
+    python3 "$service" stop "$pid_file" "$socket"
 }
 
 if [[ $action == stop ]]; then
@@ -52,24 +47,13 @@ if [[ -f $pid_file ]] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
     echo "error: a service is already running for $dir (pid $(cat "$pid_file"))" >&2
     exit 1
 fi
-rm -f "$socket"
-# A session of its own: callers that clean up their process group (conform's process runner,
-# CI steps) must not take the service down with this script. Without CONFORM_RUN_ID: conform's
-# runner kills every process that carries its run marker once the run ends.
-setsid env -u CONFORM_RUN_ID podman "${global_args[@]}" system service --time=0 "unix://$socket" \
-    </dev/null >"$log_file" 2>&1 &
-echo $! >"$pid_file"
-
-for _ in $(seq 200); do
-    if [[ -S $socket ]] && podman --url "unix://$socket" version >/dev/null 2>&1; then
-        echo "export DOCKER_HOST=unix://$socket"
-        exit 0
-    fi
-    if ! kill -0 "$(cat "$pid_file")" 2>/dev/null; then
-        break
-    fi
-    sleep 0.1
-done
+python3 "$service" start "$socket" "$pid_file" "$log_file" -- \
+    podman "${global_args[@]}" system service --time=0
+# The first answer, whenever the service is ready; the limit only ends a service that hangs.
+if timeout 300 podman --url "unix://$socket" version >/dev/null 2>&1; then
+    echo "export DOCKER_HOST=unix://$socket"
+    exit 0
+fi
 echo "error: podman's API service did not answer on $socket; its log:" >&2
 cat "$log_file" >&2
 stop_service

@@ -7,7 +7,7 @@
 # subcommand as its first argument) and an empty /tmp. RUNTIME is podman (default) or a
 # docker-compatible CLI. Idempotent: the image is labelled with the binary's SHA-256 and is only
 # re-imported when the binary changed (the replaced image is removed so vfs storage does not grow).
-# Prints the image name.
+# Imports on one machine take turns (conform_take_import_lock). Prints the image name.
 set -euo pipefail
 
 if [[ $# -lt 2 || $# -gt 3 ]]; then
@@ -36,6 +36,7 @@ if LC_ALL=C readelf -l "$binary" 2>/dev/null | grep -q 'program interpreter'; th
 fi
 
 digest=$(sha256sum "$binary" | cut -d' ' -f1)
+conform_take_import_lock
 old_id=""
 if current=$("$runtime" "${global_args[@]}" image inspect \
     --format '{{index .Config.Labels "conform.sha256"}} {{.Id}}' "$image" 2>/dev/null); then

@@ -169,18 +169,6 @@ bool has_traceback(std::string_view text) {
     return text.find("Traceback (most recent call last):") != std::string_view::npos;
 }
 
-std::string last_lines(std::string_view text, std::size_t bytes) {
-    auto lines = non_empty_lines(text);
-    std::string kept;
-    for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
-        if (!kept.empty() && kept.size() + it->size() + 1 > bytes) {
-            break;
-        }
-        kept = kept.empty() ? std::string(*it) : std::string(*it) + "\n" + kept;
-    }
-    return kept.size() > bytes ? kept.substr(kept.size() - bytes) : kept;
-}
-
 std::optional<std::string> json_log_problem(std::string_view line, bool levels, bool timestamps,
                                             std::string* level) {
     rapidjson::Document document;

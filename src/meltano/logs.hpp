@@ -41,9 +41,6 @@ bool carries_event(const ConsoleLine& line);
 // True when `text` holds a Python traceback ("Traceback (most recent call last):").
 bool has_traceback(std::string_view text);
 
-// The last lines of `text` that fit in `bytes`, whole, newest last: where a failure's cause is.
-std::string last_lines(std::string_view text, std::size_t bytes = 300);
-
 // Why `line` is not a JSON log object with a string "event" (and "level"/"timestamp" when
 // `levels`/`timestamps`), or nothing when it is. `level` receives the level when present.
 std::optional<std::string> json_log_problem(std::string_view line, bool levels, bool timestamps,

@@ -349,8 +349,8 @@ struct MeltanoSource::Impl {
             suffix = " (LOG_LEVEL=debug)";
         }
         auto dir = session->new_project_dir();
-        auto own = [&](std::string label, std::string executable, std::vector<std::string> args,
-                       std::optional<int> probe_exit,
+        auto own = [&](const std::string& label, std::string executable,
+                       std::vector<std::string> args, std::optional<int> probe_exit,
                        const std::map<std::string, std::string>& command_env) {
             auto all_env = command_env;
             all_env.insert(env.begin(), env.end());

@@ -30,7 +30,7 @@ std::filesystem::path resolve(const std::filesystem::path& base, const std::stri
 }
 
 std::string string_or(const rapidjson::Value& object, const char* name, std::string fallback) {
-    return object.HasMember(name) ? std::string(object[name].GetString()) : fallback;
+    return object.HasMember(name) ? std::string(object[name].GetString()) : std::move(fallback);
 }
 
 std::vector<std::string> strings_of(const rapidjson::Value& object, const char* name) {

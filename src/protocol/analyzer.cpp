@@ -35,6 +35,7 @@ constexpr std::array<std::string_view, 9> k_known_types{"RECORD",
 constexpr std::array<std::string_view, 4> k_kept_types{"SPEC", "CATALOG", "CONNECTION_STATUS",
                                                        "TRACE"};
 constexpr std::size_t k_kept_limit = 50;
+constexpr std::size_t k_error_logs_kept = 5;
 constexpr std::size_t k_key_text_limit = 40;
 
 std::string_view string_of(const rapidjson::Value& value) {
@@ -122,6 +123,8 @@ struct Analyzer::Impl {
     SecretStreamScanner stderr_secrets{nullptr};
     Secrets no_secrets;
     std::size_t unknown_type_names = 0;
+    std::vector<std::uint64_t> records_since_stream_state;  // per catalog stream
+    std::uint64_t records_since_any_state = 0;
 
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> transcript{nullptr, &std::fclose};
 
@@ -140,6 +143,7 @@ struct Analyzer::Impl {
                 digesters.emplace_back(stream.volatile_pointers);
             }
             observation.max_cursor.resize(setup.catalog->streams.size());
+            records_since_stream_state.resize(setup.catalog->streams.size());
         }
         for (const auto* judge : setup.judges) {
             tallies.push_back(&observation.tallies[std::string(judge->id())]);
@@ -242,8 +246,60 @@ struct Analyzer::Impl {
         if (type == "RECORD") {
             inspect_record(message["record"], facts);
         } else if (type == "STATE") {
-            inspect_state(message["state"], facts);
+            inspect_state(message["state"], facts, message);
+        } else if (type == "TRACE") {
+            note_stream_status(message);
+        } else if (type == "LOG") {
+            note_error_log(message, facts);
         }
+    }
+
+    // A STREAM_STATUS trace: the stream's status, when it changed.
+    void note_stream_status(const rapidjson::Value& message) {
+        const auto* trace = member_of(message, "trace");
+        const auto* kind = trace ? member_of(*trace, "type") : nullptr;
+        if (kind == nullptr || !kind->IsString() || string_of(*kind) != "STREAM_STATUS") {
+            return;
+        }
+        const auto* status = member_of(*trace, "stream_status");
+        const auto* descriptor = status ? member_of(*status, "stream_descriptor") : nullptr;
+        const auto* name = descriptor ? member_of(*descriptor, "name") : nullptr;
+        const auto* value = status ? member_of(*status, "status") : nullptr;
+        if (name == nullptr || !name->IsString() || value == nullptr || !value->IsString()) {
+            return;
+        }
+        const auto* name_space = member_of(*descriptor, "namespace");
+        std::string stream(string_of(*name));
+        if (name_space != nullptr && name_space->IsString()) {
+            stream = std::string(string_of(*name_space)) + "." + stream;
+        }
+        auto found = observation.stream_statuses.find(stream);
+        if (found == observation.stream_statuses.end() &&
+            observation.stream_statuses.size() >= Observation::k_status_streams) {
+            return;
+        }
+        auto& statuses = observation.stream_statuses[excerpt(stream, 200)];
+        if (statuses.empty() || statuses.back() != string_of(*value)) {
+            statuses.emplace_back(excerpt(string_of(*value), 40));
+        }
+    }
+
+    void note_error_log(const rapidjson::Value& message, const LineFacts& facts) {
+        const auto* log = member_of(message, "log");
+        const auto* level = log ? member_of(*log, "level") : nullptr;
+        if (level == nullptr || !level->IsString() ||
+            (string_of(*level) != "ERROR" && string_of(*level) != "FATAL")) {
+            return;
+        }
+        if (++observation.error_log_count > k_error_logs_kept) {
+            return;
+        }
+        const auto* text = member_of(*log, "message");
+        std::string shown =
+            text != nullptr && text->IsString() ? std::string(string_of(*text)) : "";
+        observation.error_logs.push_back(
+            {std::string(string_of(*level)), facts.number,
+             excerpt(setup.secrets != nullptr ? setup.secrets->redact(shown) : shown, 300)});
     }
 
     void count_unknown_type(const std::string& type, LineFacts& facts) {
@@ -296,12 +352,16 @@ struct Analyzer::Impl {
         entry.content = digesters[*stream_index].digest(data);
         bool has_key = read_primary_key(stream, data, entry, facts);
         entry.identity = has_key ? entry.identity : entry.content;
+        entry.key_missing = facts.missing_key.has_value();
+        observation.records_without_key += entry.key_missing ? 1 : 0;
         entry.projected = projected_digest(*stream_index, data).value_or(entry.content);
         if (stream.incremental()) {
             read_cursor(stream, *stream_index, data, facts);
         }
         judge_record(facts);
         observation.records.push_back(entry);
+        ++records_since_stream_state[*stream_index];
+        ++records_since_any_state;
     }
 
     void judge_record(const RecordFacts& facts) {
@@ -323,6 +383,9 @@ struct Analyzer::Impl {
                 facts.missing_key = to_pointer(path);
                 facts.null_key = value != nullptr;
                 return false;
+            }
+            if ((value->IsObject() || value->IsArray()) && !facts.structured_key) {
+                facts.structured_key = to_pointer(path);
             }
             key.PushBack(rapidjson::Value(*value, allocator), allocator);
         }
@@ -369,14 +432,35 @@ struct Analyzer::Impl {
         }
     }
 
-    void inspect_state(const rapidjson::Value& state, const LineFacts& line) {
+    // The RECORDs since the previous STATE that commits what `state` commits; resets the count.
+    std::optional<std::uint64_t> records_since(const rapidjson::Value& state) {
+        if (setup.catalog == nullptr) {
+            return std::nullopt;
+        }
+        auto stream = committed_stream(state);
+        if (!stream) {
+            auto since = records_since_any_state;
+            records_since_any_state = 0;
+            std::fill(records_since_stream_state.begin(), records_since_stream_state.end(), 0);
+            return since;
+        }
+        if (!*stream) {
+            return std::nullopt;
+        }
+        auto since = records_since_stream_state[**stream];
+        records_since_stream_state[**stream] = 0;
+        return since;
+    }
+
+    void inspect_state(const rapidjson::Value& state, const LineFacts& line,
+                       const rapidjson::Value& state_message) {
         observation.last_state_line = line.number;
         bool merge_patch = setup.states_are_patches || estuary::has_merge_flag(state);
         if (merge_patch) {
             ++observation.merge_states;
         }
         auto problems = reducer.apply(state);
-        StateFacts facts{line, problems, merge_patch};
+        StateFacts facts{line, problems, merge_patch, &state_message, records_since(state)};
         dispatch(line.number,
                  [&](const LineJudge& judge, Tally& tally) { judge.on_state(facts, tally); });
         bool refused = std::any_of(problems.begin(), problems.end(),

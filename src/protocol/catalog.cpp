@@ -104,6 +104,9 @@ CatalogStream read_stream(const rapidjson::Value& configured, std::string_view w
         throw_input_error(fmt::format("{}/stream/json_schema: missing", where));
     }
     result.json_schema = json::to_json(stream["json_schema"]);
+    const auto& json_schema = stream["json_schema"];
+    result.schema_empty = (json_schema.IsObject() && json_schema.MemberCount() == 0) ||
+                          (json_schema.IsBool() && json_schema.GetBool());
     try {
         result.schema =
             std::make_shared<const schema::Schema>(schema::Schema::compile(stream["json_schema"]));

@@ -31,6 +31,12 @@ struct CatalogStream {
     std::vector<std::string> volatile_pointers;
 
     bool supports_full_refresh = false;  // its supported_sync_modes list full_refresh
+    // Its json_schema accepts anything ({} or true), the usual style of a hand-written
+    // configured_catalog.json: nothing would be validated.
+    bool schema_empty = false;
+    // Where the schema conform validates with comes from: empty for the configured catalog's,
+    // "discover" when discover's replaced an empty one.
+    std::string schema_source;
 
     bool incremental() const { return sync_mode == "incremental"; }
     // "events" or "public.events".

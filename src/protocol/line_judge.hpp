@@ -53,6 +53,8 @@ struct RecordFacts {
     // The first primary-key field that is missing or null (a JSON pointer), when one is.
     std::optional<std::string> missing_key = std::nullopt;
     bool null_key = false;
+    // The first primary-key field whose value is an object or an array, when one is.
+    std::optional<std::string> structured_key = std::nullopt;
     // For an incremental stream with a cursor field: whether the record carries it, its value
     // when it is comparable, and the floor an earlier state set for the stream.
     bool cursor_expected = false;
@@ -65,7 +67,11 @@ struct RecordFacts {
 struct StateFacts {
     const LineFacts& line;
     const std::vector<estuary::StateProblem>& problems;
-    bool merge_patch = false;  // reduced as an RFC 7396 patch
+    bool merge_patch = false;                   // reduced as an RFC 7396 patch
+    const rapidjson::Value* message = nullptr;  // the whole AirbyteMessage
+    // RECORDs since the previous STATE of the same stream (of any stream, for a STATE that
+    // commits every stream); nothing for a STATE of a stream outside the catalog.
+    std::optional<std::uint64_t> records_since_previous = std::nullopt;
 };
 
 // What the analyzer learned once the process ended.

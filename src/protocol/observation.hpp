@@ -69,7 +69,20 @@ struct Observation {
     std::vector<std::optional<CursorValue>> max_cursor;  // per catalog stream
     // Per per-message check id: what its judge saw in this run.
     std::map<std::string, LineTally, std::less<>> tallies;
-    std::uint64_t merge_states = 0;  // STATEs reduced as merge patches
+    std::uint64_t merge_states = 0;         // STATEs reduced as merge patches
+    std::uint64_t records_without_key = 0;  // of streams with a primary key, lacking a key field
+    // Per stream ("name" or "namespace.name"), the statuses of its STREAM_STATUS traces in order,
+    // repeats folded (the first k_status_streams streams).
+    std::map<std::string, std::vector<std::string>> stream_statuses;
+    static constexpr std::size_t k_status_streams = 1000;
+    // LOG messages at ERROR or FATAL: how many, and the first few (level, line, message).
+    struct ErrorLog {
+        std::string level;
+        std::uint64_t line = 0;
+        std::string message;
+    };
+    std::vector<ErrorLog> error_logs;
+    std::uint64_t error_log_count = 0;
     std::optional<std::chrono::milliseconds> first_record_at;
     std::uint64_t records_after_mark = 0;  // records after the step's mark (e.g. an injection)
     bool mark_set = false;

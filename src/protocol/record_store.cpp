@@ -8,8 +8,9 @@ namespace conform::protocol {
 
 namespace {
 
-// One record in the file: the three digests, line, checkpoint, stream, and where its key text
-// is among the keys (offset in the low 56 bits, length in the high 8).
+// One record in the file: the three digests, line, checkpoint, stream (with key_missing in its
+// top bit), and where its key text is among the keys (offset in the low 56 bits, length in the
+// high 8).
 struct FixedEntry {
     json::Digest identity;
     json::Digest content;
@@ -21,6 +22,7 @@ struct FixedEntry {
 };
 static_assert(sizeof(FixedEntry) == 72);
 
+constexpr std::uint32_t k_key_missing_bit = std::uint32_t{1} << 31;
 constexpr std::size_t k_key_length_limit = 255;
 constexpr std::size_t k_key_buffer = 64 * 1024;  // key bytes written at a time
 
@@ -30,8 +32,9 @@ RecordEntry without_key(const FixedEntry& fixed) {
             fixed.projected,
             fixed.line,
             fixed.checkpoint,
-            fixed.stream,
-            {}};
+            fixed.stream & ~k_key_missing_bit,
+            {},
+            (fixed.stream & k_key_missing_bit) != 0};
 }
 
 }  // namespace
@@ -52,7 +55,8 @@ struct RecordStore::Shared {
             write_pending_keys();
         }
         entries.push_back({entry.identity, entry.content, entry.projected, entry.line,
-                           entry.checkpoint, entry.stream, place});
+                           entry.checkpoint,
+                           entry.stream | (entry.key_missing ? k_key_missing_bit : 0), place});
     }
 
     void write_pending_keys() {

@@ -22,6 +22,9 @@ struct RecordEntry {
     std::uint32_t checkpoint = 0;  // how many STATEs came before it
     std::uint32_t stream = 0;
     std::string key;  // primary key as short text, for examples
+    // The stream has a primary key but this record lacks a field of it (read.primary_key_present's
+    // finding): it has no identity to compare across runs.
+    bool key_missing = false;
 };
 
 // The records of one run, kept in an unlinked file rather than in memory: a run's records cost

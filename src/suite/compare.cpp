@@ -181,9 +181,14 @@ struct PlacedKey {
     }
 };
 
+// A record that lacks its primary key has no identity to compare by: read.primary_key_present
+// reports it, and comparisons by identity leave it out rather than blame it a second time.
 Partitions<PlacedKey> partition_keys(const RecordSet& records, CompareBy by, std::size_t count) {
     Partitions<PlacedKey> partitions(count, records.scratch_folder());
     records.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
+        if (by == CompareBy::identity && entry.key_missing) {
+            return;
+        }
         const auto& digest = key_of(entry, by);
         partitions.add(partition_of(entry.stream, digest, count),
                        {entry.stream, digest, position, entry.line});
@@ -330,6 +335,39 @@ DiffCounts diff_records(const RecordSet& expected, const RecordSet& actual, Comp
     return counts;
 }
 
+namespace {
+
+// Per identity, the first copy of `expected` when `actual` has none: a duplicate that `actual`
+// emitted once is not lost.
+template <typename OnLost>
+void match_lost(const RecordSet& expected, const RecordSet& actual, OnLost on_lost) {
+    for_each_key(expected, CompareBy::identity, actual, CompareBy::identity,
+                 [&](auto ours, auto theirs) {
+                     if (theirs.empty() && !ours.empty()) {
+                         on_lost(ours.front());
+                     }
+                 });
+}
+
+}  // namespace
+
+DiffCounts lost_records(const RecordSet& expected, const RecordSet& actual, std::size_t keep) {
+    DiffCounts counts;
+    Smallest<PlacedKey, ByLine> lost(keep);
+    match_lost(expected, actual, [&](const PlacedKey& key) {
+        ++counts.missing_count;
+        lost.offer(key);
+    });
+    counts.examples.missing = resolve(expected, lost.sorted());
+    return counts;
+}
+
+RecordSet lost_subset(const RecordSet& expected, const RecordSet& actual) {
+    std::vector<std::uint64_t> positions;
+    match_lost(expected, actual, [&](const PlacedKey& key) { positions.push_back(key.position); });
+    return subset_of(expected, std::move(positions));
+}
+
 RecordSet missing_records(const RecordSet& expected, const RecordSet& actual, CompareBy by) {
     std::vector<std::uint64_t> positions;
     match_copies(
@@ -401,6 +439,9 @@ struct Version {
 Partitions<Version> partition_versions(const RecordSet& records, std::size_t count) {
     Partitions<Version> partitions(count, records.scratch_folder());
     records.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
+        if (entry.key_missing) {
+            return;
+        }
         partitions.add(partition_of(entry.stream, entry.identity, count),
                        {entry.stream, entry.identity, entry.content, position});
     });
@@ -435,6 +476,31 @@ void pair_versions(std::span<const Version> expected, std::span<const Version> a
 }
 
 }  // namespace
+
+Overlap duplicate_records(const RecordSet& records, std::size_t keep) {
+    auto count = partition_count(records, records);
+    auto versions = partition_versions(records, count);
+    Overlap duplicates;
+    Smallest<std::uint64_t> positions(keep);
+    for (std::size_t partition = 0; partition < count; ++partition) {
+        auto items = versions.take(partition);
+        std::sort(items.begin(), items.end());
+        for (std::size_t i = 1; i < items.size(); ++i) {
+            const auto& first = items[i - 1];
+            const auto& again = items[i];
+            bool keyed = again.identity != again.content;
+            if (keyed && again.stream == first.stream && again.identity == first.identity &&
+                again.content == first.content) {
+                ++duplicates.count;
+                positions.offer(again.position);
+            }
+        }
+    }
+    for (auto position : positions.sorted()) {
+        duplicates.examples.push_back(records.at(position));
+    }
+    return duplicates;
+}
 
 Changed changed_records(const RecordSet& expected, const RecordSet& actual, std::size_t keep) {
     auto count = partition_count(expected, actual);

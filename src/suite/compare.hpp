@@ -55,6 +55,8 @@ private:
 };
 
 // How to identify a record when comparing: by identity (primary key or content) or by content.
+// Comparisons by identity leave out the records that lack their primary key (RecordEntry::
+// key_missing): they have none.
 enum class CompareBy { identity, content, projected };
 
 struct MultisetDiff {
@@ -72,6 +74,12 @@ struct DiffCounts {
 DiffCounts diff_records(const RecordSet& expected, const RecordSet& actual, CompareBy expected_by,
                         CompareBy actual_by, std::size_t keep = 5);
 
+// The identities of `expected` that `actual` never emitted (the first copy of each): what a resumed
+// or split read lost. Unlike diff_records, a record `expected` emitted twice and `actual` once is
+// a duplicate (read.no_duplicates' finding), not a loss.
+DiffCounts lost_records(const RecordSet& expected, const RecordSet& actual, std::size_t keep = 5);
+RecordSet lost_subset(const RecordSet& expected, const RecordSet& actual);
+
 // The records of `expected` that `actual` lacks, and of `actual` beyond `expected`, as subsets.
 RecordSet missing_records(const RecordSet& expected, const RecordSet& actual, CompareBy by);
 RecordSet extra_records(const RecordSet& expected, const RecordSet& actual, CompareBy by);
@@ -86,6 +94,10 @@ Overlap overlap_records(const RecordSet& records, const RecordSet& others, Compa
                         std::size_t keep = 5);
 // The same records as a subset of `records`.
 RecordSet shared_records(const RecordSet& records, const RecordSet& others, CompareBy by);
+
+// The copies beyond the first of records of `records` with a primary key emitted more than once
+// with the same content (AP-READ-9), and the first `keep` of them.
+Overlap duplicate_records(const RecordSet& records, std::size_t keep = 5);
 
 // Records of `expected` whose identity `actual` also emitted, but only with other content (volatile
 // fields ignored): the same key, changed data. Each pairs the expected record with an actual one.

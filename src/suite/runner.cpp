@@ -202,6 +202,26 @@ struct AirbyteSource::Impl {
         }
     }
 
+    // Runs discover once (setup): the catalog it configures, or why there is none, with what the
+    // connector printed.
+    std::optional<std::string> discovered_catalog(std::string& why_not) {
+        Step discover;
+        discover.id = "discover";
+        discover.run = Command::discover;
+        auto observation = execute(discover, RunPlan{"discover (setup)", {}, {}, {}},
+                                   scratch_root.path(), nullptr, {});
+        const auto* found = observation.first_kept("CATALOG");
+        if (found == nullptr) {
+            auto said = last_lines(observation.process.stderr_text, 600);
+            why_not = fmt::format("discover emitted no CATALOG ({}){}",
+                                  observation.process.exit.describe(),
+                                  said.empty() ? "" : "; its stderr ends with:\n" + said);
+            return std::nullopt;
+        }
+        auto message = json::parse_json_text(found->json, "CATALOG message");
+        return protocol::configure_discovered(message["catalog"]);
+    }
+
     void load_or_discover_catalog() {
         std::string text;
         std::string origin;
@@ -209,25 +229,54 @@ struct AirbyteSource::Impl {
             text = *config.catalog_text;
             origin = "catalog of " + config.origin.string();
         } else {
-            Step discover;
-            discover.id = "discover";
-            discover.run = Command::discover;
-            auto observation = execute(discover, RunPlan{"discover (setup)", {}, {}, {}},
-                                       scratch_root.path(), nullptr, {});
-            const auto* found = observation.first_kept("CATALOG");
-            if (found == nullptr) {
-                throw_input_error(fmt::format(
-                    "{}: no 'catalog' given and discover emitted no CATALOG ({}); name a "
-                    "configured catalog in the test config",
-                    config.origin.string(), observation.process.exit.describe()));
+            std::string why_not;
+            auto discovered = discovered_catalog(why_not);
+            if (!discovered) {
+                throw_input_error(fmt::format("{}: no catalog given ({}), and {}",
+                                              config.origin.string(), catalog_hint(), why_not));
             }
-            auto message = json::parse_json_text(found->json, "CATALOG message");
-            text = protocol::configure_discovered(message["catalog"]);
+            text = *discovered;
             origin = "catalog built from discover";
         }
         auto document = json::parse_json_text(text, origin);
         catalog = protocol::load_catalog(document, origin, config.volatile_fields);
+        if (config.catalog_text) {
+            replace_empty_schemas();
+        }
         full_refresh_catalog = protocol::as_full_refresh(catalog);
+    }
+
+    std::string catalog_hint() const {
+        return config.origin == "<command line>" ? "--catalog FILE"
+                                                 : "the test config's \"catalog\"";
+    }
+
+    // A configured stream whose json_schema is empty ({}) is validated against discover's schema
+    // of the stream, as Airbyte's acceptance tests do; without one, read.records_match_schema
+    // warns.
+    void replace_empty_schemas() {
+        if (std::none_of(catalog.streams.begin(), catalog.streams.end(),
+                         [](const auto& stream) { return stream.schema_empty; })) {
+            return;
+        }
+        std::string why_not;
+        auto discovered = discovered_catalog(why_not);
+        if (!discovered) {
+            return;
+        }
+        auto document = json::parse_json_text(*discovered, "catalog built from discover");
+        auto found = protocol::load_catalog(document, "catalog built from discover", {});
+        for (auto& stream : catalog.streams) {
+            auto index =
+                stream.schema_empty ? found.find(stream.name, stream.name_space) : std::nullopt;
+            if (!index || found.streams[*index].schema_empty) {
+                continue;
+            }
+            stream.schema = found.streams[*index].schema;
+            stream.json_schema = found.streams[*index].json_schema;
+            stream.schema_empty = false;
+            stream.schema_source = "discover";
+        }
     }
 
     const protocol::Catalog& catalog_for(const Step& step) const {

@@ -136,6 +136,36 @@ TextPosition position_of(std::string_view text, std::size_t offset) {
     return position;
 }
 
+std::string last_lines(std::string_view text, std::size_t bytes) {
+    std::vector<std::string_view> lines;
+    while (!text.empty()) {
+        auto end = text.find('\n');
+        auto line = text.substr(0, end);
+        if (!line.empty() && line.back() == '\r') {
+            line.remove_suffix(1);
+        }
+        if (line.find_first_not_of(" \t") != std::string_view::npos) {
+            lines.push_back(line);
+        }
+        text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    }
+    auto first = lines.size();
+    std::size_t size = 0;
+    while (first > 0 && (first == lines.size() || size + lines[first - 1].size() + 1 <= bytes)) {
+        size += lines[first - 1].size() + (first == lines.size() ? 0 : 1);
+        --first;
+    }
+    std::string kept;
+    for (auto i = first; i < lines.size(); ++i) {
+        if (!kept.empty()) {
+            kept += '\n';
+        }
+        kept += lines[i];
+    }
+    return kept.size() > bytes ? valid_utf8(std::string_view(kept).substr(kept.size() - bytes))
+                               : kept;
+}
+
 std::string shell_quote(std::string_view word) {
     auto safe = [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) != 0 ||

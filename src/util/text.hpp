@@ -22,6 +22,10 @@ std::string markup_escaped(std::string_view raw);
 // Shortens `text` to at most `limit` bytes for a report, marking the cut with "…".
 std::string excerpt(std::string_view text, std::size_t limit = 200);
 
+// The last lines of `text` that fit in `bytes`, whole and newest last (a single longer line keeps
+// its end): where the cause of a failure usually is, as a report shows stderr.
+std::string last_lines(std::string_view text, std::size_t bytes = 300);
+
 // `word` as a POSIX shell reads it back: unchanged when it is made of safe characters only,
 // else in single quotes (a quote inside as '\'').
 std::string shell_quote(std::string_view word);

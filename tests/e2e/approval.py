@@ -22,7 +22,6 @@ rule here):
 - record throughput in progress lines ("1234 records/s");
 - the conform version ("conform 0.1.0").
 """
-import argparse
 import difflib
 import os
 import re

@@ -5,6 +5,7 @@ usage: cli_contract.py CONFORM CONNECTOR FIXTURES
 """
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -30,6 +31,21 @@ def run(*args, expect_code, contains=(), cwd=None):
     else:
         print(f"ok: conform {name} -> {expect_code}")
     return completed
+
+
+def tailing_connector(parent):
+    """The pid of a child of parent that reads with tail true (its catalog says so), or None."""
+    for pid in harness.children_of(parent):
+        arguments = harness.command_line(pid)
+        if "--catalog" not in arguments[:-1]:
+            continue
+        try:
+            with open(arguments[arguments.index("--catalog") + 1]) as source:
+                if re.search(r'"estuary\.dev/tail"\s*:\s*true', source.read()):
+                    return pid
+        except OSError:
+            pass
+    return None
 
 
 write = harness.write_file
@@ -128,9 +144,9 @@ with harness.temporary_folder("cli") as folder:
     started = time.monotonic()
     process = subprocess.Popen([conform, "run", "--test-config", tailing_path, "--only", "tail-on"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
-    children = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True,
-                              text=True).stdout.split()
+    # The event: the tailing connector runs (it would run 50 s, then stop on conform's SIGTERM).
+    harness.wait_for(lambda: process.poll() is not None or tailing_connector(process.pid), 60)
+    children = harness.children_of(process.pid)
     process.send_signal(signal.SIGINT)
     try:
         _, errors = process.communicate(timeout=20)

@@ -28,6 +28,7 @@ def main():
     parser.add_argument("--claims", default=harness.CLAIMS,
                         help="extensions the test config claims, comma separated, or 'none'")
     parser.add_argument("--read-timeout", type=float, default=8)
+    parser.add_argument("--grace-seconds", type=float, default=1)
     parser.add_argument("--expect", required=True)
     parser.add_argument("--expect-skipped",
                         help="scenario/check pairs (SCENARIO:CHECK, comma separated, or 'none') "
@@ -40,7 +41,7 @@ def main():
         test_config = harness.write_test_config(
             folder, args.fixtures, connector=args.connector, fault=args.fault, image=args.image,
             runtime=args.runtime, global_args=args.global_arg, claims=args.claims,
-            read_timeout=args.read_timeout)
+            read_timeout=args.read_timeout, grace_seconds=args.grace_seconds)
         report_path = os.path.join(folder, "report.json")
         command = [args.conform, "run", "--test-config", test_config, "--report-json", report_path]
         if args.strict:
@@ -49,9 +50,10 @@ def main():
             command += ["--only", args.only]
         if args.extension_keys:
             command += ["--extension-keys", args.extension_keys]
+        before = harness.container_names(args.runtime, args.global_arg) if args.image else []
         completed = harness.run(command)
-        left = harness.leftover_containers(args.runtime, args.global_arg,
-                                           completed.pid) if args.image else []
+        left = harness.leftover_containers(args.runtime, args.global_arg, completed.pid,
+                                           before) if args.image else []
         report = harness.load_report(report_path, completed)
         if args.keep:
             shutil.copytree(folder, args.keep, dirs_exist_ok=True)

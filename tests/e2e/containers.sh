@@ -5,17 +5,27 @@
 #
 #     containers.sh RUNTIME CONFORM STATIC_CONNECTOR FIXTURES CASES_FILE
 #
-# Exits 77 (reported as SKIPPED, never passed) with the reason when RUNTIME cannot run containers.
+# The cases run CONFORM_CONTAINER_JOBS at a time (default 2), longest first; each case's output is
+# printed when it ends. Each case checks that no container its own conform run started is left
+# behind (by the run's pid in the container names; the other cases, and other runs on the machine,
+# are not this case's to judge). Exits 77 (reported as SKIPPED, never passed) with the reason when
+# RUNTIME cannot run containers.
 set -uo pipefail
 
 runtime=$1 conform=$2 binary=$3 fixtures=$4 cases=$5
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$repo/scripts/containers/env.sh"
-image=localhost/conform-reference:test
+source "$repo/scripts/containers/lib.sh"
+jobs=${CONFORM_CONTAINER_JOBS:-2}
+image=$(conform_build_image conform-reference "$binary")
 work=$(mktemp -d /tmp/conform-containers-XXXXXX)
+declare -A running=()  # pid of each running case -> its name
 trap 'cleanup' EXIT
 
 cleanup() {
+    for pid in "${!running[@]}"; do
+        kill "$pid" 2>/dev/null
+    done
     if [[ $runtime == docker ]]; then
         "$repo/scripts/containers/docker-socket.sh" stop "$work" >/dev/null 2>&1
     fi
@@ -33,25 +43,48 @@ fi
 
 global_args=()
 [[ $runtime == podman ]] && global_args=(--global-arg=--storage-driver=vfs)
+# The read timeout (which bounds each wait of the tailing read to a third of it) and the grace
+# period are limits that a correct connector never reaches; an engine that stalls for a moment
+# can (the docker CLI reaches the container only through podman's API service: a stall during a
+# stop made a correct connector miss a 1 s grace period). So they are generous here; the faults
+# that must reach them set their own in CASES_FILE.
 case_args=(--conform "$conform" --fixtures "$fixtures" --image "$image" --runtime "$runtime"
-           "${global_args[@]}")
+           "${global_args[@]}" --read-timeout 30 --grace-seconds 10)
 
-failed=0
-run_case() {
-    if ! python3 "$repo/tests/e2e/conform_case.py" "${case_args[@]}" "$@"; then
-        failed=$((failed + 1))
-    fi
-}
-
-# Each case checks that no container its own conform run started is left behind (by the run's
-# pid in the container names; other runs on the machine are not this test's to judge).
-run_case --expect none
-# Each faulty variant, limited to the checks it must trip (and so to the scenarios listing them).
+# name|arguments of conform_case.py, in the order they start: the full suite, then each faulty
+# variant limited to the checks it must trip (and so to the scenarios listing them).
+case_lines=("full|--expect none")
 while read -r fault expected extra; do
     [[ -z $fault || $fault == \#* ]] && continue
-    # shellcheck disable=SC2086
-    run_case --fault "$fault" --expect "$expected" --only "$expected" $extra
+    case_lines+=("$fault|--fault $fault --expect $expected --only $expected $extra")
 done <"$cases"
 
-echo "$runtime: $failed case(s) failed"
+failed=0
+
+start_case() {
+    local name=${1%%|*}
+    local arguments
+    read -r -a arguments <<<"${1#*|}"
+    python3 "$repo/tests/e2e/conform_case.py" "${case_args[@]}" "${arguments[@]}" \
+        </dev/null >"$work/$name.log" 2>&1 &
+    running[$!]=$name
+}
+
+# Waits until one running case exits (wait -n: an event), prints its output and counts it.
+finish_one() {
+    local pid status=0
+    wait -n -p pid || status=$?
+    echo "--- $runtime: ${running[$pid]}: $([[ $status == 0 ]] && echo ok || echo "FAILED ($status)")"
+    cat "$work/${running[$pid]}.log"
+    [[ $status == 0 ]] || failed=$((failed + 1))
+    unset "running[$pid]"
+}
+
+for line in "${case_lines[@]}"; do
+    while ((${#running[@]} >= jobs)); do finish_one; done
+    start_case "$line"
+done
+while ((${#running[@]} > 0)); do finish_one; done
+
+echo "$runtime: $failed of ${#case_lines[@]} case(s) failed"
 [[ $failed == 0 ]]

@@ -11,7 +11,8 @@ set -uo pipefail
 conform=$1 binary=$2 fixtures=$3
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$repo/scripts/containers/env.sh"
-control=localhost/conform-reference:test
+source "$repo/scripts/containers/lib.sh"
+control=$(conform_build_image conform-reference "$binary")
 podman_args=(--storage-driver=vfs)
 
 "$repo/scripts/containers/check-runtime.sh" podman || exit $?

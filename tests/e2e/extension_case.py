@@ -76,9 +76,10 @@ def main():
             command.append("--strict")
         if args.only:
             command += ["--only", args.only]
+        before = harness.container_names(args.runtime, args.global_arg) if args.image else []
         completed = harness.run(command)
-        left = harness.leftover_containers(args.runtime, args.global_arg,
-                                           completed.pid) if args.image else []
+        left = harness.leftover_containers(args.runtime, args.global_arg, completed.pid,
+                                           before) if args.image else []
         report = harness.load_report(report_path, completed)
         junit = ElementTree.parse(junit_path).getroot()
 

@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import harness
 
@@ -33,6 +32,12 @@ def run(folder, test_config, *flags):
     completed = harness.run([conform, "run", "--test-config", path, "--report-json", report,
                              *flags], timeout=300)
     return completed, harness.load_json_if_present(report)
+
+
+def initializing(parent):
+    """The pid of a child of parent running an `initialize` command, or None."""
+    return next((pid for pid in harness.children_of(parent)
+                 if any("initialize" in part for part in harness.command_line(pid))), None)
 
 
 def expect(name, condition, completed):
@@ -130,19 +135,8 @@ with harness.temporary_folder("mx-cli") as folder:
     process = subprocess.Popen([conform, "run", "--test-config", waiting_path, "--only",
                                 "mx-stdin"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
-    blocked = None
-    deadline = time.monotonic() + 60
-    while blocked is None and time.monotonic() < deadline and process.poll() is None:
-        listed = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True,
-                                text=True).stdout.split()
-        for pid in listed:
-            try:
-                with open(f"/proc/{pid}/cmdline", "rb") as source:
-                    if b"initialize" in source.read():
-                        blocked = pid
-            except OSError:
-                pass
-        time.sleep(0.05)
+    harness.wait_for(lambda: process.poll() is not None or initializing(process.pid), 60)
+    blocked = initializing(process.pid)
     process.send_signal(signal.SIGINT)
     try:
         stdout, stderr = process.communicate(timeout=60)

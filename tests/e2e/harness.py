@@ -266,11 +266,16 @@ def connector_config(fixtures, folder):
 
 
 def write_test_config(folder, fixtures, connector=None, fault="", image=None, runtime="podman",
-                      global_args=None, claims=CLAIMS, read_timeout=8):
+                      global_args=None, claims=CLAIMS, read_timeout=8, grace_seconds=1):
     """Copies the fixtures into folder and writes folder/conform.json: the reference connector
     (the native binary `connector`, or `image` under `runtime`) with REFERENCE_CONNECTOR_FAULTS
     set to `fault` (which it applies to every command) and the extensions of `claims` (comma
-    separated, or 'none'). Returns the test config's path."""
+    separated, or 'none'). Returns the test config's path.
+
+    The tailing read is stopped once it delivered the injected data and `observe_seconds` passed;
+    the read timeout (which also bounds each wait of the tailing read to a third of it) and the
+    grace period are limits: a correct connector never reaches them, but a container engine
+    that stalls can, so the container cases raise both (containers.sh)."""
     copy_fixtures(folder, fixtures)
     settings = {"env": {"REFERENCE_CONNECTOR_FAULTS": fault or ""}}
     if image:
@@ -287,14 +292,14 @@ def write_test_config(folder, fixtures, connector=None, fault="", image=None, ru
         "volatile_fields": {"users": ["/fetched_at"]},
         "expected_records": {"path": "expected_records.jsonl", "mode": "subset"},
         "timeouts": {"spec": 20, "check": 20, "discover": 20, "read": read_timeout},
-        "grace_seconds": 1,
+        "grace_seconds": grace_seconds,
         "resume": {"sample": 2},
         "merge": {"config": "merge_config.json", "full_state_config": "legacy_config.json"},
         "tail": {
             "inject_command": ["sh", "-c",
                                "echo '{\"note\":\"injected\"}' >> '${CONFORM_SCRATCH}/events.jsonl'"],
             "inject_after_seconds": 0.4,
-            "observe_seconds": 1.5 if not image else 4,
+            "observe_seconds": 1.5,
         },
         "projections": {"events": {"note": "/payload/note", "user_id": "/user/id"}},
     }

@@ -102,6 +102,36 @@ void check_read_command(const Inputs& inputs, Verdict& verdict) {
     }
 }
 
+// What a read says of its own failure without a TRACE error: a FAILED connection status, an ERROR
+// or FATAL log; empty when it said nothing.
+std::string failure_said(const protocol::Observation& run) {
+    if (const auto* status = run.first_kept("CONNECTION_STATUS");
+        status != nullptr && status->json.find("\"FAILED\"") != std::string::npos) {
+        return "a CONNECTION_STATUS FAILED";
+    }
+    if (!run.error_logs.empty()) {
+        return fmt::format("a {} log", run.error_logs.front().level);
+    }
+    return {};
+}
+
+// With the invalid config, a read that reported its failure and exited 0 broke AP-CLI-4's "on
+// failure it exits non-zero"; one that read anyway only warns: the protocol hands read a config
+// already validated against the spec.
+void judge_invalid_config_success(const protocol::Observation& run, Verdict& verdict) {
+    if (auto said = failure_said(run); !said.empty()) {
+        verdict.fail(fmt::format("with the invalid config the read failed ({}) but exited 0, with "
+                                 "no TRACE error",
+                                 said),
+                     {run.label});
+        return;
+    }
+    verdict.advise(fmt::format("with the invalid config the read succeeded (exit 0, {} "
+                               "record(s)) and emitted no TRACE error",
+                               run.count("RECORD")),
+                   {run.label});
+}
+
 // AP-CLI-4 read the other way round: a read that cannot work (invalid config) must say so.
 void check_read_invalid_config(const Inputs& inputs, Verdict& verdict) {
     for (const auto* step : inputs.steps(0)) {
@@ -111,10 +141,7 @@ void check_read_invalid_config(const Inputs& inputs, Verdict& verdict) {
                 verdict.fail(fmt::format("with the invalid config the read {}", exit_text(run)),
                              {run.label});
             } else if (exited_cleanly(run) && !has_trace_error(run)) {
-                verdict.fail(fmt::format("with the invalid config the read succeeded (exit 0, {} "
-                                         "record(s)) and emitted no TRACE error",
-                                         run.count("RECORD")),
-                             {run.label});
+                judge_invalid_config_success(run, verdict);
             }
         }
     }
@@ -418,22 +445,152 @@ void check_expected_records(const Inputs& inputs, Verdict& verdict) {
                              config.expected_exact ? "exact" : "subset"));
 }
 
+// AP-READ-8: what a stream's STREAM_STATUS traces say of how it ended, or nothing when it ended
+// COMPLETE after a STARTED, with only RUNNING between.
+std::optional<std::string> status_problem(const std::vector<std::string>& statuses) {
+    if (std::find(statuses.begin(), statuses.end(), "INCOMPLETE") != statuses.end()) {
+        return "ended INCOMPLETE: the stream failed";
+    }
+    if (statuses.front() != "STARTED") {
+        return fmt::format("reported {} before STARTED", statuses.front());
+    }
+    if (statuses.back() != "COMPLETE") {
+        return fmt::format("ended {} without COMPLETE", statuses.back());
+    }
+    for (std::size_t i = 1; i + 1 < statuses.size(); ++i) {
+        if (statuses[i] != "RUNNING") {
+            return fmt::format("reported {} between STARTED and COMPLETE", statuses[i]);
+        }
+    }
+    return std::nullopt;
+}
+
+void judge_stream_statuses(const protocol::Observation& run, const std::vector<std::string>& names,
+                           Verdict& verdict) {
+    if (run.stream_statuses.empty()) {
+        return;
+    }
+    for (const auto& name : names) {
+        auto found = run.stream_statuses.find(name);
+        if (found == run.stream_statuses.end()) {
+            verdict.fail(fmt::format("configured stream {} has no STREAM_STATUS though others do: "
+                                     "it was never started",
+                                     name),
+                         {run.label});
+        } else if (auto problem = status_problem(found->second)) {
+            verdict.fail(fmt::format("stream {} {} (statuses: {})", name, *problem,
+                                     fmt::join(found->second, ", ")),
+                         {run.label});
+        }
+    }
+}
+
+// A read that exits 0 read every configured stream: the streams' statuses, and FATAL or ERROR
+// logs, tell when one failed while the read still exited 0.
+void check_streams_complete(const Inputs& inputs, Verdict& verdict) {
+    auto names = inputs.stream_names();
+    for (const auto* step : inputs.steps(0)) {
+        for (const auto& run : step->runs) {
+            if (!exited_cleanly(run)) {
+                continue;  // cli.read's finding
+            }
+            verdict.judged();
+            judge_stream_statuses(run, names, verdict);
+            for (const auto& log : run.error_logs) {
+                auto message =
+                    fmt::format("the read exited 0 after a {} log: {}", log.level, log.message);
+                if (log.level == "FATAL") {
+                    verdict.fail(message, {run.label, log.line});
+                } else {
+                    verdict.advise(message + " (did a stream fail silently?)",
+                                   {run.label, log.line});
+                }
+            }
+            if (run.error_log_count > run.error_logs.size()) {
+                verdict.note(fmt::format("{} ERROR or FATAL logs in {} in all", run.error_log_count,
+                                         run.label));
+            }
+        }
+    }
+}
+
+// AP-READ-9: a record (key and content) twice in one read.
+void check_no_duplicates(const Inputs& inputs, Verdict& verdict) {
+    auto names = inputs.stream_names();
+    for (const auto* step : inputs.steps(0)) {
+        for (const auto& run : step->runs) {
+            verdict.judged(run.records.size() - run.records_without_key);
+            auto duplicates = duplicate_records(RecordSet(run));
+            for (const auto& record : duplicates.examples) {
+                verdict.fail(fmt::format("emitted again in the same read, same key and content: {}",
+                                         describe_record(record, names)));
+            }
+            verdict.count_more(duplicates.count - duplicates.examples.size());
+        }
+    }
+    verdict.note("streams with a primary key; volatile fields ignored");
+}
+
+// Per catalog stream, the line of its last RECORD and of the last STATE that commits it (0: none),
+// and whether it checkpoints at all (a STATE names it, or a legacy or global STATE commits every
+// stream).
+struct StreamEnds {
+    std::vector<std::uint64_t> last_record;
+    std::vector<std::uint64_t> last_state;
+    std::vector<bool> checkpointed;
+};
+
+StreamEnds stream_ends(const protocol::Observation& run, std::size_t streams) {
+    StreamEnds ends{std::vector<std::uint64_t>(streams), std::vector<std::uint64_t>(streams),
+                    std::vector<bool>(streams)};
+    run.records.scan([&](std::size_t, const protocol::RecordEntry& entry) {
+        if (entry.stream < streams) {
+            ends.last_record[entry.stream] = std::max(ends.last_record[entry.stream], entry.line);
+        }
+    });
+    for (std::size_t i = 0; i < run.checkpoints.size(); ++i) {
+        const auto& checkpoint = run.checkpoints[i];
+        for (std::size_t s = 0; s < streams; ++s) {
+            bool named = std::find(checkpoint.streams.begin(), checkpoint.streams.end(), s) !=
+                         checkpoint.streams.end();
+            if (checkpoint.all_streams || named) {
+                ends.checkpointed[s] = true;
+                ends.last_state[s] = std::max(ends.last_state[s], checkpoint.line);
+            }
+        }
+    }
+    return ends;
+}
+
+// X-STATE-4 stream by stream, as X-STATE-3 is judged: only a stream that checkpoints (incremental,
+// or named by a STATE) owes a final STATE after its last record; a full-refresh stream read after
+// the last STATE of another owes none.
 void check_final_state(const Inputs& inputs, Verdict& verdict) {
+    const auto& catalog = inputs.catalog();
+    auto names = inputs.stream_names();
     for (const auto* step : inputs.steps(0)) {
         for (const auto& run : step->runs) {
             if (!exited_cleanly(run) || run.records.empty()) {
                 continue;
             }
-            verdict.judged();
-            if (run.last_record_line > run.last_state_line) {
-                verdict.fail(fmt::format("the read exited 0 but its last record (line {}) comes "
-                                         "after its last STATE ({}): those records are never "
-                                         "committed",
-                                         run.last_record_line,
-                                         run.last_state_line == 0
-                                             ? std::string("none")
-                                             : fmt::format("line {}", run.last_state_line)),
-                             {run.label, run.last_record_line});
+            auto ends = stream_ends(run, catalog.streams.size());
+            for (std::size_t s = 0; s < catalog.streams.size(); ++s) {
+                bool owes = catalog.streams[s].incremental() || ends.checkpointed[s];
+                if (!owes || ends.last_record[s] == 0) {
+                    continue;
+                }
+                verdict.judged();
+                if (ends.last_record[s] > ends.last_state[s]) {
+                    verdict.fail(
+                        fmt::format("the read exited 0 but the last {} record (line {}) comes "
+                                    "after the last STATE that commits it ({}): those records "
+                                    "are never committed",
+                                    names[s], ends.last_record[s],
+                                    ends.last_state[s] == 0
+                                        ? std::string("none")
+                                        : fmt::format("line {}", ends.last_state[s])),
+                        {run.label, ends.last_record[s]});
+                }
             }
         }
     }
@@ -514,6 +671,20 @@ suite::Checks core_checks() {
          {{plain_read, {}, {}, std::nullopt, Count::two}},
          "the two reads emitted no record of a full-refresh stream",
          check_deterministic},
+        {{"read.streams_complete",
+          {"AP-READ-8"},
+          must,
+          "a read that exits 0 completed every configured stream (statuses, FATAL/ERROR logs)"},
+         {{finite_read}},
+         "no read exited 0",
+         check_streams_complete},
+        {{"read.no_duplicates",
+          {"AP-READ-9"},
+          should,
+          "a record (primary key and content) is emitted once per read"},
+         {{read}},
+         "no read emitted a record of a stream with a primary key",
+         check_no_duplicates},
         {{"read.expected_records", {"AP-READ-7"}, must, "the expected records are emitted"},
          {{plain_read, {}, {}, std::nullopt, Count::one}},
          "the test config lists no expected record",
@@ -522,7 +693,8 @@ suite::Checks core_checks() {
          {"expected_records"}},
         {{"state.final_checkpoint", {"X-STATE-4"}, should, "a successful read ends with a STATE"},
          {{read}},
-         "no read exited 0 after emitting records",
+         "no read exited 0 after emitting records of a stream that checkpoints (an incremental "
+         "stream, or one a STATE names)",
          check_final_state},
     };
 }

@@ -5,6 +5,7 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "checks/airbyte/airbyte.hpp"
@@ -114,7 +115,33 @@ struct ResumeComparison {
     std::size_t checkpoint;
     const protocol::Observation* base;
     const protocol::Observation* resumed;
+    // The resumed read failed: what it emitted proves nothing, so nothing above was compared.
+    bool resumed_failed = false;
+
+    std::uint64_t records_compared() const {
+        return base->records.size() + resumed->records.size();
+    }
 };
+
+// A record without its primary key has no identity: comparisons by identity leave it out, and
+// say so (read.primary_key_present reports it).
+void note_keyless(const protocol::Observation& run, Verdict& verdict) {
+    if (run.records_without_key > 0) {
+        verdict.note(
+            fmt::format("{} record(s) of '{}' lack their primary key and were left out "
+                        "of the comparison (see read.primary_key_present)",
+                        run.records_without_key, run.label));
+    }
+}
+
+// What a check that needs a resumed read's records says of one that failed: that read's failure
+// is state.resume_no_loss's (or the shard check's) one finding.
+void skip_failed_resume(const ResumeComparison& comparison, Verdict& verdict) {
+    verdict.skip(
+        fmt::format("the read resumed from checkpoint {} did not succeed ({}): its "
+                    "records were not compared",
+                    comparison.checkpoint + 1, ended_text(*comparison.resumed)));
+}
 
 // Keeps what the resume from `comparison.checkpoint` lost and repeated for the checkpoint timeline.
 void note_resume(const ResumeComparison& comparison, const Inputs& inputs) {
@@ -152,15 +179,21 @@ std::vector<ResumeComparison> compare_resumes(const Inputs& inputs,
             if (baseline_failed(base_run, verdict)) {
                 continue;
             }
+            const auto& resumed_run = step->runs[i];
+            if (!exited_cleanly(resumed_run)) {
+                comparisons.push_back(
+                    {{}, {}, {}, {}, {}, *plan.checkpoint, &base_run, &resumed_run, true});
+                continue;
+            }
             auto expectation = expectation_after(inputs, base_run, *plan.checkpoint);
-            RecordSet resumed(step->runs[i]);
-            verdict.judged(base_run.records.size() + step->runs[i].records.size());
+            RecordSet resumed(resumed_run);
+            note_keyless(base_run, verdict);
+            note_keyless(resumed_run, verdict);
             comparisons.push_back(
-                {expectation.owed, resumed,
-                 diff_records(expectation.owed, resumed, CompareBy::identity, CompareBy::identity),
+                {expectation.owed, resumed, lost_records(expectation.owed, resumed),
                  overlap_records(resumed, expectation.committed, CompareBy::identity),
                  changed_records(expectation.owed, resumed), *plan.checkpoint, &base_run,
-                 &step->runs[i]});
+                 &resumed_run});
             note_resume(comparisons.back(), inputs);
         }
     }
@@ -206,7 +239,17 @@ std::string checkpoint_text(const ResumeComparison& comparison) {
 void check_resume_loss(const Inputs& inputs, Verdict& verdict) {
     for (const auto& comparison : compare_resumes(inputs, inputs.steps(0), verdict)) {
         auto when = "after resuming from " + checkpoint_text(comparison);
-        require_clean_exit(*comparison.resumed, "the resumed read", verdict, comparison.base);
+        if (comparison.resumed_failed) {
+            verdict.judged();
+            require_clean_exit(*comparison.resumed,
+                               "the read resumed from " + checkpoint_text(comparison), verdict,
+                               comparison.base);
+            verdict.note(
+                "the records of a resumed read that failed are not compared: its failure "
+                "is the one finding");
+            continue;
+        }
+        verdict.judged(comparison.records_compared());
         auto text = fmt::format(
             "lost {}: emitted by the uninterrupted read and committed by no "
             "checkpoint up to it, never emitted by the resumed read",
@@ -230,6 +273,11 @@ void check_resume_exactly_once(const Inputs& inputs, Verdict& verdict) {
         return;
     }
     for (const auto& comparison : compare_resumes(inputs, inputs.steps(0), verdict)) {
+        if (comparison.resumed_failed) {
+            skip_failed_resume(comparison, verdict);
+            continue;
+        }
+        verdict.judged(comparison.records_compared());
         for (const auto& record : comparison.reemitted.examples) {
             verdict.fail(
                 fmt::format("re-emitted after resuming from checkpoint {}: already "
@@ -245,6 +293,11 @@ void check_resume_exactly_once(const Inputs& inputs, Verdict& verdict) {
 // STATE k claimed records that were emitted only after it.
 void check_commit_boundaries(const Inputs& inputs, Verdict& verdict) {
     for (const auto& comparison : compare_resumes(inputs, inputs.steps(0), verdict)) {
+        if (comparison.resumed_failed) {
+            skip_failed_resume(comparison, verdict);
+            continue;
+        }
+        verdict.judged(comparison.records_compared());
         if (comparison.lost.missing_count == 0) {
             continue;
         }
@@ -254,20 +307,33 @@ void check_commit_boundaries(const Inputs& inputs, Verdict& verdict) {
             return commits.commit_of(entry) == commits.next_covering(entry.stream, k + 1);
         };
         bool all_in_next_window = true;
-        std::set<std::uint32_t> lost_streams;
-        auto lost =
-            missing_records(comparison.owed, comparison.resumed_records, CompareBy::identity);
+        std::map<std::uint32_t, std::set<std::uint64_t>> lost_lines;  // per stream
+        auto lost = lost_subset(comparison.owed, comparison.resumed_records);
         lost.scan([&](std::uint64_t, const protocol::RecordEntry& entry) {
             all_in_next_window = all_in_next_window && in_next_window(entry);
-            lost_streams.insert(entry.stream);
+            lost_lines[entry.stream].insert(entry.line);
         });
         if (!all_in_next_window) {
             continue;
         }
+        // A STATE ahead of its records loses the first records after it, those it claimed; a
+        // record skipped later in the window is the resumed read's loss, not the STATE's.
         std::uint64_t window = 0;
+        bool prefix = true;
+        std::map<std::uint32_t, std::size_t> seen_in_window;
         comparison.base->records.scan([&](std::size_t, const protocol::RecordEntry& entry) {
-            window += lost_streams.count(entry.stream) > 0 && in_next_window(entry);
+            auto found = lost_lines.find(entry.stream);
+            if (found == lost_lines.end() || !in_next_window(entry)) {
+                return;
+            }
+            ++window;
+            bool is_lost = found->second.count(entry.line) > 0;
+            bool within_prefix = seen_in_window[entry.stream]++ < found->second.size();
+            prefix = prefix && is_lost == within_prefix;
         });
+        if (!prefix) {
+            continue;
+        }
         const auto& state = comparison.base->checkpoints[k];
         verdict.fail(fmt::format("STATE {} (line {}) covers records emitted after it: resuming "
                                  "from it lost {} of the {} record(s) that the next STATE of "
@@ -541,8 +607,12 @@ void check_range_subdivision(const Inputs& inputs, Verdict& verdict) {
     for (const auto& comparison : compare_resumes(inputs, inputs.steps(1), verdict)) {
         auto when = fmt::format("after resuming the shard {} from its own checkpoint {}",
                                 comparison.base->label, comparison.checkpoint + 1);
+        verdict.judged(comparison.resumed_failed ? 1 : comparison.records_compared());
         require_clean_exit(*comparison.resumed, "the resumed shard's read", verdict,
                            comparison.base);
+        if (comparison.resumed_failed) {
+            continue;
+        }
         report_diff(comparison.lost, names, verdict, "lost " + when, "");
         report_changed(comparison.changed, inputs, verdict, when);
         for (const auto& record : comparison.reemitted.examples) {
@@ -578,27 +648,60 @@ void check_range_malformed(const Inputs& inputs, Verdict& verdict) {
     }
 }
 
-// The state as RFC 7396 reads it: applied as a patch to {}, so members set to null are absent (a
-// full state may spell "no value" as null where a patch reduction simply has no member).
-std::string as_merge_result(const std::string& materialized) {
+// The reduced state as a map of stream -> state, each read as RFC 7396 reads it (applied as a
+// patch to {}, so members set to null are absent): a legacy object keyed by stream name and
+// per-stream STREAM states holding the same stream states then compare equal, as resuming from
+// either gives the same states. A GLOBAL state's shared state is kept under "(shared)".
+std::string comparable_state(const std::string& materialized) {
     if (materialized.empty()) {
         return materialized;
     }
     auto document = json::parse_json_text(materialized, "reduced state");
     auto& allocator = document.GetAllocator();
-    auto read_as_patch = [&allocator](rapidjson::Value& value) {
-        rapidjson::Value result(rapidjson::kObjectType);
-        json::apply_merge_patch(result, value, allocator);
-        value = result;
+    rapidjson::Value streams(rapidjson::kObjectType);
+    auto add = [&](const std::string& name, const rapidjson::Value& state) {
+        rapidjson::Value read(rapidjson::kObjectType);
+        rapidjson::Value patch(state, allocator);
+        json::apply_merge_patch(read, patch, allocator);
+        streams.AddMember(rapidjson::Value(name.c_str(), allocator), read, allocator);
     };
-    if (document.IsArray()) {
-        for (auto& entry : document.GetArray()) {  // one entry per stream
-            read_as_patch(entry);
+    auto add_stream = [&](const rapidjson::Value& entry) {
+        auto descriptor = entry.FindMember("stream_descriptor");
+        auto state = entry.FindMember("stream_state");
+        if (descriptor == entry.MemberEnd() || state == entry.MemberEnd()) {
+            return;
         }
-    } else {
-        read_as_patch(document);
+        std::string name =
+            descriptor->value.HasMember("name") && descriptor->value["name"].IsString()
+                ? descriptor->value["name"].GetString()
+                : "?";
+        if (descriptor->value.HasMember("namespace") && descriptor->value["namespace"].IsString()) {
+            name = std::string(descriptor->value["namespace"].GetString()) + "." + name;
+        }
+        add(name, state->value);
+    };
+    if (document.IsObject()) {
+        for (const auto& member : document.GetObject()) {
+            add(member.name.GetString(), member.value);
+        }
+    } else if (document.IsArray()) {
+        for (const auto& entry : document.GetArray()) {
+            if (entry.HasMember("stream") && entry["stream"].IsObject()) {
+                add_stream(entry["stream"]);
+            } else if (entry.HasMember("global") && entry["global"].IsObject()) {
+                const auto& global = entry["global"];
+                if (global.HasMember("shared_state")) {
+                    add("(shared)", global["shared_state"]);
+                }
+                if (global.HasMember("stream_states") && global["stream_states"].IsArray()) {
+                    for (const auto& stream : global["stream_states"].GetArray()) {
+                        add_stream(stream);
+                    }
+                }
+            }
+        }
     }
-    return json::to_canonical_json(document);
+    return json::to_canonical_json(streams);
 }
 
 void check_merge_equals_full(const Inputs& inputs, Verdict& verdict) {
@@ -612,8 +715,8 @@ void check_merge_equals_full(const Inputs& inputs, Verdict& verdict) {
     auto compared = std::min(reduced.size(), whole.size());
     verdict.judged(compared);
     for (std::size_t i = 0; i < compared; ++i) {
-        auto patched = as_merge_result(reduced[i].materialized);
-        auto full_state = as_merge_result(whole[i].materialized);
+        auto patched = comparable_state(reduced[i].materialized);
+        auto full_state = comparable_state(whole[i].materialized);
         if (patched != full_state) {
             verdict.fail(fmt::format("checkpoint {}: the reduced patches give {} but the full "
                                      "state is {}",
@@ -621,7 +724,9 @@ void check_merge_equals_full(const Inputs& inputs, Verdict& verdict) {
                          {patches.label, reduced[i].line});
         }
     }
-    verdict.note("each checkpoint compared as RFC 7396 reads it: a member set to null is absent");
+    verdict.note(
+        "each checkpoint compared as stream -> state, each state as RFC 7396 reads it (a "
+        "member set to null is absent), whatever envelope carried it");
 }
 
 void check_projections(const Inputs& inputs, Verdict& verdict) {

@@ -136,7 +136,7 @@ class RecordsMatchSchema : public LineJudge {
 public:
     RecordsMatchSchema() : LineJudge("read.records_match_schema") {}
     void on_record(const RecordFacts& record, Tally& tally) const override {
-        if (record.stream == nullptr) {
+        if (record.stream == nullptr || record.stream->schema_empty) {
             return;
         }
         tally.judged();
@@ -183,6 +183,11 @@ public:
             tally.fail(fmt::format("{} record has {} primary-key field '{}'",
                                    record.stream->display_name(), record.null_key ? "a null" : "no",
                                    *record.missing_key),
+                       record.line.text);
+        } else if (record.structured_key) {
+            tally.fail(fmt::format("{} record's primary-key field '{}' is an object or an array: "
+                                   "a key field holds a scalar",
+                                   record.stream->display_name(), *record.structured_key),
                        record.line.text);
         }
     }
@@ -269,6 +274,44 @@ public:
     }
 };
 
+// AP-STATE-3: sourceStats.recordCount against the records conform counted since the stream's
+// previous STATE.
+class RecordCounts : public LineJudge {
+public:
+    RecordCounts() : LineJudge("state.record_counts") {}
+    void on_state(const StateFacts& state, Tally& tally) const override {
+        const auto* count = source_record_count(state);
+        if (count == nullptr || !state.records_since_previous) {
+            return;
+        }
+        tally.judged();
+        if (count->GetDouble() != static_cast<double>(*state.records_since_previous)) {
+            tally.fail(fmt::format("sourceStats.recordCount is {} but {} RECORD(s) of its stream "
+                                   "came since the previous STATE of that stream",
+                                   count->GetDouble(), *state.records_since_previous),
+                       state.line.text);
+        }
+    }
+
+private:
+    static const rapidjson::Value* source_record_count(const StateFacts& state) {
+        if (state.message == nullptr) {
+            return nullptr;
+        }
+        auto message = state.message->FindMember("state");
+        if (message == state.message->MemberEnd() || !message->value.IsObject()) {
+            return nullptr;
+        }
+        auto stats = message->value.FindMember("sourceStats");
+        if (stats == message->value.MemberEnd() || !stats->value.IsObject()) {
+            return nullptr;
+        }
+        auto count = stats->value.FindMember("recordCount");
+        return count != stats->value.MemberEnd() && count->value.IsNumber() ? &count->value
+                                                                            : nullptr;
+    }
+};
+
 const JsonLines k_json_lines;
 const MessagesValid k_messages_valid;
 const KnownTypes k_known_types;
@@ -281,6 +324,7 @@ const CursorPresent k_cursor;
 const IncrementalNoOlder k_no_older;
 const StateWellFormed k_state_well_formed;
 const MergeReductionValid k_merge_reduction;
+const RecordCounts k_record_counts;
 
 // The code of a per-message check: what its judge saw in the runs of the steps it reads.
 template <const auto& judge>
@@ -305,6 +349,27 @@ void report_cursor(const Inputs& inputs, Verdict& verdict) {
         verdict.skip("no incremental stream in the configured catalog");
     }
     report_line_findings(k_cursor.id(), inputs, verdict);
+}
+
+// An empty configured schema ({}) validates nothing: conform validates with discover's then, and
+// warns where it has none (conform validate, or discover does not describe the stream).
+void report_schema(const Inputs& inputs, Verdict& verdict) {
+    for (const auto& stream : inputs.catalog().streams) {
+        if (stream.schema_source == "discover") {
+            verdict.note(
+                fmt::format("{}: the configured json_schema is empty; its records were "
+                            "validated against discover's schema, as Airbyte's "
+                            "acceptance tests do",
+                            stream.display_name()));
+        } else if (stream.schema_empty) {
+            verdict.advise(
+                fmt::format("{}: the configured json_schema is empty ({{}}): its "
+                            "records were not validated; give the stream's schema (or "
+                            "run conform with discover)",
+                            stream.display_name()));
+        }
+    }
+    report_line_findings(k_schema.id(), inputs, verdict);
 }
 
 void report_secrets(const Inputs& inputs, Verdict& verdict) {
@@ -350,8 +415,8 @@ suite::Checks message_checks() {
          &k_streams},
         {{k_schema.id(), {"AP-READ-2"}, must, "every record validates against its stream schema"},
          {{read}},
-         "the read emitted no RECORD of a configured stream",
-         report_judge<k_schema>,
+         "the read emitted no RECORD of a configured stream with a schema",
+         report_schema,
          &k_schema},
         {{k_emitted_at.id(), {"AP-READ-3"}, must, "emitted_at is integer epoch milliseconds"},
          {{read}},
@@ -382,6 +447,15 @@ suite::Checks message_checks() {
          "compared with the state's",
          report_judge<k_no_older>,
          &k_no_older},
+        {{k_record_counts.id(),
+          {"AP-STATE-3"},
+          should,
+          "sourceStats.recordCount, when present, counts the records since the stream's previous "
+          "STATE"},
+         {{read}},
+         "no STATE carried sourceStats.recordCount",
+         report_judge<k_record_counts>,
+         &k_record_counts},
         {{k_merge_reduction.id(),
           {"X-MERGE-1"},
           must,

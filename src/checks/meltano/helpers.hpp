@@ -24,7 +24,7 @@ inline void fail_in(Verdict& verdict, const CommandResult& run, std::string mess
 
 // A finding seen in `run`, with the end of its stderr, where the cause of a failure usually is.
 inline void fail_with_stderr(Verdict& verdict, const CommandResult& run, std::string message) {
-    verdict.fail(std::move(message), {run.label, 0, meltano::last_lines(run.stderr_text)});
+    verdict.fail(std::move(message), {run.label, 0, last_lines(run.stderr_text)});
 }
 
 inline std::string first_line(std::string_view text) {

@@ -649,3 +649,30 @@ TEST_CASE("analyzer: more than 65,535 streams do not wrap the stream index") {
     CHECK(observation.records[0].stream == 69999);
     CHECK(no_findings(observation));
 }
+
+TEST_CASE(
+    "analyzer: sourceStats.recordCount is state.record_counts, per stream since its last "
+    "STATE") {
+    auto catalog = test_catalog();
+    auto user = [](int id) {
+        return record_line("users",
+                           fmt::format(R"({{"id":{},"updated":"2024-01-0{}T00:00:00Z"}})", id, id));
+    };
+    auto counted_state = [](std::string_view stream, double count) {
+        auto state = stream_state(stream, R"({"cursor":"x"})");
+        state.insert(state.size() - 1,
+                     fmt::format(R"(,"sourceStats":{{"recordCount":{}}})", count));
+        return state_line(state);
+    };
+    auto observation =
+        analyze({user(1), user(2), log_record_line("{}"), counted_state("users", 2), user(3),
+                 counted_state("users", 2), state_line(stream_state("users", "{}"))},
+                catalog);
+    auto found = findings_of(observation, "state.record_counts");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].line == 6);
+    CHECK(found[0].message ==
+          "sourceStats.recordCount is 2 but 1 RECORD(s) of its stream came since the previous "
+          "STATE of that stream");
+    CHECK(observation.tallies.at("state.record_counts").judged == 2);
+}

@@ -356,9 +356,16 @@ public:
             if (!(m_model.drops_item_3 && id == 3) &&
                 m_range.includes(id * 0x10000000u + k_items_offset)) {
                 answer.lines.push_back(record_line("items", item_data(id)));
+                if (m_model.duplicates_item_2 && id == 2) {
+                    answer.lines.push_back(record_line("items", item_data(id)));
+                }
             }
         }
         answer.lines.push_back(items_state());
+        if (m_model.items_incomplete) {
+            answer.lines.push_back(items_status("STARTED"));
+            answer.lines.push_back(items_status("INCOMPLETE"));
+        }
         events(from, last, answer.lines);
         m_emitted = last;
         if (m_invocation.tail) {
@@ -391,7 +398,15 @@ private:
         return stream_state_line("items", R"({"__ab_full_refresh_state_message":true})");
     }
 
-    std::string events_state(int seq) const {
+    static std::string items_status(std::string_view status) {
+        return fmt::format(R"({{"type":"TRACE","trace":{{"type":"STREAM_STATUS",)"
+                           R"("emitted_at":1700000000000,"stream_status":{{"stream_descriptor":)"
+                           R"({{"name":"items"}},"status":"{}"}}}}}})",
+                           status);
+    }
+
+    // A per-stream STATE of events; with `records`, the sourceStats a CDK adds.
+    std::string events_state(int seq, std::optional<int> records = std::nullopt) const {
         switch (m_format) {
             case StateFormat::merge_patch:
                 return legacy_state_line(
@@ -405,19 +420,29 @@ private:
             case StateFormat::per_stream:
                 break;
         }
-        return stream_state_line("events", fmt::format(R"({{"seq":{}}})", seq));
+        auto line = stream_state_line("events", fmt::format(R"({{"seq":{}}})", seq));
+        if (records) {
+            int count = *records + (m_model.wrong_record_count ? 1 : 0);
+            line.insert(line.size() - 2,
+                        fmt::format(R"(,"sourceStats":{{"recordCount":{}.0}})", count));
+        }
+        return line;
     }
 
     // Events after `from` up to `last`, in range, with a STATE after every 2 (or 4).
     void events(int from, int last, std::vector<std::string>& lines) const {
         int every = m_model.states_every_4 ? 4 : 2;
+        int since_state = 0;
         for (int seq = from + 1; seq <= last; ++seq) {
             if (m_range.includes(static_cast<std::uint32_t>(seq) * 0x10000000u)) {
                 lines.push_back(record_line(
                     "events", fmt::format(R"({{"id":{0},"seq":{0},{1}}})", seq, m_note)));
+                ++since_state;
             }
             if (seq % every == 0) {
-                lines.push_back(events_state(m_model.state_ahead && seq < last ? seq + 1 : seq));
+                lines.push_back(
+                    events_state(m_model.state_ahead && seq < last ? seq + 1 : seq, since_state));
+                since_state = 0;
             }
         }
     }

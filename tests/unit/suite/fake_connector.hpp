@@ -89,8 +89,11 @@ struct SourceModel {
     bool invalid_config_read_succeeds = false;
     bool items_change_between_reads = false;
     bool drops_item_3 = false;
-    bool states_every_4 = false;  // the last 2 events are after the final STATE
-    bool state_ahead = false;     // an events STATE claims the next record too
+    bool duplicates_item_2 = false;
+    bool items_incomplete = false;    // STREAM_STATUS INCOMPLETE for items; the read exits 0
+    bool wrong_record_count = false;  // sourceStats.recordCount one more than the records
+    bool states_every_4 = false;      // the last 2 events are after the final STATE
+    bool state_ahead = false;         // an events STATE claims the next record too
     bool resume_inclusive = false;
     bool resume_skips_new_data = false;  // resumed from a final state: nothing new delivered
     bool inject_adds_nothing = false;

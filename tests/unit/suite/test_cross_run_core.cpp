@@ -17,8 +17,9 @@ const bool k_noted = note_covered(
     {"cli.spec", "cli.check", "cli.discover", "cli.read", "cli.read_invalid_config",
      "cli.check_minimal_config", "spec.schema_valid", "spec.config_valid", "discover.streams_valid",
      "discover.key_paths_exist", "read.full_refresh_deterministic", "read.expected_records",
-     "state.final_checkpoint", "state.commit_boundaries", "state.resume_no_loss",
-     "state.next_read_delivers_new_data", "state.resume_exactly_once"});
+     "read.streams_complete", "read.no_duplicates", "state.final_checkpoint",
+     "state.commit_boundaries", "state.resume_no_loss", "state.next_read_delivers_new_data",
+     "state.resume_exactly_once"});
 
 report::RunReport run_source(const SourceModel& model, std::vector<std::string> only,
                              const config::TestConfig& config = source_test_config()) {
@@ -181,7 +182,7 @@ TEST_CASE("cross-run cli.read_invalid_config: reading with the invalid config mu
     SourceModel succeeds;
     succeeds.invalid_config_read_succeeds = true;
     expect_verdict(run_source(succeeds, {"read-invalid-config"}), "read-invalid-config",
-                   "cli.read_invalid_config", "failed",
+                   "cli.read_invalid_config", "warned",
                    "with the invalid config the read succeeded (exit 0, 9 record(s)) and emitted "
                    "no TRACE error");
 
@@ -230,12 +231,47 @@ TEST_CASE("cross-run state.final_checkpoint: records after the last STATE warn (
     SourceModel late;
     late.states_every_4 = true;
     expect_verdict(run_source(late, {"read"}), "read", "state.final_checkpoint", "warned",
-                   "comes after its last STATE");
+                   "comes after the last STATE that commits it");
 
     SourceModel crashes;
     crashes.read_crashes = true;
     expect_verdict(run_source(crashes, {"read"}), "read", "state.final_checkpoint", "skipped",
                    "no read exited 0 after emitting records");
+}
+
+TEST_CASE("cross-run read.streams_complete: a stream INCOMPLETE while the read exits 0 fails") {
+    SourceModel incomplete;
+    incomplete.items_incomplete = true;
+    expect_verdict(run_source(incomplete, {"read"}), "read", "read.streams_complete", "failed",
+                   "configured stream events has no STREAM_STATUS though others do");
+    expect_verdict(run_source(incomplete, {"read"}), "read", "read.streams_complete", "failed",
+                   "stream items");
+    expect_verdict(run_source(SourceModel{}, {"read"}), "read", "read.streams_complete", "passed",
+                   "");
+
+    SourceModel crashes;
+    crashes.read_crashes = true;
+    expect_verdict(run_source(crashes, {"read"}), "read", "read.streams_complete", "skipped",
+                   "no read exited 0");
+}
+
+TEST_CASE("cross-run read.no_duplicates: the same record twice in one read warns, and is no loss") {
+    SourceModel twice;
+    twice.duplicates_item_2 = true;
+    auto report = run_source(twice, {"read", "read-twice"});
+    expect_verdict(report, "read", "read.no_duplicates", "warned",
+                   "emitted again in the same read, same key and content: items key [2]");
+    expect_verdict(report, "read-twice", "read.full_refresh_deterministic", "passed", "");
+    expect_verdict(run_source(SourceModel{}, {"read"}), "read", "read.no_duplicates", "passed", "");
+}
+
+TEST_CASE("cross-run state.record_counts: a wrong sourceStats.recordCount warns (AP-STATE-3)") {
+    SourceModel miscounts;
+    miscounts.wrong_record_count = true;
+    expect_verdict(run_source(miscounts, {"read"}), "read", "state.record_counts", "warned",
+                   "sourceStats.recordCount is 3 but 2 RECORD(s)");
+    expect_verdict(run_source(SourceModel{}, {"read"}), "read", "state.record_counts", "passed",
+                   "");
 }
 
 TEST_CASE("cross-run state.commit_boundaries and resume_no_loss: a STATE ahead of its records") {
