@@ -263,7 +263,7 @@ struct DestinationSource::Impl {
 
     // One run of the destination: `args` and the files given as flags, `input` on stdin.
     Run launch(std::string label, std::vector<std::string> args,
-               std::vector<std::pair<std::string, std::string>> files, milliseconds timeout,
+               const std::vector<std::pair<std::string, std::string>>& files, milliseconds timeout,
                const std::vector<const protocol::LineJudge*>& judges, const Input* input,
                std::size_t kill_after = 0) {
         process::PrivateDir inputs;
@@ -271,7 +271,7 @@ struct DestinationSource::Impl {
         call.args = std::move(args);
         call.timeout = timeout;
         call.grace = config.grace;
-        for (auto& [flag, content] : files) {
+        for (const auto& [flag, content] : files) {
             auto name = flag.substr(2) + ".json";
             call.file_args.emplace_back(flag, inputs.write_file(name, content));
         }

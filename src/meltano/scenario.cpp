@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "engine/bind.hpp"
 #include "meltano/check.hpp"
 #include "util/error.hpp"
 
@@ -154,23 +155,10 @@ std::vector<Scenario> scenario_table() {
 }  // namespace
 
 std::vector<Scenario> builtin_scenarios(const std::vector<Check>& checks) {
-    auto scenarios = scenario_table();
-    for (auto& scenario : scenarios) {
-        for (const auto& id : scenario.checks) {
-            const auto* check = find_check(checks, id);
-            if (check == nullptr) {
-                throw_internal_error(
-                    fmt::format("scenario '{}' lists the unknown check '{}'", scenario.id, id));
-            }
-            auto matching = match(*check, scenario);
-            if (!matching.matched()) {
-                throw_internal_error(fmt::format("scenario '{}': check '{}' {}", scenario.id, id,
-                                                 matching.problems.front()));
-            }
-            scenario.inputs.push_back(std::move(matching));
-        }
-    }
-    return scenarios;
+    return engine::bind_scenarios(
+        scenario_table(), checks,
+        [](const std::vector<Check>& all, const std::string& id) { return find_check(all, id); },
+        [](const Check& check, const Scenario& scenario) { return match(check, scenario); });
 }
 
 }  // namespace conform::meltano

@@ -10,6 +10,7 @@
 #include "checks/destination/helpers.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
+#include "protocol/secrets_judge.hpp"
 #include "schema/schema.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -21,7 +22,6 @@ namespace {
 using destination::Handling;
 using destination::InputMessage;
 using destination::StepKind;
-using protocol::EndFacts;
 using protocol::LineFacts;
 using protocol::LineJudge;
 using protocol::Tally;
@@ -50,33 +50,8 @@ public:
     }
 };
 
-// DST-SEC-1: a secret config value on any stdout line or anywhere on stderr.
-class SecretsNotLeaked : public LineJudge {
-public:
-    SecretsNotLeaked() : LineJudge("dst.secrets_not_leaked") {}
-    void on_line(const LineFacts& line, const protocol::Secrets& secrets,
-                 Tally& tally) const override {
-        if (secrets.empty()) {
-            return;
-        }
-        tally.judged();
-        if (secrets.found_in(line.text)) {
-            tally.fail("a secret config value appears in this stdout line", line.text);
-        }
-    }
-    void on_end(const EndFacts& end, Tally& tally) const override {
-        if (!end.secrets_known) {
-            return;
-        }
-        tally.judged();
-        if (end.secret_on_stderr) {
-            tally.fail("a secret config value appears on stderr", end.stderr_text);
-        }
-    }
-};
-
 const MessagesValid k_messages_valid;
-const SecretsNotLeaked k_secrets;
+const protocol::SecretsJudge k_secrets("dst.secrets_not_leaked");
 
 template <const auto& judge>
 void report_judge(const Inputs& inputs, Verdict& verdict) {
