@@ -6,6 +6,7 @@
 #include "destination/check.hpp"
 #include "engine/check.hpp"
 #include "meltano/check.hpp"
+#include "singer/check.hpp"
 #include "suite/check.hpp"
 
 // Every check conform has, per protocol, in report order. Each table is built once; building it
@@ -14,9 +15,10 @@ namespace conform::checks {
 
 const suite::Checks& airbyte_checks();
 const meltano::Checks& meltano_checks();
+const singer::Checks& singer_checks();
 const destination::Checks& destination_checks();
 
-// What `conform list` shows of every check: Airbyte, Meltano, then destination checks.
+// What `conform list` shows of every check: Airbyte, Meltano, Singer, then destination checks.
 std::vector<engine::CheckInfo> all_infos();
 // Every check id, for --only/--skip names.
 std::vector<std::string> all_ids();

@@ -5,18 +5,23 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <vector>
 
 #include "checks/checks.hpp"
 #include "config/test_config.hpp"
+#include "destination/scenario.hpp"
 #include "destination/source.hpp"
 #include "destination/test_config.hpp"
 #include "diff/baseline.hpp"
@@ -32,6 +37,9 @@
 #include "report/files.hpp"
 #include "report/formats.hpp"
 #include "report/json_read.hpp"
+#include "singer/scenario.hpp"
+#include "singer/source.hpp"
+#include "singer/test_config.hpp"
 #include "suite/runner.hpp"
 #include "suite/scenario.hpp"
 #include "suite/transcript.hpp"
@@ -50,7 +58,8 @@ namespace {
 constexpr const char* k_exit_codes_help =
     "Exit codes: 0 all checks passed (SHOULD warnings allowed unless --strict); 1 a check failed; "
     "2 bad command line; 3 bad test config, suite, catalog or transcript; 4 conform's own error; "
-    "5 nothing ran (no scenario selected, or every check skipped); 130 interrupted.";
+    "5 nothing ran (no scenario selected, every check skipped, or validate found no message); "
+    "130 interrupted.";
 
 struct RunFlags {
     std::string test_config;
@@ -85,6 +94,27 @@ struct RunFlags {
     std::string baseline;
     bool record_digests = false;
 };
+
+// The longest --read-timeout: a week. A read that takes longer is not a test, and the value must
+// stay far from what milliseconds can hold.
+constexpr double k_longest_read_seconds = 7 * 24 * 3600.0;
+
+// Why `text` is not a --read-timeout (seconds above 0, at most a week), or "".
+std::string read_timeout_problem(const std::string& text) {
+    double seconds = 0;
+    const char* end = text.data() + text.size();
+    auto parsed = std::from_chars(text.data(), end, seconds);
+    if (parsed.ec != std::errc() || parsed.ptr != end || !std::isfinite(seconds)) {
+        return fmt::format("'{}' is not a number of seconds (e.g. 300 or 2.5)", text);
+    }
+    if (seconds <= 0 || seconds > k_longest_read_seconds) {
+        return fmt::format(
+            "{} is out of range: a read timeout is more than 0 and at most {:.0f} "
+            "seconds (a week)",
+            text, k_longest_read_seconds);
+    }
+    return {};
+}
 
 // Applies the flags that stand for test-config keys. Throws a usage error naming a bad value.
 void apply_config_flags(const RunFlags& flags, config::TestConfig& config) {
@@ -202,7 +232,7 @@ config::TestConfig test_config_from(const RunFlags& flags) {
                     "--connector/--image need --config FILE (the connector config)");
     }
     config::TestConfig config;
-    config.origin = "<command line>";
+    config.origin = config::k_command_line_origin;
     config.base_dir = std::filesystem::current_path();
     if (!flags.connector.empty()) {
         config.command = config::split_command_line(flags.connector);
@@ -216,12 +246,14 @@ config::TestConfig test_config_from(const RunFlags& flags) {
             container::parse_pull_policy(flags.pull).value_or(container::PullPolicy::missing);
         config.image = image;
     }
-    config.config_text = read_text_file(flags.config);
+    // Checked here, so that a syntax error names the file rather than "<command line>".
+    config.config_text = config::read_json_file(flags.config, config::Holds::secrets);
     if (!flags.invalid_config.empty()) {
-        config.invalid_config_text = read_text_file(flags.invalid_config);
+        config.invalid_config_text =
+            config::read_json_file(flags.invalid_config, config::Holds::secrets);
     }
     if (!flags.catalog.empty()) {
-        config.catalog_text = read_text_file(flags.catalog);
+        config.catalog_text = config::read_json_file(flags.catalog, config::Holds::data);
     }
     config.extensions = flags.extensions;
     apply_config_flags(flags, config);
@@ -294,6 +326,74 @@ void write_reports(const report::RunReport& report, const RunFlags& flags,
         auto given = drawn.find(std::string(format.name));
         report::write_report_file(path->second,
                                   given != drawn.end() ? given->second : format.render(report));
+    }
+}
+
+// Refuses, before anything runs, report paths that would overwrite an input (the test config,
+// the connector config and its secret, a catalog, a transcript, a saved report) or each other, and
+// makes the folders they go in: a report that cannot be written is a usage error naming both
+// paths, not exit 4 after the whole run. `inputs`: what the command read besides its flags'.
+void check_report_paths(const RunFlags& flags, const std::vector<std::filesystem::path>& inputs,
+                        bool report_flags = false) {
+    namespace fs = std::filesystem;
+    std::vector<std::pair<std::string, fs::path>> read;
+    for (const auto& [flag, path] :
+         {std::pair<std::string, std::string>{"--test-config", flags.test_config},
+          {"--config", flags.config},
+          {"--invalid-config", flags.invalid_config},
+          {"--catalog", flags.catalog},
+          {"--baseline", flags.baseline}}) {
+        if (!path.empty()) {
+            read.emplace_back(flag, path);
+        }
+    }
+    for (const auto& suite : flags.suites) {
+        read.emplace_back("--suite", suite);
+    }
+    for (const auto& input : inputs) {
+        read.emplace_back("an input", input);
+    }
+    std::vector<std::pair<std::string, fs::path>> written;
+    for (const auto& format : report::formats()) {
+        auto path = flags.outputs.find(format.name);
+        if (path != flags.outputs.end() && !path->second.empty()) {
+            written.emplace_back(report_flags ? format.report_flag : format.run_flag, path->second);
+        }
+    }
+    auto same_file = [](const fs::path& a, const fs::path& b) {
+        std::error_code error;
+        if (fs::equivalent(a, b, error)) {
+            return true;  // one file by two names (a symlink, a hard link, a relative path)
+        }
+        std::error_code other;
+        auto left = fs::weakly_canonical(a, error);
+        auto right = fs::weakly_canonical(b, other);
+        return !error && !other && left == right;
+    };
+    for (std::size_t i = 0; i < written.size(); ++i) {
+        const auto& [flag, path] = written[i];
+        for (const auto& [what, input] : read) {
+            if (same_file(path, input)) {
+                throw Error(ErrorKind::usage,
+                            fmt::format("{} '{}' is the file read as {} '{}': the report would "
+                                        "overwrite it; write the report elsewhere",
+                                        flag, path.string(), what, input.string()));
+            }
+        }
+        for (std::size_t j = 0; j < i; ++j) {
+            if (same_file(path, written[j].second)) {
+                throw Error(
+                    ErrorKind::usage,
+                    fmt::format("{} '{}' and {} '{}' name the same file: one report would "
+                                "overwrite the other",
+                                written[j].first, written[j].second.string(), flag, path.string()));
+            }
+        }
+        auto problem = report::prepare_report_file(path.string());
+        if (!problem.empty()) {
+            throw Error(ErrorKind::usage, fmt::format("{} {}: cannot write the report there: {}",
+                                                      flag, path.string(), problem));
+        }
     }
 }
 
@@ -396,25 +496,48 @@ int run_source(engine::ScenarioSource& source, const RunFlags& flags, int argc, 
     return write(report);
 }
 
-// A test config with "protocol": "meltano-extension" runs the extension suite (docs/meltano.md).
-int run_meltano_command(const RunFlags& flags, int argc, char** argv) {
+// What a protocol with its own test config (Meltano extensions, Singer taps, Airbyte
+// destinations) says of itself on the command line: the test config's name in the refusal of
+// flags it takes no part of, its user doc and its report's "protocol".
+struct BuiltinProtocol {
+    std::string_view what;  // "an extension test config"
+    std::string_view doc;   // "docs/meltano.md"
+    std::string_view protocol;
+    bool refuses_baseline = false;  // --baseline and --record-digests compare source records
+};
+
+void refuse_source_flags(const RunFlags& flags, const BuiltinProtocol& protocol) {
+    bool baseline = !flags.baseline.empty() || flags.record_digests;
     if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty() ||
         !flags.config.empty() || !flags.invalid_config.empty() || !flags.catalog.empty() ||
-        !flags.extensions.empty()) {
+        !flags.extensions.empty() || (protocol.refuses_baseline && baseline)) {
         throw Error(ErrorKind::usage,
-                    "an extension test config takes no --connector, --image, --suite, --config, "
-                    "--invalid-config, --catalog or --extensions (docs/meltano.md)");
+                    fmt::format("{} takes no --connector, --image, --suite, --config, "
+                                "--invalid-config, --catalog{} ({})",
+                                protocol.what,
+                                protocol.refuses_baseline
+                                    ? ", --extensions, --baseline or --record-digests"
+                                    : " or --extensions",
+                                protocol.doc));
     }
-    auto config = meltano::load_test_config(flags.test_config);
+}
+
+// Runs the scenarios of a protocol with its own test config: `load(path)` reads it, `Source`
+// runs them with `checks`.
+template <typename Source, typename Load, typename Checks>
+int run_builtin_command(const RunFlags& flags, int argc, char** argv,
+                        const BuiltinProtocol& protocol, Load load, const Checks& checks) {
+    refuse_source_flags(flags, protocol);
+    auto config = load(flags.test_config);
     apply_image_flags(flags, config.image);
     auto console = report::make_console_reporter(stdout, flags.verbose);
     InterruptAwareReporter reporter(*console);
-    meltano::MeltanoSource source(config, checks::meltano_checks());
+    Source source(config, checks);
     return run_source(
         source, flags, argc, argv, *console, reporter,
-        [&config](report::RunReport& report) {
+        [&config, &protocol](report::RunReport& report) {
             report.test_config = config.origin.string();
-            report.protocol = std::string(report::k_meltano_extension);
+            report.protocol = std::string(protocol.protocol);
         },
         [&flags](const report::RunReport& report) {
             write_reports(report, flags);
@@ -422,32 +545,28 @@ int run_meltano_command(const RunFlags& flags, int argc, char** argv) {
         });
 }
 
+// A test config with "protocol": "meltano-extension" runs the extension suite (docs/meltano.md).
+int run_meltano_command(const RunFlags& flags, int argc, char** argv) {
+    return run_builtin_command<meltano::MeltanoSource>(
+        flags, argc, argv,
+        {"an extension test config", "docs/meltano.md", report::k_meltano_extension},
+        meltano::load_test_config, checks::meltano_checks());
+}
+
+// A test config with "protocol": "singer" runs the Singer suite (docs/singer.md).
+int run_singer_command(const RunFlags& flags, int argc, char** argv) {
+    return run_builtin_command<singer::SingerSource>(
+        flags, argc, argv, {"a Singer test config", "docs/singer.md", report::k_singer},
+        singer::load_test_config, checks::singer_checks());
+}
+
 // A test config with "protocol": "airbyte-destination" runs the destination suite
 // (docs/destinations.md).
 int run_destination_command(const RunFlags& flags, int argc, char** argv) {
-    if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty() ||
-        !flags.config.empty() || !flags.invalid_config.empty() || !flags.catalog.empty() ||
-        !flags.extensions.empty() || !flags.baseline.empty() || flags.record_digests) {
-        throw Error(ErrorKind::usage,
-                    "a destination test config takes no --connector, --image, --suite, --config, "
-                    "--invalid-config, --catalog, --extensions, --baseline or --record-digests "
-                    "(docs/destinations.md)");
-    }
-    auto config = destination::load_test_config(flags.test_config);
-    apply_image_flags(flags, config.image);
-    auto console = report::make_console_reporter(stdout, flags.verbose);
-    InterruptAwareReporter reporter(*console);
-    destination::DestinationSource source(config, checks::destination_checks());
-    return run_source(
-        source, flags, argc, argv, *console, reporter,
-        [&config](report::RunReport& report) {
-            report.test_config = config.origin.string();
-            report.protocol = std::string(report::k_airbyte_destination);
-        },
-        [&flags](const report::RunReport& report) {
-            write_reports(report, flags);
-            return exit_code_for(report);
-        });
+    return run_builtin_command<destination::DestinationSource>(
+        flags, argc, argv,
+        {"a destination test config", "docs/destinations.md", report::k_airbyte_destination, true},
+        destination::load_test_config, checks::destination_checks());
 }
 
 std::vector<diff::AcceptedChange> accepted_changes_of(const config::TestConfig& config) {
@@ -469,13 +588,14 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
     diff.target = probe.describe();
     std::vector<diff::StreamDigests> digests;
     if (answers.read_failure.empty()) {
-        digests = diff::digests_of(answers.read, diff::keys_of_catalog(answers.read_catalog));
+        digests = diff::digests_of(answers.read,
+                                   diff::keys_for_digests(answers.read_catalog, answers.catalog));
     } else {
         diff.notes.push_back(fmt::format("no record digests: the read {}", answers.read_failure));
     }
     if (!flags.baseline.empty()) {
         auto baseline = diff::load_baseline(flags.baseline);
-        diff.changes = diff::diff_verdicts(baseline.verdicts, report);
+        diff.changes = diff::diff_verdicts(baseline.verdicts, report, &diff.notes);
         if (baseline.streams.empty()) {
             diff.notes.emplace_back(
                 "records not compared: the baseline has no \"streams\" (write "
@@ -502,18 +622,23 @@ int finish_with_baseline(const report::RunReport& report, const config::TestConf
 }
 
 int run_command(const RunFlags& flags, int argc, char** argv) {
+    check_report_paths(flags, {});
     if (meltano::is_meltano_test_config(flags.test_config)) {
         return run_meltano_command(flags, argc, argv);
+    }
+    if (singer::is_singer_test_config(flags.test_config)) {
+        return run_singer_command(flags, argc, argv);
     }
     if (destination::is_destination_test_config(flags.test_config)) {
         return run_destination_command(flags, argc, argv);
     }
     auto scenarios = load_scenarios(flags.suites);
     auto config = test_config_from(flags);
+    check_report_paths(flags, config.files);
     suite::SourceOptions source_options;
     source_options.spelling = flags.extension_keys == "bare" ? protocol::KeySpelling::bare
                                                              : protocol::KeySpelling::estuary;
-    auto console = report::make_console_reporter(stdout, flags.verbose);
+    auto console = report::make_console_reporter(stdout, flags.verbose, config.extensions);
     InterruptAwareReporter reporter(*console);
     suite::AirbyteSource source(config, std::move(scenarios), checks::airbyte_checks(),
                                 source_options, reporter);
@@ -560,16 +685,18 @@ config::TestConfig version_config(RunFlags flags, const std::string& command,
     return config;
 }
 
+// `rerun`: the diff's own command line, which reruns a scenario on both versions.
 report::RunReport run_version(const char* role, const config::TestConfig& config,
-                              const RunFlags& flags,
-                              const std::vector<suite::Scenario>& scenarios) {
+                              const RunFlags& flags, const std::vector<suite::Scenario>& scenarios,
+                              const std::string& rerun) {
     engine::RunOptions options;
     options.strict = flags.strict;
     options.only = flags.only;
     options.skip = flags.skip;
+    options.rerun_prefix = rerun;
     fmt::print("== {}\n", role);
     std::fflush(stdout);
-    auto console = report::make_console_reporter(stdout, flags.verbose);
+    auto console = report::make_console_reporter(stdout, flags.verbose, config.extensions);
     auto report =
         suite::run_suites(config, scenarios, checks::airbyte_checks(), options, {}, *console);
     report.started_at = now_iso8601();
@@ -578,7 +705,8 @@ report::RunReport run_version(const char* role, const config::TestConfig& config
     return report;
 }
 
-int diff_command(const RunFlags& flags, const DiffFlags& versions) {
+int diff_command(const RunFlags& flags, const DiffFlags& versions, int argc, char** argv) {
+    check_report_paths(flags, {});
     auto scenarios = load_scenarios(flags.suites);
     auto ids = checks::all_ids();
     auto headers = suite::headers_of(scenarios);
@@ -586,11 +714,15 @@ int diff_command(const RunFlags& flags, const DiffFlags& versions) {
     engine::check_selection_names(flags.skip, headers, ids);
     auto control = version_config(flags, versions.control, versions.control_image);
     auto target = version_config(flags, versions.target, versions.target_image);
+    auto inputs = control.files;
+    inputs.insert(inputs.end(), target.files.begin(), target.files.end());
+    check_report_paths(flags, inputs);
     report::RunReport control_report;
     report::RunReport target_report;
     try {
-        control_report = run_version("control", control, flags, scenarios);
-        target_report = run_version("target", target, flags, scenarios);
+        auto rerun = rerun_prefix(argc, argv);
+        control_report = run_version("control", control, flags, scenarios, rerun);
+        target_report = run_version("target", target, flags, scenarios, rerun);
     } catch (const Error&) {
         // What failed after Ctrl-C failed because of it; no diff of half-finished runs.
         if (!process::stop_requested()) {
@@ -627,17 +759,26 @@ int list_command(const std::vector<std::string>& suite_files) {
         fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
         fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
     }
-    fmt::print("\nSuite '{}' (test configs with \"protocol\": \"meltano-extension\"):\n",
-               meltano::k_suite);
-    for (const auto& scenario : meltano::builtin_scenarios(checks::meltano_checks())) {
-        fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
-        fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
-    }
+    // The protocols whose scenarios are built in and selected by the test config's "protocol".
+    auto print_protocol = [](std::string_view name, std::string_view protocol,
+                             const auto& builtin) {
+        fmt::print("\nSuite '{}' (test configs with \"protocol\": \"{}\"):\n", name, protocol);
+        for (const auto& scenario : builtin) {
+            fmt::print("  {:<28} {}\n", scenario.id, scenario.title);
+            fmt::print("  {:<28}   checks: {}\n", "", fmt::join(scenario.checks, ", "));
+        }
+    };
+    print_protocol(meltano::k_suite, "meltano-extension",
+                   meltano::builtin_scenarios(checks::meltano_checks()));
+    print_protocol(singer::k_suite, "singer", singer::builtin_scenarios(checks::singer_checks()));
+    print_protocol(destination::k_suite, report::k_airbyte_destination,
+                   destination::builtin_scenarios(checks::destination_checks()));
     return k_exit_passed;
 }
 
 int validate_command(const std::string& catalog_path, const std::string& transcript_path,
-                     const RunFlags& flags) {
+                     const RunFlags& flags, int argc, char** argv) {
+    check_report_paths(flags, {catalog_path, transcript_path});
     auto catalog_text = read_text_file(catalog_path);
     auto document = json::parse_json_text(catalog_text, catalog_path);
     std::map<std::string, std::vector<std::string>> volatile_fields;
@@ -659,13 +800,25 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
                                              checks::airbyte_checks(), flags.strict);
     report.started_at = now_iso8601();
     report.conform_version = CONFORM_VERSION;
+    auto rerun = rerun_prefix(argc, argv);
+    for (auto& scenario : report.scenarios) {
+        scenario.rerun = rerun;
+    }
     auto console = report::make_console_reporter(stdout, flags.verbose);
     for (const auto& scenario : report.scenarios) {
         console->scenario_finished(scenario);
     }
     console->run_finished(report);
     write_reports(report, flags);
-    return exit_code_for(report);
+    auto exit_code = exit_code_for(report);
+    if (report.recorded_messages == 0 && exit_code == k_exit_passed) {
+        fmt::print(stderr,
+                   "conform: nothing was validated: no line of '{}' is an Airbyte message (a "
+                   "read's stdout has one JSON message per line)\n",
+                   transcript_path);
+        return k_exit_nothing_ran;
+    }
+    return exit_code;
 }
 
 using SavedRuns = std::map<std::pair<std::string, std::string>,
@@ -706,6 +859,7 @@ int report_command(const std::vector<std::string>& inputs, const RunFlags& flags
         throw Error(ErrorKind::usage,
                     fmt::format("say what to write: {} FILE", fmt::join(names, ", ")));
     }
+    check_report_paths(flags, {inputs.begin(), inputs.end()}, true);
     // Reports of one connector and test config are the shards (or parts) of one run.
     SavedRuns runs;
     for (const auto& input : inputs) {
@@ -759,9 +913,59 @@ void add_report_flags(CLI::App& command, RunFlags& flags) {
                      "show every scenario's runs and skipped checks");
 }
 
+// The long flags of `command`, "--strict" and so on.
+std::vector<std::string> long_flags_of(const CLI::App& command) {
+    std::vector<std::string> flags;
+    for (const auto* option : command.get_options()) {
+        for (const auto& name : option->get_lnames()) {
+            flags.push_back("--" + name);
+        }
+    }
+    return flags;
+}
+
+// "unknown flag --stirct of `conform run` (did you mean '--strict'?)" for the first flag of
+// `argv` (from `first`) that `command` does not know and that is close to one it does; or "".
+std::string mistyped_flag_hint(const CLI::App& command, int first, int argc, char** argv) {
+    auto flags = long_flags_of(command);
+    for (int i = first; i < argc; ++i) {
+        std::string word = argv[i];
+        word = word.substr(0, word.find('='));
+        if (!word.starts_with("--") || word == "--" ||
+            std::find(flags.begin(), flags.end(), word) != flags.end()) {
+            continue;
+        }
+        auto hint = did_you_mean(word, flags);
+        if (!hint.empty()) {
+            return fmt::format("unknown flag {} of `conform {}`{}", word, command.get_name(), hint);
+        }
+    }
+    return {};
+}
+
+// What a command line that CLI11 refused probably meant: the nearest sub-command for an unknown
+// one, else the nearest flag of the sub-command for an unknown one; "" when nothing is close.
+std::string mistyped_word_hint(const CLI::App& app, int argc, char** argv) {
+    if (argc < 2) {
+        return {};
+    }
+    std::string first = argv[1];
+    std::vector<std::string> commands;
+    for (const auto* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+        commands.push_back(command->get_name());
+    }
+    if (std::find(commands.begin(), commands.end(), first) != commands.end()) {
+        return mistyped_flag_hint(*app.get_subcommand(first), 2, argc, argv);
+    }
+    auto hint = first.starts_with("-") ? std::string() : did_you_mean(first, commands);
+    return hint.empty() ? std::string() : fmt::format("unknown sub-command '{}'{}", first, hint);
+}
+
 // Ctrl-C or SIGTERM stop every connector conform started; the main thread then finishes the
 // current run (reaping it and removing its container) and exits with 130. If it has not after
-// k_interrupt_patience, conform exits anyway.
+// k_interrupt_patience, conform exits anyway. A signal that one of conform's own descendants sent
+// (a connector that signals its parent) is the connector's doing, not the user's: it is reported
+// and ignored.
 constexpr auto k_interrupt_patience = std::chrono::seconds(30);
 
 void install_stop_handler() {
@@ -772,14 +976,49 @@ void install_stop_handler() {
     sigaddset(&signals, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
     std::thread([] {
-        int received = 0;
-        sigwait(&signals, &received);
-        fmt::print(stderr, "\nconform: stopping (signal {}); cleaning up connectors\n", received);
+        // The next signal from outside conform's process tree; nullopt when `deadline` passed.
+        using Clock = std::chrono::steady_clock;
+        auto from_outside = [](std::optional<Clock::time_point> deadline) -> std::optional<int> {
+            while (true) {
+                siginfo_t info{};
+                int received = 0;
+                if (!deadline) {
+                    received = sigwaitinfo(&signals, &info);
+                } else {
+                    auto left = std::max(Clock::duration::zero(), *deadline - Clock::now());
+                    auto seconds = std::chrono::duration_cast<std::chrono::seconds>(left);
+                    auto nanoseconds =
+                        std::chrono::duration_cast<std::chrono::nanoseconds>(left - seconds);
+                    timespec wait{static_cast<time_t>(seconds.count()),
+                                  static_cast<long>(nanoseconds.count())};
+                    received = sigtimedwait(&signals, &info, &wait);
+                }
+                if (received < 0) {
+                    if (errno == EINTR) {
+                        continue;
+                    }
+                    return std::nullopt;
+                }
+                // A terminal's Ctrl-C comes from the kernel (no sender); kill(2) names its sender.
+                bool sent =
+                    info.si_code == SI_USER || info.si_code == SI_QUEUE || info.si_code == SI_TKILL;
+                if (sent && process::sent_by_descendant(info.si_pid)) {
+                    fmt::print(stderr,
+                               "\nconform: ignored signal {} from pid {}, a process conform "
+                               "started (only a signal from outside stops the run)\n",
+                               received, info.si_pid);
+                    continue;
+                }
+                return received;
+            }
+        };
+        auto received = from_outside(std::nullopt);
+        fmt::print(stderr, "\nconform: stopping (signal {}); cleaning up connectors\n",
+                   received.value_or(0));
         process::request_stop();
         // A second signal, or the patience running out, ends conform at once. Connectors
         // still running get SIGKILL from the kernel then (PR_SET_PDEATHSIG).
-        timespec patience{static_cast<time_t>(k_interrupt_patience.count()), 0};
-        if (sigtimedwait(&signals, nullptr, &patience) > 0) {
+        if (from_outside(Clock::now() + k_interrupt_patience)) {
             fmt::print(stderr, "conform: second signal; exiting now\n");
         } else {
             fmt::print(stderr, "conform: connectors did not stop in time; exiting\n");
@@ -815,7 +1054,7 @@ int conform_main(int argc, char** argv) {
                     "spelling of extension keys written into catalogs")
         ->check(CLI::IsMember({"bare", "estuary"}));
     run->add_option("--read-timeout", flags.read_timeout, "seconds a read may take")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Validator(read_timeout_problem, "SECONDS", "seconds"));
     run->add_option("--inject", flags.inject,
                     "command that adds data while tailing (tail.inject_command)");
     run->add_flag("--states-are-patches", flags.states_are_patches,
@@ -862,6 +1101,11 @@ int conform_main(int argc, char** argv) {
     add_selection_and_container_flags(
         *diff, flags, "STREAM:/pointer of a field that may differ between versions (repeatable)");
     add_report_flags(*diff, flags);
+    diff->footer(
+        "Exit codes of diff: 0 no breaking difference (only harmless or accepted ones; checks "
+        "that fail on both versions are no difference); 1 at least one breaking difference the "
+        "test config does not accept; 2 bad command line; 3 bad test config, suite or catalog; 4 "
+        "conform's own error; 130 interrupted.");
     std::vector<std::string> report_inputs;
     auto* report_cmd = app.add_subcommand(
         "report", "render saved JSON reports, merging the shards of a run into one");
@@ -874,6 +1118,12 @@ int conform_main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
         int code = app.exit(error);
+        if (code != 0) {
+            auto hint = mistyped_word_hint(app, argc, argv);
+            if (!hint.empty()) {
+                fmt::print(stderr, "conform: {}\n", hint);
+            }
+        }
         return code == 0 ? k_exit_passed : k_exit_usage;
     }
     try {
@@ -886,12 +1136,12 @@ int conform_main(int argc, char** argv) {
         }
         if (*diff) {
             install_stop_handler();
-            return diff_command(flags, versions);
+            return diff_command(flags, versions, argc, argv);
         }
         if (*report_cmd) {
             return report_command(report_inputs, flags);
         }
-        return validate_command(catalog_path, transcript_path, flags);
+        return validate_command(catalog_path, transcript_path, flags, argc, argv);
     } catch (const Error& error) {
         fmt::print(stderr, "conform: error: {}\n", error.what());
         switch (error.kind()) {

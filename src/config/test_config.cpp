@@ -1,6 +1,7 @@
 #include "config/test_config.hpp"
 
 #include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,7 @@
 #include "schema/user_document.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
+#include "util/text.hpp"
 
 namespace conform::config {
 
@@ -60,9 +62,32 @@ std::filesystem::path resolve(const std::filesystem::path& base, const std::stri
     return path.is_absolute() ? path : base / path;
 }
 
+// Expected records are many documents, one a line: they may take more than one input document.
+constexpr std::size_t k_max_expected_records_bytes = 256 * 1024 * 1024;
+
+// `text` of the file `path`, once its JSON syntax is known to be right: every problem is then
+// reported against the file that has it, not the test config that names it.
+std::string checked_json(std::string text, const std::filesystem::path& path, Holds holds) {
+    constexpr unsigned k_flags = rapidjson::kParseCommentsFlag | rapidjson::kParseIterativeFlag;
+    rapidjson::Document document;
+    document.Parse<k_flags>(text.data(), text.size());
+    if (!document.HasParseError()) {
+        return text;
+    }
+    if (holds == Holds::data) {
+        json::parse_json_text(text, path.string());  // throws, showing the line
+    }
+    auto position = position_of(text, document.GetErrorOffset());
+    throw_input_error(
+        fmt::format("{}:{}:{}: {} (the line is not shown: a connector config "
+                    "holds secrets)",
+                    path.string(), position.line, position.column,
+                    rapidjson::GetParseError_En(document.GetParseError())));
+}
+
 std::vector<TestConfig::ExpectedRecord> read_expected_records(const std::filesystem::path& path) {
     std::vector<TestConfig::ExpectedRecord> records;
-    std::istringstream lines(read_text_file(path));
+    std::istringstream lines(read_text_file(path, k_max_expected_records_bytes));
     std::string line;
     std::size_t number = 0;
     while (std::getline(lines, line)) {
@@ -121,15 +146,29 @@ void read_connector(const rapidjson::Value& connector, TestConfig& config) {
     }
 }
 
+// "resume": {"max": N} (every checkpoint up to N) or the older {"sample": N}; both may be given.
+ResumeSampling resume_sampling(const rapidjson::Value& resume) {
+    ResumeSampling sampling;
+    if (resume.HasMember("max")) {
+        sampling.max = resume["max"].GetUint();
+    }
+    if (resume.HasMember("sample")) {
+        sampling.sample = resume["sample"].GetUint();
+    }
+    return sampling;
+}
+
 void read_optional_sections(const rapidjson::Value& document, TestConfig& config) {
-    auto file_text = [&config](const rapidjson::Value& value) {
-        return read_text_file(resolve(config.base_dir, value.GetString()));
+    auto file_text = [&config](const rapidjson::Value& value, Holds holds = Holds::secrets) {
+        auto path = resolve(config.base_dir, value.GetString());
+        config.files.push_back(path);
+        return checked_json(read_text_file(path), path, holds);
     };
     if (document.HasMember("invalid_config")) {
         config.invalid_config_text = file_text(document["invalid_config"]);
     }
     if (document.HasMember("catalog")) {
-        config.catalog_text = file_text(document["catalog"]);
+        config.catalog_text = file_text(document["catalog"], Holds::data);
     }
     if (document.HasMember("extensions")) {
         config.extensions = string_list(document["extensions"]);
@@ -139,9 +178,13 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
             config.volatile_fields[stream.name.GetString()] = string_list(stream.value);
         }
     }
+    if (document.HasMember("reemitting_streams")) {
+        config.reemitting_streams = string_list(document["reemitting_streams"]);
+    }
     if (document.HasMember("expected_records")) {
         const auto& expected = document["expected_records"];
         auto path = resolve(config.base_dir, expected["path"].GetString());
+        config.files.push_back(path);
         config.expected_records = read_expected_records(path);
         config.expected_exact = string_member(expected, "mode") == "exact";
         config.expected_origin = path.string();
@@ -154,8 +197,8 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
         config.read_timeout = seconds_member(timeouts, "read", config.read_timeout);
     }
     config.grace = seconds_member(document, "grace_seconds", config.grace);
-    if (document.HasMember("resume") && document["resume"].HasMember("sample")) {
-        config.resume_sample = document["resume"]["sample"].GetUint();
+    if (document.HasMember("resume")) {
+        config.resume = resume_sampling(document["resume"]);
     }
     if (document.HasMember("merge")) {
         const auto& merge = document["merge"];
@@ -213,17 +256,71 @@ bool TestConfig::claims(std::string_view extension) const {
     return std::find(extensions.begin(), extensions.end(), extension) != extensions.end();
 }
 
+namespace {
+
+// A setting as a test config spells it and as a flag does ("" when only a test config can say it).
+struct SettingWords {
+    std::string_view key;
+    std::string_view in_test_config;
+    std::string_view flag;
+};
+
+constexpr SettingWords k_setting_words[] = {
+    {"invalid_config", "\"invalid_config\"", "--invalid-config FILE"},
+    {"expected_records", "\"expected_records\"", ""},
+    {"merge_config", "\"merge\": {\"config\"}", ""},
+    {"full_state_config", "\"merge\": {\"full_state_config\"}", ""},
+    {"inject_command", "\"tail\": {\"inject_command\"}", "--inject 'COMMAND'"},
+    {"projections", "\"projections\"", ""},
+};
+
+constexpr std::string_view k_claims_prefix = "claims:";
+
+}  // namespace
+
+std::string TestConfig::lacks(std::string_view key) const {
+    if (key.starts_with(k_claims_prefix)) {
+        auto extension = key.substr(k_claims_prefix.size());
+        return from_flags() ? fmt::format("--extensions does not list '{}'", extension)
+                            : fmt::format(
+                                  "the test config does not claim the '{}' extension (its "
+                                  "\"extensions\" list)",
+                                  extension);
+    }
+    const auto* words = std::find_if(std::begin(k_setting_words), std::end(k_setting_words),
+                                     [key](const SettingWords& entry) { return entry.key == key; });
+    if (words == std::end(k_setting_words)) {
+        return fmt::format("the test config has no \"{}\"", key);
+    }
+    if (!from_flags()) {
+        return fmt::format("the test config has no {}", words->in_test_config);
+    }
+    if (words->flag.empty()) {
+        return fmt::format(
+            "no test config says {} (only a test config can; this run has flags only)",
+            words->in_test_config);
+    }
+    return fmt::format("no {} was given", words->flag);
+}
+
 TestConfig load_test_config(const std::filesystem::path& path) {
     schema::UserDocument file(read_text_file(path), path.string(), test_config_schema(),
-                              {"test config", "test-config.schema.json"});
+                              {"test config", "docs/test-config.md"});
     const auto& document = file.root();
     TestConfig config;
     config.origin = path;
     config.base_dir = std::filesystem::absolute(path).parent_path();
+    config.files.push_back(path);
     read_connector(document["connector"], config);
-    config.config_text = read_text_file(resolve(config.base_dir, document["config"].GetString()));
+    auto config_path = resolve(config.base_dir, document["config"].GetString());
+    config.files.push_back(config_path);
+    config.config_text = checked_json(read_text_file(config_path), config_path, Holds::secrets);
     read_optional_sections(document, config);
     return config;
+}
+
+std::string read_json_file(const std::filesystem::path& path, Holds holds) {
+    return checked_json(read_text_file(path), path, holds);
 }
 
 std::vector<std::string> split_command_line(std::string_view command_line) {

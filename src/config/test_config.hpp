@@ -15,11 +15,25 @@ namespace conform::config {
 
 using Projections = std::vector<std::pair<std::string, std::string>>;
 
+// TestConfig::origin of a run given by flags only, without a test config file.
+inline constexpr std::string_view k_command_line_origin = "<command line>";
+
+// Which checkpoints a resuming step starts from: every one up to `max`, evenly spaced beyond it;
+// or, with the older `sample` key, first, middle, last and `sample` evenly spaced ones.
+struct ResumeSampling {
+    static constexpr std::size_t k_default_max = 20;
+    std::size_t max = k_default_max;
+    std::optional<std::size_t> sample;
+};
+
 // How to run one connector and what to expect of it: a test config file (schema in
 // schemas/test-config.schema.json), or the same built from command-line flags.
 struct TestConfig {
     std::filesystem::path origin;  // the file, or "<command line>"
     std::filesystem::path base_dir;
+    // Every file a test config file made conform read: itself, the connector configs, the
+    // catalog, the expected records (no report may overwrite one). Empty for flags.
+    std::vector<std::filesystem::path> files;
 
     std::vector<std::string> command;               // native connector argv
     std::optional<container::ImageSettings> image;  // or an image
@@ -31,6 +45,9 @@ struct TestConfig {
     std::optional<std::string> catalog_text;
     std::vector<std::string> extensions;
     std::map<std::string, std::vector<std::string>> volatile_fields;
+    // Streams that emit every record again on each read by design (a heartbeat, a snapshot with
+    // a fresh cursor): their re-emissions after a resume are not findings (X-STATE-3).
+    std::vector<std::string> reemitting_streams;
 
     struct ExpectedRecord {
         std::string stream;
@@ -47,7 +64,7 @@ struct TestConfig {
     std::chrono::milliseconds read_timeout{300'000};
     std::chrono::milliseconds grace{5'000};
 
-    std::size_t resume_sample = 2;
+    ResumeSampling resume;
     std::optional<std::string> merge_config_text;
     std::optional<std::string> full_state_config_text;
     bool states_are_patches = false;
@@ -68,11 +85,31 @@ struct TestConfig {
     std::vector<AcceptedChange> accepted_changes;
 
     bool claims(std::string_view extension) const;
+
+    // Given by flags only (--connector/--image and --config), not by a test config file.
+    bool from_flags() const { return origin == k_command_line_origin; }
+
+    // Says that the setting `key` is missing ("invalid_config", "inject_command", "claims:tail"...)
+    // in the terms the user gave the others in: the test config's key, or the flag of a flags-only
+    // run (and that a test config is needed where no flag says it).
+    std::string lacks(std::string_view key) const;
 };
 
 // Loads and validates a test config file. Throws conform::Error (input) naming the file, the line
-// and the field, and what was expected, for every problem found.
+// and the field, and what was expected, for every problem found. The files it names are read
+// (each at most k_max_input_file_bytes; expected records at most 256 MiB) and their JSON syntax
+// checked, so that a syntax error names the file that has it; a connector config's error never
+// shows its line, which may hold a secret.
 TestConfig load_test_config(const std::filesystem::path& path);
+
+// What a JSON input file holds: a connector config holds secrets, so its syntax errors never show
+// the line.
+enum class Holds { data, secrets };
+
+// The text of the JSON file `path` (read as read_text_file reads it), once its syntax is known to
+// be right. Throws conform::Error (input) naming the file, line and column of a syntax error,
+// with the line only for Holds::data. For files named by flags as for those a test config names.
+std::string read_json_file(const std::filesystem::path& path, Holds holds);
 
 // Splits a command line into argv the way a POSIX shell would for words and quotes (no
 // expansion). Throws conform::Error (usage) on an unterminated quote.

@@ -321,8 +321,11 @@ process::LaunchSpec image_launch_spec(const ImageSettings& settings, const Call&
     spec.cleanup_command = runtime.with({"rm", "-f", name});
     spec.leftover_argument = name;
     // The runtime's daemons (conmon) would inherit the run marker: they are the engine's, and
-    // killing them loses the container's output and exit status.
+    // killing them loses the container's output and exit status. They are conform's descendants
+    // all the same (conform is their subreaper): when the cleanup fails, what the run left behind
+    // is killed, a client that exec'd the connector too.
     spec.mark_descendants = false;
+    spec.leftovers = process::LaunchSpec::Leftovers::kill_when_cleanup_fails;
     spec.timeout = call.timeout;
     spec.grace = call.grace;
     return spec;

@@ -168,6 +168,9 @@ CommandOutput run_command(const std::vector<std::string>& argv, std::chrono::mil
     spec.argv = argv;
     spec.timeout = timeout;
     spec.grace = 2s;
+    // conform's own helper commands (a runtime's CLI, a test's script) may start a service that
+    // must outlive them (a podman API socket): what they leave behind is theirs.
+    spec.leftovers = process::LaunchSpec::Leftovers::keep;
     CapturingObserver observer;
     process::RunResult result = process::run(spec, observer);
     CommandOutput output;

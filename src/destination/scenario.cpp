@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "destination/check.hpp"
-#include "engine/bind.hpp"
+#include "engine/scenarios.hpp"
 #include "util/error.hpp"
 
 namespace conform::destination {
@@ -165,10 +165,12 @@ const Check* find_check(const Checks& checks, std::string_view id) {
 }
 
 std::vector<Scenario> builtin_scenarios(const std::vector<Check>& checks) {
-    return engine::bind_scenarios(
-        scenario_table(), checks,
-        [](const std::vector<Check>& all, const std::string& id) { return find_check(all, id); },
+    auto scenarios = scenario_table();
+    engine::bind_checks(
+        scenarios, checks,
+        [](const std::vector<Check>& table, std::string_view id) { return find_check(table, id); },
         [](const Check& check, const Scenario& scenario) { return match(check, scenario); });
+    return scenarios;
 }
 
 }  // namespace conform::destination

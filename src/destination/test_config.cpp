@@ -4,9 +4,8 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-
 #include "config/test_config.hpp"
+#include "engine/scenarios.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
 #include "schema/user_document.hpp"
@@ -23,11 +22,6 @@ const schema::Schema& test_config_schema() {
     static const schema::Schema k_schema =
         schema::Schema::compile_text(resources::find("destination-test-config.schema.json"));
     return k_schema;
-}
-
-std::filesystem::path resolve(const std::filesystem::path& base, const std::string& path) {
-    std::filesystem::path p(path);
-    return p.is_absolute() ? p : (base / p).lexically_normal();
 }
 
 std::vector<std::string> strings_of(const rapidjson::Value& array) {
@@ -73,7 +67,7 @@ void read_destination(const rapidjson::Value& destination, TestConfig& config,
         if (config.command.empty() || config.command.front().empty()) {
             problems.emplace_back("/destination/command", "a program to run");
         } else if (config.command.front().find('/') != std::string::npos) {
-            config.command.front() = resolve(config.base_dir, config.command.front()).string();
+            config.command.front() = resolve_under(config.base_dir, config.command.front()).string();
         }
     } else {
         container::ImageSettings image;
@@ -97,7 +91,7 @@ void read_destination(const rapidjson::Value& destination, TestConfig& config,
         config.env = string_map(destination["env"]);
     }
     if (destination.HasMember("working_dir")) {
-        config.working_dir = resolve(config.base_dir, destination["working_dir"].GetString());
+        config.working_dir = resolve_under(config.base_dir, destination["working_dir"].GetString());
     }
 }
 
@@ -116,12 +110,12 @@ void read_input(const rapidjson::Value& input, TestConfig& config) {
         settings.stream_status = input["stream_status"].GetBool();
     }
     if (input.HasMember("recorded")) {
-        auto path = resolve(config.base_dir, input["recorded"].GetString());
+        auto path = resolve_under(config.base_dir, input["recorded"].GetString());
         settings.recorded_text = read_text_file(path);
         settings.recorded_origin = path.string();
     }
     if (input.HasMember("recorded_second_sync")) {
-        auto path = resolve(config.base_dir, input["recorded_second_sync"].GetString());
+        auto path = resolve_under(config.base_dir, input["recorded_second_sync"].GetString());
         settings.recorded_second_text = read_text_file(path);
         settings.recorded_second_origin = path.string();
     }
@@ -138,7 +132,7 @@ void read_behaviour(const rapidjson::Value& document, TestConfig& config) {
             config.verify_command.front().find('/') != std::string::npos &&
             config.verify_command.front().find("${") == std::string::npos) {
             config.verify_command.front() =
-                resolve(config.base_dir, config.verify_command.front()).string();
+                resolve_under(config.base_dir, config.verify_command.front()).string();
         }
         if (verify.HasMember("env")) {
             config.verify_env = string_map(verify["env"]);
@@ -194,18 +188,7 @@ std::string_view to_string(Handling handling) {
 }
 
 bool is_destination_test_config(const std::filesystem::path& path) {
-    if (path.empty()) {
-        return false;
-    }
-    std::ifstream in(path, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    rapidjson::Document document;
-    document.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(
-        text.c_str(), text.size());
-    auto protocol = document.IsObject() ? document.FindMember("protocol") : document.MemberEnd();
-    return !document.HasParseError() && document.IsObject() && protocol != document.MemberEnd() &&
-           protocol->value.IsString() &&
-           std::string_view(protocol->value.GetString()) == k_protocol;
+    return engine::declares_protocol(path, k_protocol);
 }
 
 TestConfig load_test_config(const std::filesystem::path& path) {
@@ -217,12 +200,12 @@ TestConfig load_test_config(const std::filesystem::path& path) {
     config.base_dir = std::filesystem::absolute(path).parent_path();
     std::vector<schema::Problem> problems;
     read_destination(document["destination"], config, problems);
-    config.config_text = read_text_file(resolve(config.base_dir, document["config"].GetString()));
+    config.config_text = read_text_file(resolve_under(config.base_dir, document["config"].GetString()));
     if (document.HasMember("invalid_config")) {
         config.invalid_config_text =
-            read_text_file(resolve(config.base_dir, document["invalid_config"].GetString()));
+            read_text_file(resolve_under(config.base_dir, document["invalid_config"].GetString()));
     }
-    auto catalog = resolve(config.base_dir, document["catalog"].GetString());
+    auto catalog = resolve_under(config.base_dir, document["catalog"].GetString());
     config.catalog_text = read_text_file(catalog);
     config.catalog_origin = catalog.string();
     if (document.HasMember("input")) {

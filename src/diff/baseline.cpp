@@ -6,6 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <set>
+
 #include "config/test_config.hpp"
 #include "json/digest.hpp"
 #include "json/parse.hpp"
@@ -38,6 +41,45 @@ std::string identity_text(const rapidjson::Document& data, const std::vector<std
     }
     auto text = json::to_canonical_json(parts);
     return text.size() <= k_max_identity_text ? text : json::digest_of(parts).hex();
+}
+
+// Every field with a value, by JSON pointer, with its JSON type ("/address/city:string"):
+// records of the same shape differ only in values.
+void list_leaves(const Value& value, const std::string& path, std::vector<std::string>& out) {
+    if (value.IsObject()) {
+        for (const auto& member : value.GetObject()) {
+            list_leaves(member.value,
+                        path + "/" + json::escape_pointer_token(member.name.GetString()), out);
+        }
+        return;
+    }
+    if (value.IsNull()) {
+        return;
+    }
+    out.push_back(path + ":" + std::string(json_type_name(value)));
+}
+
+std::string shape_digest(const rapidjson::Document& data) {
+    std::vector<std::string> leaves;
+    list_leaves(data, "", leaves);
+    std::sort(leaves.begin(), leaves.end());
+    rapidjson::Document list(rapidjson::kArrayType);
+    for (const auto& leaf : leaves) {
+        list.PushBack(Value(leaf.c_str(), list.GetAllocator()), list.GetAllocator());
+    }
+    return json::digest_of(list).hex();
+}
+
+// A record's digests as the baseline keeps them: "CONTENT/SHAPE" (older baselines: CONTENT).
+struct RecordDigest {
+    std::string content;
+    std::string shape;  // empty when unknown
+};
+
+RecordDigest split_digest(const std::string& text) {
+    auto slash = text.find('/');
+    return slash == std::string::npos ? RecordDigest{text, ""}
+                                      : RecordDigest{text.substr(0, slash), text.substr(slash + 1)};
 }
 
 std::string string_of(const Value& object, const char* name, const std::string& origin) {
@@ -82,7 +124,128 @@ StreamDigests stream_of(const Value& entry, const std::string& origin) {
     return stream;
 }
 
+void add_removed(const std::string& stream, const std::vector<std::string>& removed,
+                 std::vector<Change>& changes) {
+    if (!removed.empty()) {
+        changes.push_back(
+            {"records.removed",
+             stream,
+             fmt::format("{} record(s) missing, e.g. {}", removed.size(), first_examples(removed)),
+             true,
+             {}});
+    }
+}
+
+// Records whose content changed: harmless when their fields and types stayed (only values
+// changed), else breaking, without the fields' names (the baseline keeps digests, not records).
+void add_changed(const std::string& stream, const std::vector<std::string>& values,
+                 const std::vector<std::string>& shapes, std::vector<Change>& changes) {
+    if (!shapes.empty()) {
+        changes.push_back({"records.fields_changed",
+                           stream,
+                           fmt::format("{} record(s) with other fields or types, e.g. {} (the "
+                                       "baseline keeps digests; conform diff names the fields)",
+                                       shapes.size(), first_examples(shapes)),
+                           true,
+                           {}});
+    }
+    if (!values.empty()) {
+        changes.push_back({"records.changed",
+                           stream,
+                           fmt::format("{} record(s) with other values (same fields and types), "
+                                       "e.g. {}",
+                                       values.size(), first_examples(values)),
+                           false,
+                           {}});
+    }
+}
+
+void add_added(const std::string& stream, std::size_t added, std::vector<Change>& changes) {
+    if (added > 0) {
+        changes.push_back(
+            {"records.added", stream, fmt::format("{} new record(s)", added), false, {}});
+    }
+}
+
+void compare_keyed(const StreamDigests& before, const StreamDigests& after,
+                   std::vector<Change>& changes) {
+    std::vector<std::string> removed;
+    std::vector<std::string> values;
+    std::vector<std::string> shapes;
+    std::size_t added = 0;
+    for (const auto& [identity, text] : before.records) {
+        auto match = after.records.find(identity);
+        if (match == after.records.end()) {
+            removed.push_back(identity);
+            continue;
+        }
+        auto old_digest = split_digest(text);
+        auto new_digest = split_digest(match->second);
+        if (old_digest.content == new_digest.content) {
+            continue;
+        }
+        bool same_shape = !old_digest.shape.empty() && old_digest.shape == new_digest.shape;
+        (same_shape ? values : shapes).push_back(identity);
+    }
+    for (const auto& [identity, content] : after.records) {
+        added += before.records.count(identity) == 0 ? 1 : 0;
+    }
+    add_removed(before.stream, removed, changes);
+    add_changed(before.stream, values, shapes, changes);
+    add_added(before.stream, added, changes);
+}
+
+// Without a key a record is known by its content only: a changed record is one gone and one new.
+// Only the records beyond those the target replaced are lost; the replaced ones changed values
+// when the shapes of those gone and those new are the same.
+void compare_keyless(const StreamDigests& before, const StreamDigests& after,
+                     std::vector<Change>& changes) {
+    std::vector<std::string> gone;
+    std::multiset<std::string> gone_shapes;
+    std::multiset<std::string> new_shapes;
+    for (const auto& [identity, text] : before.records) {
+        if (after.records.count(identity) == 0) {
+            gone.push_back(identity);
+            gone_shapes.insert(split_digest(text).shape);
+        }
+    }
+    for (const auto& [identity, text] : after.records) {
+        if (before.records.count(identity) == 0) {
+            new_shapes.insert(split_digest(text).shape);
+        }
+    }
+    auto replaced = std::min(gone.size(), new_shapes.size());
+    std::vector<std::string> lost(gone.begin() + static_cast<std::ptrdiff_t>(replaced), gone.end());
+    std::vector<std::string> differing(gone.begin(),
+                                       gone.begin() + static_cast<std::ptrdiff_t>(replaced));
+    const auto& fewer = gone_shapes.size() <= new_shapes.size() ? gone_shapes : new_shapes;
+    const auto& more = gone_shapes.size() <= new_shapes.size() ? new_shapes : gone_shapes;
+    bool same_shapes = std::includes(more.begin(), more.end(), fewer.begin(), fewer.end()) &&
+                       gone_shapes.count("") == 0;
+    add_removed(before.stream, lost, changes);
+    if (same_shapes) {
+        add_changed(before.stream, differing, {}, changes);
+    } else {
+        add_changed(before.stream, {}, differing, changes);
+    }
+    add_added(before.stream, new_shapes.size() - replaced, changes);
+}
+
 }  // namespace
+
+StreamKeys keys_for_digests(const std::string& read_catalog,
+                            const std::optional<std::string>& discovered) {
+    auto keys = keys_of_catalog(read_catalog);
+    auto configured = configured_keys(read_catalog);
+    auto source = discovered ? source_defined_keys(*discovered) : StreamKeys{};
+    for (auto& [stream, pointers] : keys) {
+        if (configured.count(stream) == 0) {
+            auto found = source.find(stream);
+            pointers = found == source.end() ? std::vector<std::string>{} : found->second;
+        }
+    }
+    return keys;
+}
 
 std::vector<StreamDigests> digests_of(const ReadCapture& read, const StreamKeys& keys) {
     std::vector<StreamDigests> result;
@@ -97,7 +260,8 @@ std::vector<StreamDigests> digests_of(const ReadCapture& read, const StreamKeys&
         for (const auto& record : records) {
             rapidjson::Document data;
             data.Parse(record.data.c_str(), record.data.size());
-            stream.records[identity_text(data, stream.key)] = json::digest_of(data).hex();
+            stream.records[identity_text(data, stream.key)] =
+                json::digest_of(data).hex() + "/" + shape_digest(data);
         }
         rapidjson::Document all(rapidjson::kArrayType);
         for (const auto& [identity, content] : stream.records) {
@@ -218,47 +382,10 @@ std::vector<Change> diff_digests(const std::vector<StreamDigests>& baseline,
                                {}});
             continue;
         }
-        std::vector<std::string> removed;
-        std::vector<std::string> changed;
-        std::size_t added = 0;
-        for (const auto& [identity, content] : before.records) {
-            auto match = after.records.find(identity);
-            if (match == after.records.end()) {
-                removed.push_back(identity);
-            } else if (match->second != content) {
-                changed.push_back(identity);
-            }
-        }
-        for (const auto& [identity, content] : after.records) {
-            added += before.records.count(identity) == 0 ? 1 : 0;
-        }
-        auto first = [](const std::vector<std::string>& list) {
-            return list.size() > 3
-                       ? fmt::format("{}, ...", fmt::join(list.begin(), list.begin() + 3, ", "))
-                       : fmt::format("{}", fmt::join(list, ", "));
-        };
-        if (!removed.empty()) {
-            changes.push_back(
-                {"records.removed",
-                 before.stream,
-                 fmt::format("{} record(s) missing, e.g. {}", removed.size(), first(removed)),
-                 true,
-                 {}});
-        }
-        if (!changed.empty()) {
-            changes.push_back(
-                {"records.changed",
-                 before.stream,
-                 fmt::format("{} record(s) changed, e.g. {}", changed.size(), first(changed)),
-                 true,
-                 {}});
-        }
-        if (added > 0) {
-            changes.push_back({"records.added",
-                               before.stream,
-                               fmt::format("{} new record(s)", added),
-                               false,
-                               {}});
+        if (before.key.empty() && after.key.empty()) {
+            compare_keyless(before, after, changes);
+        } else {
+            compare_keyed(before, after, changes);
         }
     }
     return changes;

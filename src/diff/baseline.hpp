@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,11 @@ inline constexpr std::size_t k_max_baseline_records = 10'000;
 
 std::vector<StreamDigests> digests_of(const ReadCapture& read, const StreamKeys& keys);
 
+// The keys a baseline's identities use: the configured primary key, else the source-defined key
+// of the discovered catalog (not the copy in the configured catalog, which may be stale).
+StreamKeys keys_for_digests(const std::string& read_catalog,
+                            const std::optional<std::string>& discovered);
+
 // The "streams" member of a JSON report (schemas/report.schema.json).
 std::string to_streams_member(const std::vector<StreamDigests>& streams);
 
@@ -44,8 +50,10 @@ struct Baseline {
 // naming the file and what is missing when it is not one.
 Baseline load_baseline(const std::string& path);
 
-// Records of each stream compared by digest: removed and changed records break, new ones do not;
-// streams over the cap are compared by count and whole digest only.
+// Records of each stream compared by digest: removed records and records with other fields or
+// types break; records with other values only and new ones do not. Streams without a key are
+// compared by content: only the records beyond those replaced are lost. Streams over the cap are
+// compared by count and whole digest only.
 std::vector<Change> diff_digests(const std::vector<StreamDigests>& baseline,
                                  const std::vector<StreamDigests>& current);
 

@@ -83,10 +83,47 @@ std::string full_refresh_catalog(const rapidjson::Document& discovered) {
     return json::to_canonical_json(configured);
 }
 
+const rapidjson::Value* discovered_stream(const rapidjson::Document& discovered,
+                                          const std::string& name) {
+    for (const auto& stream : discovered["streams"].GetArray()) {
+        if (stream.IsObject() && stream.HasMember("name") && stream["name"].IsString() &&
+            name == stream["name"].GetString()) {
+            return &stream;
+        }
+    }
+    return nullptr;
+}
+
+bool supports(const rapidjson::Value& stream, std::string_view mode) {
+    if (!stream.HasMember("supported_sync_modes") || !stream["supported_sync_modes"].IsArray()) {
+        return false;
+    }
+    for (const auto& item : stream["supported_sync_modes"].GetArray()) {
+        if (item.IsString() && mode == item.GetString()) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// A renamed stream's entry, taken over by the new stream: the user's choices stay, the stream
+// object is the new one (and full_refresh when it lost the configured sync mode).
+void rename_entry(rapidjson::Value& entry, const rapidjson::Value& stream,
+                  rapidjson::Document::AllocatorType& allocator) {
+    entry["stream"].CopyFrom(stream, allocator);
+    auto mode = entry.FindMember("sync_mode");
+    if (mode != entry.MemberEnd() && mode->value.IsString() &&
+        !supports(stream, mode->value.GetString())) {
+        mode->value.SetString("full_refresh");
+        entry.RemoveMember("cursor_field");
+    }
+}
+
 // The test config's catalog without the streams this version does not discover: a removed
 // stream is reported by the catalog diff, and asking for it would only fail the whole read.
 std::string restricted_catalog(const std::string& configured_text,
-                               const rapidjson::Document& discovered) {
+                               const rapidjson::Document& discovered,
+                               const std::vector<StreamRename>& renames) {
     auto configured = json::parse_json_text(configured_text, "the test config's catalog");
     auto known = stream_names(discovered);
     if (!configured.IsObject() || !configured.HasMember("streams") ||
@@ -98,13 +135,30 @@ std::string restricted_catalog(const std::string& configured_text,
         bool has_name = entry->IsObject() && entry->HasMember("stream") &&
                         (*entry)["stream"].IsObject() && (*entry)["stream"].HasMember("name") &&
                         (*entry)["stream"]["name"].IsString();
-        if (has_name && known.count((*entry)["stream"]["name"].GetString()) == 0) {
+        std::string name = has_name ? (*entry)["stream"]["name"].GetString() : "";
+        for (const auto& rename : renames) {
+            const auto* stream =
+                rename.from == name ? discovered_stream(discovered, rename.to) : nullptr;
+            if (stream != nullptr) {
+                rename_entry(*entry, *stream, configured.GetAllocator());
+                name = rename.to;
+            }
+        }
+        if (has_name && known.count(name) == 0) {
             entry = streams.Erase(entry);
         } else {
             ++entry;
         }
     }
     return json::to_canonical_json(configured);
+}
+
+std::string last_line(std::string_view text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) {
+        text.remove_suffix(1);
+    }
+    auto newline = text.rfind('\n');
+    return std::string(newline == std::string_view::npos ? text : text.substr(newline + 1));
 }
 
 }  // namespace
@@ -157,8 +211,16 @@ struct VersionProbe::Impl {
             files.emplace_back("--state", *state_text);
         }
         auto result = run("read", config.read_timeout, files, lines);
-        failure = result.exit.succeeded() ? "" : result.exit.describe();
-        return records.take();
+        auto capture = records.take();
+        failure.clear();
+        if (!result.exit.succeeded()) {
+            auto said = capture.error.empty() ? last_line(result.stderr_text) : capture.error;
+            failure = "ended with " + result.exit.describe();
+            if (!said.empty()) {
+                failure += fmt::format(": \"{}\"", said);
+            }
+        }
+        return capture;
     }
 };
 
@@ -171,7 +233,14 @@ std::string VersionProbe::describe() const {
     return m_impl->launcher->describe();
 }
 
-VersionAnswers VersionProbe::answer() {
+std::string catalog_for(const config::TestConfig& config, const std::string& discovered_json,
+                        const std::vector<StreamRename>& renames) {
+    auto discovered = json::parse_json_text(discovered_json, "catalog");
+    return config.catalog_text ? restricted_catalog(*config.catalog_text, discovered, renames)
+                               : full_refresh_catalog(discovered);
+}
+
+VersionAnswers VersionProbe::discover() {
     VersionAnswers answers;
     LineCollector spec_lines(nullptr);
     m_impl->run("spec", m_impl->config.spec_timeout, {}, spec_lines);
@@ -195,10 +264,19 @@ VersionAnswers VersionProbe::answer() {
         answers.read_failure = "the discovered catalog has no streams array, nothing to read";
         return answers;
     }
-    answers.read_catalog = m_impl->config.catalog_text
-                               ? restricted_catalog(*m_impl->config.catalog_text, discovered)
-                               : full_refresh_catalog(discovered);
-    answers.read = m_impl->read(answers.read_catalog, nullptr, answers.read_failure);
+    answers.read_catalog = catalog_for(m_impl->config, *answers.catalog);
+    return answers;
+}
+
+void VersionProbe::read_into(VersionAnswers& answers) {
+    if (answers.read_failure.empty()) {
+        answers.read = m_impl->read(answers.read_catalog, nullptr, answers.read_failure);
+    }
+}
+
+VersionAnswers VersionProbe::answer() {
+    auto answers = discover();
+    read_into(answers);
     return answers;
 }
 

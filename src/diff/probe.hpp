@@ -6,6 +6,7 @@
 
 #include "config/test_config.hpp"
 #include "diff/records.hpp"
+#include "diff/schema_diff.hpp"
 
 namespace conform::diff {
 
@@ -18,6 +19,12 @@ struct VersionAnswers {
     std::string read_failure;  // empty when the read exited 0
 };
 
+// The catalog a version's read is given: the test config's catalog without the streams
+// `discovered_json` lacks, a renamed stream's entry taken over by its new name (with its new
+// stream object); without a catalog in the test config, every discovered stream in full_refresh.
+std::string catalog_for(const config::TestConfig& config, const std::string& discovered_json,
+                        const std::vector<StreamRename>& renames = {});
+
 // Runs `spec`, `discover` and `read` of one connector version (native or image) with the test
 // config's connector config, in a private folder of its own.
 class VersionProbe {
@@ -28,8 +35,13 @@ public:
     // spec, discover, then a read of the test config's catalog restricted to the streams this
     // version discovers (or, without one, of every discovered stream in full_refresh).
     VersionAnswers answer();
+    // Only spec and discover: `read_catalog` is set (catalog_for), `read` is not made.
+    VersionAnswers discover();
+    // The read of `answers.read_catalog`, into `answers`.
+    void read_into(VersionAnswers& answers);
     // A read of `catalog_json`, resumed from `state_text` when given. `failure` says how the
-    // read ended when it did not exit 0, else it is empty.
+    // read ended when it did not exit 0, with the connector's own error message when it wrote
+    // one (a TRACE error, an ERROR log or the last line of stderr); else it is empty.
     ReadCapture read(const std::string& catalog_json, const std::string* state_text,
                      std::string& failure);
     std::string describe() const;

@@ -7,10 +7,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "diff/schema_diff.hpp"
+#include "diff/state_diff.hpp"
 #include "diff/verdicts.hpp"
 #include "json/parse.hpp"
+#include "json/pointer.hpp"
+#include "json/write.hpp"
 #include "protocol/secrets.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -23,49 +27,101 @@ void append(std::vector<Change>& to, std::vector<Change> more) {
     to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
 }
 
-void compare_documents(const std::optional<std::string>& control,
-                       const std::optional<std::string>& target, const char* what,
-                       DiffReport& diff) {
-    if (!control || !target) {
-        diff.notes.push_back(fmt::format("{} not compared: the {} answered none", what,
-                                         control ? "target" : "control"));
+void compare_spec(const VersionAnswers& control, const VersionAnswers& target, DiffReport& diff) {
+    if (!control.spec || !target.spec) {
+        diff.notes.push_back(fmt::format("spec not compared: the {} answered none",
+                                         control.spec ? "target" : "control"));
         return;
     }
-    auto before = json::parse_json_text(*control, what);
-    auto after = json::parse_json_text(*target, what);
-    append(diff.changes, std::string_view(what) == "spec" ? diff_spec(before, after)
-                                                          : diff_catalog(before, after));
+    append(diff.changes, diff_spec(json::parse_json_text(*control.spec, "spec"),
+                                   json::parse_json_text(*target.spec, "spec")));
 }
 
-// Resumes the target from the control's middle checkpoint and looks for records it skips.
+std::vector<StreamRename> compare_catalogs(const VersionAnswers& control,
+                                           const VersionAnswers& target, DiffReport& diff) {
+    if (!control.catalog || !target.catalog) {
+        diff.notes.push_back(fmt::format("catalog not compared: the {} answered none",
+                                         control.catalog ? "target" : "control"));
+        return {};
+    }
+    auto before = json::parse_json_text(*control.catalog, "catalog");
+    auto after = json::parse_json_text(*target.catalog, "catalog");
+    append(diff.changes, diff_catalog(before, after));
+    return likely_renames(before, after);
+}
+
+template <typename Map>
+void rename_keys(Map& map, const std::vector<StreamRename>& renames) {
+    for (const auto& rename : renames) {
+        auto found = map.find(rename.to);
+        if (found != map.end()) {
+            auto value = std::move(found->second);
+            map.erase(found);
+            map[rename.from] = std::move(value);
+        }
+    }
+}
+
+// The target's records of a renamed stream go under the control's name, to be compared with it.
+void rename_streams(ReadCapture& capture, const std::vector<StreamRename>& renames) {
+    rename_keys(capture.streams, renames);
+    rename_keys(capture.dropped, renames);
+    rename_keys(capture.states_per_stream, renames);
+}
+
+// The test config's expected records, without volatile fields, as the reads keep theirs.
+ExpectedRecords expected_records_of(const config::TestConfig& config) {
+    ExpectedRecords expected;
+    for (const auto& record : config.expected_records) {
+        auto data = json::parse_json_text(record.data_json, "expected record");
+        if (auto found = config.volatile_fields.find(record.stream);
+            found != config.volatile_fields.end()) {
+            for (const auto& pointer : found->second) {
+                json::remove_value(data, pointer);
+            }
+        }
+        expected[record.stream].push_back(json::to_canonical_json(data));
+    }
+    return expected;
+}
+
+// Resumes the target from the control's first, middle and final states and looks for records it
+// skips; an upgrade hands the new version the old one's final state.
 void compare_state(VersionProbe& target_probe, const VersionAnswers& control,
-                   const VersionAnswers& target, const StreamKeys& keys, DiffReport& diff) {
-    if (control.read.states.empty()) {
+                   const VersionAnswers& target, const StreamIdentities& identities,
+                   const std::vector<StreamRename>& renames, DiffReport& diff) {
+    auto points = resume_points(control.read.states.size());
+    if (points.empty()) {
         diff.notes.emplace_back(
             "state compatibility not checked: the control's read wrote no STATE");
         return;
     }
-    std::size_t checkpoint = (control.read.states.size() - 1) / 2;
-    std::string failure;
-    auto resumed =
-        target_probe.read(target.read_catalog, &control.read.states[checkpoint], failure);
-    if (!failure.empty()) {
-        diff.changes.push_back({"state.resume_failed",
-                                "read",
-                                fmt::format("the target, given the control's state after STATE "
-                                            "{}, {}",
-                                            checkpoint + 1, failure),
-                                true,
-                                {}});
-        return;
+    std::vector<std::string> resumed_from;
+    for (const auto& point : points) {
+        std::string failure;
+        auto resumed =
+            target_probe.read(target.read_catalog, &control.read.states[point.checkpoint], failure);
+        resumed_from.push_back(point.describe(control.read.states.size()));
+        if (!failure.empty()) {
+            diff.changes.push_back(
+                {"state.resume_failed",
+                 point.name + " state",
+                 fmt::format("the target, given {}, {}", resumed_from.back(), failure),
+                 true,
+                 {}});
+            continue;
+        }
+        rename_streams(resumed, renames);
+        append(diff.changes, resume_losses(control.read, point, target.read, resumed, identities));
     }
-    append(diff.changes, resume_losses(control.read, checkpoint, target.read, resumed, keys));
+    diff.notes.push_back(fmt::format("state compatibility: the target was resumed from {}",
+                                     fmt::join(resumed_from, ", ")));
 }
 
 // Fields that differ between two reads of the control are not the target's doing.
 StreamPointers fields_varying_between_reads(VersionProbe& control_probe,
-                                            const VersionAnswers& control, const StreamKeys& keys,
-                                            DiffReport& diff) {
+                                            const VersionAnswers& control,
+                                            const StreamIdentities& identities, DiffReport& diff) {
     std::string failure;
     auto again = control_probe.read(control.read_catalog, nullptr, failure);
     if (!failure.empty()) {
@@ -75,7 +131,7 @@ StreamPointers fields_varying_between_reads(VersionProbe& control_probe,
                         failure));
         return {};
     }
-    auto unstable = unstable_fields(control.read, again, keys);
+    auto unstable = unstable_fields(control.read, again, identities);
     for (const auto& [stream, pointers] : unstable) {
         diff.notes.push_back(
             fmt::format("{}: {} differ between two reads of the control and are "
@@ -85,8 +141,47 @@ StreamPointers fields_varying_between_reads(VersionProbe& control_probe,
     return unstable;
 }
 
+// How many messages of each type the plain reads wrote, when they differ.
+void compare_message_counts(const ReadCapture& control, const ReadCapture& target,
+                            DiffReport& diff) {
+    std::set<std::string> types;
+    for (const auto* capture : {&control, &target}) {
+        for (const auto& [type, count] : capture->messages) {
+            types.insert(type);
+        }
+    }
+    std::vector<std::string> differing;
+    for (const auto& type : types) {
+        auto before = control.messages.count(type) ? control.messages.at(type) : 0;
+        auto after = target.messages.count(type) ? target.messages.at(type) : 0;
+        if (before != after) {
+            differing.push_back(fmt::format("{} {} -> {}", type, before, after));
+        }
+    }
+    if (!differing.empty()) {
+        diff.notes.push_back(
+            fmt::format("messages of the plain reads: {}", fmt::join(differing, ", ")));
+    }
+}
+
+KeySources key_sources(const VersionAnswers& control, const VersionAnswers& target,
+                       const std::vector<StreamRename>& renames) {
+    KeySources keys;
+    keys.configured = configured_keys(control.read_catalog);
+    if (control.catalog) {
+        keys.control = source_defined_keys(*control.catalog);
+    }
+    if (target.catalog) {
+        keys.target = source_defined_keys(*target.catalog);
+        rename_keys(keys.target, renames);
+    }
+    return keys;
+}
+
 void compare_reads(VersionProbe& control_probe, VersionProbe& target_probe,
-                   const VersionAnswers& control, const VersionAnswers& target, DiffReport& diff) {
+                   const config::TestConfig& config, const VersionAnswers& control,
+                   const VersionAnswers& target, const std::vector<StreamRename>& renames,
+                   DiffReport& diff) {
     if (!control.read_failure.empty()) {
         diff.notes.push_back(
             fmt::format("records not compared: the control's read {}", control.read_failure));
@@ -100,9 +195,17 @@ void compare_reads(VersionProbe& control_probe, VersionProbe& target_probe,
                                 {}});
         return;
     }
-    auto keys = keys_of_catalog(control.read_catalog);
-    auto unstable = fields_varying_between_reads(control_probe, control, keys, diff);
-    append(diff.changes, diff_records(control.read, target.read, keys, diff.streams, unstable));
+    auto identities =
+        choose_identities(key_sources(control, target, renames), control.read, target.read);
+    for (const auto& [stream, identity] : identities) {
+        if (!identity.is_key()) {
+            diff.notes.push_back(
+                fmt::format("{}: records matched by {}", stream, identity.describe()));
+        }
+    }
+    auto unstable = fields_varying_between_reads(control_probe, control, identities, diff);
+    append(diff.changes, diff_records(control.read, target.read, identities, diff.streams, unstable,
+                                      expected_records_of(config)));
     for (const auto* side : {&control, &target}) {
         for (const auto& [stream, count] : side->read.dropped) {
             diff.notes.push_back(fmt::format(
@@ -111,7 +214,37 @@ void compare_reads(VersionProbe& control_probe, VersionProbe& target_probe,
                 stream, k_max_records_per_stream, side == &control ? "control" : "target", count));
         }
     }
-    compare_state(target_probe, control, target, keys, diff);
+    compare_message_counts(control.read, target.read, diff);
+    append(diff.changes, diff_state_shapes(control.read, target.read));
+    compare_state(target_probe, control, target, identities, renames, diff);
+}
+
+// An upgrade keeps the user's configured catalog: when streams were removed or renamed, the
+// target reads the control's one, and what it says when it refuses goes with those changes.
+void read_old_catalog(VersionProbe& target_probe, const VersionAnswers& control, DiffReport& diff) {
+    auto lost = [](const Change& change) {
+        return change.rule == "catalog.stream_removed" || change.rule == "catalog.stream_renamed";
+    };
+    if (control.read_catalog.empty() ||
+        std::none_of(diff.changes.begin(), diff.changes.end(), lost)) {
+        return;
+    }
+    std::string failure;
+    target_probe.read(control.read_catalog, nullptr, failure);
+    if (failure.empty()) {
+        diff.notes.emplace_back(
+            "the target read the control's configured catalog without an error (streams it no "
+            "longer has are skipped)");
+        return;
+    }
+    for (auto& change : diff.changes) {
+        if (lost(change)) {
+            change.detail += fmt::format(
+                "; given the control's configured catalog, as an upgrade keeps it, the target's "
+                "read {}",
+                failure);
+        }
+    }
 }
 
 }  // namespace
@@ -125,12 +258,20 @@ DiffReport compare_versions(const config::TestConfig& control, const config::Tes
     VersionProbe target_probe(target);
     diff.control = control_probe.describe();
     diff.target = target_probe.describe();
-    auto control_answers = control_probe.answer();
-    auto target_answers = target_probe.answer();
-    compare_documents(control_answers.spec, target_answers.spec, "spec", diff);
-    compare_documents(control_answers.catalog, target_answers.catalog, "catalog", diff);
-    compare_reads(control_probe, target_probe, control_answers, target_answers, diff);
-    append(diff.changes, diff_verdicts(control_report, target_report));
+    auto control_answers = control_probe.discover();
+    auto target_answers = target_probe.discover();
+    compare_spec(control_answers, target_answers, diff);
+    auto renames = compare_catalogs(control_answers, target_answers, diff);
+    if (!renames.empty() && target_answers.catalog) {
+        target_answers.read_catalog = catalog_for(target, *target_answers.catalog, renames);
+    }
+    control_probe.read_into(control_answers);
+    target_probe.read_into(target_answers);
+    rename_streams(target_answers.read, renames);
+    compare_reads(control_probe, target_probe, target, control_answers, target_answers, renames,
+                  diff);
+    read_old_catalog(target_probe, control_answers, diff);
+    append(diff.changes, diff_verdicts(control_report, target_report, &diff.notes));
     redact_secrets(diff, {control_answers.spec, target_answers.spec}, control.config_text);
     apply_accepted(diff.changes, accepted);
     std::stable_sort(diff.changes.begin(), diff.changes.end(),
@@ -184,9 +325,11 @@ std::string to_console_text(const DiffReport& diff) {
         }
     }
     for (const auto& row : diff.streams) {
-        text +=
-            fmt::format("records  {}: {} -> {} (added {}, removed {}, changed {})\n", row.stream,
-                        row.control, row.target, row.added, row.removed, row.changed);
+        text += fmt::format(
+            "records  {}: {} -> {} (added {}, removed {}, changed {}; STATE {} -> {}), matched by "
+            "{}\n",
+            row.stream, row.control, row.target, row.added, row.removed, row.changed,
+            row.control_states, row.target_states, row.identity);
     }
     for (const auto& note : diff.notes) {
         text += fmt::format("note     {}\n", note);
@@ -238,10 +381,13 @@ std::string to_json_member(const DiffReport& diff) {
         writer.StartObject();
         writer.Key("stream");
         string(row.stream);
+        writer.Key("identity");
+        string(row.identity);
         for (const auto& [key, value] :
              {std::pair{"control", row.control}, std::pair{"target", row.target},
               std::pair{"added", row.added}, std::pair{"removed", row.removed},
-              std::pair{"changed", row.changed}}) {
+              std::pair{"changed", row.changed}, std::pair{"control_states", row.control_states},
+              std::pair{"target_states", row.target_states}}) {
             writer.Key(key);
             writer.Uint64(value);
         }
@@ -274,6 +420,11 @@ void attach_differences(report::RunReport& report, const DiffReport& diff,
     for (const auto& change : diff.changes) {
         differences.changes.push_back(
             {change.rule, change.where, change.detail, change.breaking, change.accepted_reason});
+    }
+    for (const auto& row : diff.streams) {
+        differences.streams.push_back({row.stream, row.identity, row.control, row.target, row.added,
+                                       row.removed, row.changed, row.control_states,
+                                       row.target_states});
     }
     differences.notes = diff.notes;
     report.differences = std::move(differences);

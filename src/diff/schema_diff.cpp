@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -101,6 +102,7 @@ public:
         compare_formats(control, target, path);
         if (is_spec()) {
             compare_secret(control, target, path);
+            compare_default(control, target, path);
             compare_required(control, target, path);
             compare_variants(control, target, path);
         }
@@ -184,19 +186,37 @@ private:
         }
     }
 
-    void compare_required(const Value& control, const Value& target, const std::string& path) {
-        const Value* after = member(target, "required");
-        if (after == nullptr || !after->IsArray()) {
-            return;
+    // A config that leaves the property out gets another value: the UI writes defaults into the
+    // configs it saves, so existing connections keep theirs; reported, not breaking.
+    void compare_default(const Value& control, const Value& target, const std::string& path) {
+        const Value* before = member(control, "default");
+        const Value* after = member(target, "default");
+        if (text_of(before) != text_of(after)) {
+            add("default_changed", path,
+                fmt::format("default: {} -> {}", text_of(before), text_of(after)), false);
         }
-        const Value* before = member(control, "required");
-        auto old_names = before != nullptr && before->IsArray() ? canonical_items(*before)
-                                                                : std::set<std::string>{};
-        for (const auto& name : after->GetArray()) {
-            if (name.IsString() && old_names.count(json::to_canonical_json(name)) == 0) {
-                add("newly_required", path + "/" + json::escape_pointer_token(name.GetString()),
-                    "a config without it was valid before", true);
-            }
+    }
+
+    static std::set<std::string> required_names(const Value& schema) {
+        const Value* names = member(schema, "required");
+        return names != nullptr && names->IsArray() ? canonical_items(*names)
+                                                    : std::set<std::string>{};
+    }
+
+    void compare_required(const Value& control, const Value& target, const std::string& path) {
+        auto before = required_names(control);
+        auto after = required_names(target);
+        auto place = [&](const std::string& name) {
+            rapidjson::Document text;
+            text.Parse(name.c_str(), name.size());
+            return path + "/" + json::escape_pointer_token(text.IsString() ? text.GetString() : "");
+        };
+        for (const auto& name : difference(after, before)) {
+            add("newly_required", place(name), "a config without it was valid before", true);
+        }
+        for (const auto& name : difference(before, after)) {
+            add("no_longer_required", place(name), "every config that had to set it still may",
+                false);
         }
     }
 
@@ -336,6 +356,55 @@ std::set<std::string> sync_modes(const Value& stream) {
     return modes != nullptr && modes->IsArray() ? canonical_items(*modes) : std::set<std::string>{};
 }
 
+// A key or cursor field list; absent, null and [] all mean none.
+std::optional<std::string> fields_of(const Value& stream, const char* keyword) {
+    const Value* fields = member(stream, keyword);
+    if (fields == nullptr || !fields->IsArray() || fields->Empty()) {
+        return std::nullopt;
+    }
+    return json::to_canonical_json(*fields);
+}
+
+std::string describe_change(const char* keyword, const std::optional<std::string>& before,
+                            const std::optional<std::string>& after) {
+    auto verb = !before ? "gained" : !after ? "lost" : "changed";
+    return fmt::format("{} {}: {} -> {}", verb, keyword, before.value_or("none"),
+                       after.value_or("none"));
+}
+
+// Destinations that deduplicate key on the primary key: gaining, losing or changing one changes
+// how they merge (Airbyte lists a key gained as a breaking change).
+void compare_key(const std::string& name, const Value& control, const Value& target,
+                 std::vector<Change>& out) {
+    auto before = fields_of(control, "source_defined_primary_key");
+    auto after = fields_of(target, "source_defined_primary_key");
+    if (before != after) {
+        out.push_back({"catalog.primary_key_changed",
+                       name,
+                       describe_change("source_defined_primary_key", before, after),
+                       true,
+                       {}});
+    }
+}
+
+// A cursor lost or changed moves incremental syncs; one gained matters only where incremental
+// syncs already ran on a cursor the user chose.
+void compare_cursor(const std::string& name, const Value& control, const Value& target,
+                    std::vector<Change>& out) {
+    auto before = fields_of(control, "default_cursor_field");
+    auto after = fields_of(target, "default_cursor_field");
+    if (before == after) {
+        return;
+    }
+    bool incremental_before = sync_modes(control).count("\"incremental\"") > 0;
+    bool breaking = before.has_value() || incremental_before;
+    auto detail = describe_change("default_cursor_field", before, after);
+    if (!breaking) {
+        detail += " (the stream had no incremental sync to move)";
+    }
+    out.push_back({"catalog.cursor_changed", name, detail, breaking, {}});
+}
+
 void compare_stream(const std::string& name, const Value& control, const Value& target,
                     std::vector<Change>& out) {
     const Value* old_schema = member(control, "json_schema");
@@ -343,19 +412,8 @@ void compare_stream(const std::string& name, const Value& control, const Value& 
     if (old_schema != nullptr && new_schema != nullptr) {
         SchemaWalk("catalog", name, out).compare(*old_schema, *new_schema, "");
     }
-    for (const char* keyword : {"default_cursor_field", "source_defined_primary_key"}) {
-        const Value* before = member(control, keyword);
-        const Value* after = member(target, keyword);
-        if (before == nullptr || text_of(before) == text_of(after)) {
-            continue;
-        }
-        bool cursor = std::string_view(keyword) == "default_cursor_field";
-        out.push_back({cursor ? "catalog.cursor_changed" : "catalog.primary_key_changed",
-                       name,
-                       fmt::format("{}: {} -> {}", keyword, text_of(before), text_of(after)),
-                       true,
-                       {}});
-    }
+    compare_key(name, control, target, out);
+    compare_cursor(name, control, target, out);
     auto old_modes = sync_modes(control);
     auto new_modes = sync_modes(target);
     for (const auto& mode : difference(old_modes, new_modes)) {
@@ -366,6 +424,63 @@ void compare_stream(const std::string& name, const Value& control, const Value& 
     }
 }
 
+// "Users" and "users", "purchase_orders" and "PurchaseOrders" fold to the same name.
+std::string folded_name(const std::string& name) {
+    std::string folded;
+    for (char c : name) {
+        if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
+            folded += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+    }
+    return folded;
+}
+
+std::set<std::string> field_names(const Value& stream) {
+    std::set<std::string> names;
+    const Value* schema = member(stream, "json_schema");
+    const Value* properties = schema == nullptr ? nullptr : member(*schema, "properties");
+    if (properties != nullptr && properties->IsObject()) {
+        for (const auto& property : properties->GetObject()) {
+            names.insert(property.name.GetString());
+        }
+    }
+    return names;
+}
+
+// The share of fields two streams have in common (Jaccard), 0 for streams of fewer than three.
+double field_similarity(const Value& left, const Value& right) {
+    constexpr std::size_t k_min_fields = 3;
+    auto a = field_names(left);
+    auto b = field_names(right);
+    if (a.size() < k_min_fields || b.size() < k_min_fields) {
+        return 0;
+    }
+    std::set<std::string> both;
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::inserter(both, both.end()));
+    return static_cast<double>(both.size()) /
+           static_cast<double>(a.size() + b.size() - both.size());
+}
+
+constexpr double k_rename_similarity = 0.8;
+
+// What else changed between the old and the new stream of a rename, one text.
+std::string renamed_stream_changes(const std::string& name, const Value& control,
+                                   const Value& target) {
+    std::vector<Change> inner;
+    compare_stream(name, control, target, inner);
+    if (inner.empty()) {
+        return "nothing else changed";
+    }
+    std::vector<std::string> parts;
+    for (const auto& change : inner) {
+        auto where = change.where.starts_with(name + ":") ? change.where.substr(name.size() + 1)
+                                                          : std::string();
+        parts.push_back(fmt::format("{} {}{}{}: {}", change.breaking ? "breaking" : "harmless",
+                                    change.rule, where.empty() ? "" : " ", where, change.detail));
+    }
+    return fmt::format("{}", fmt::join(parts, "; "));
+}
+
 }  // namespace
 
 std::vector<Change> diff_spec(const Value& control, const Value& target) {
@@ -374,20 +489,79 @@ std::vector<Change> diff_spec(const Value& control, const Value& target) {
     return changes;
 }
 
+std::vector<StreamRename> likely_renames(const Value& control, const Value& target) {
+    auto before = streams_by_name(control);
+    auto after = streams_by_name(target);
+    struct Candidate {
+        double score;
+        std::string from;
+        std::string to;
+        std::string why;
+    };
+    std::vector<Candidate> candidates;
+    for (const auto& [old_name, old_stream] : before) {
+        if (after.count(old_name) != 0) {
+            continue;
+        }
+        for (const auto& [new_name, new_stream] : after) {
+            if (before.count(new_name) != 0) {
+                continue;
+            }
+            auto similarity = field_similarity(*old_stream, *new_stream);
+            if (folded_name(old_name) == folded_name(new_name)) {
+                candidates.push_back({2.0 + similarity, old_name, new_name,
+                                      "the names differ only in case or punctuation"});
+            } else if (similarity >= k_rename_similarity) {
+                candidates.push_back(
+                    {similarity, old_name, new_name,
+                     fmt::format("{:.0f}% of the fields are the same", similarity * 100)});
+            }
+        }
+    }
+    std::stable_sort(
+        candidates.begin(), candidates.end(),
+        [](const Candidate& left, const Candidate& right) { return left.score > right.score; });
+    std::vector<StreamRename> renames;
+    std::set<std::string> taken;
+    for (const auto& candidate : candidates) {
+        if (taken.count(candidate.from) == 0 && taken.count(candidate.to) == 0) {
+            taken.insert(candidate.from);
+            taken.insert(candidate.to);
+            renames.push_back({candidate.from, candidate.to, candidate.why});
+        }
+    }
+    return renames;
+}
+
 std::vector<Change> diff_catalog(const Value& control, const Value& target) {
     std::vector<Change> changes;
     auto before = streams_by_name(control);
     auto after = streams_by_name(target);
+    std::map<std::string, const StreamRename*> renamed_from;
+    std::set<std::string> renamed_to;
+    auto renames = likely_renames(control, target);
+    for (const auto& rename : renames) {
+        renamed_from[rename.from] = &rename;
+        renamed_to.insert(rename.to);
+    }
     for (const auto& [name, stream] : before) {
         auto found = after.find(name);
-        if (found == after.end()) {
+        if (auto rename = renamed_from.find(name); rename != renamed_from.end()) {
+            const auto& to = rename->second->to;
+            changes.push_back({"catalog.stream_renamed",
+                               name,
+                               fmt::format("now {} ({}): {}", to, rename->second->why,
+                                           renamed_stream_changes(name, *stream, *after.at(to))),
+                               true,
+                               {}});
+        } else if (found == after.end()) {
             changes.push_back({"catalog.stream_removed", name, "no longer discovered", true, {}});
         } else {
             compare_stream(name, *stream, *found->second, changes);
         }
     }
     for (const auto& [name, stream] : after) {
-        if (before.count(name) == 0) {
+        if (before.count(name) == 0 && renamed_to.count(name) == 0) {
             changes.push_back({"catalog.stream_added", name, "newly discovered", false, {}});
         }
     }

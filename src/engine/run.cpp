@@ -74,11 +74,10 @@ void check_selection_names(const std::vector<std::string>& names,
                         [&name](const std::string& id) { return glob_matches(name, id); })) {
             continue;
         }
-        auto nearest = nearest_name(name, known);
         throw Error(
             ErrorKind::usage,
             fmt::format("unknown scenario, suite or check '{}'{}; `conform list` shows them", name,
-                        nearest.empty() ? "" : fmt::format(" (did you mean '{}'?)", nearest)));
+                        did_you_mean(name, known)));
     }
 }
 

@@ -33,6 +33,25 @@ struct TakenField {
 
 }  // namespace
 
+std::vector<std::string> unapplied_projections(const rapidjson::Value& record_data,
+                                               const Projections& projections) {
+    std::vector<std::string> unapplied;
+    if (!record_data.IsObject()) {
+        return unapplied;
+    }
+    for (const auto& [field, pointer] : projections) {
+        if (pointer.empty() || is_identity(field, pointer)) {
+            continue;
+        }
+        bool still_flat = record_data.HasMember(
+            rapidjson::Value(rapidjson::StringRef(field.data(), field.size())));
+        if (still_flat && json::find_value(record_data, pointer) == nullptr) {
+            unapplied.push_back(field);
+        }
+    }
+    return unapplied;
+}
+
 Projections parse_projections(const rapidjson::Value& json) {
     if (!json.IsObject()) {
         throw_input_error(

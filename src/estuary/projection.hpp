@@ -28,6 +28,12 @@ std::vector<std::string> apply_projections(rapidjson::Value& record_data,
                                            const Projections& projections,
                                            json::Allocator& allocator);
 
+// The fields of `projections` that `record_data` (as a connector emitted it with those
+// projections) still has at its top level while nothing is at the field's pointer: projections
+// it did not apply. Identity projections are never among them.
+std::vector<std::string> unapplied_projections(const rapidjson::Value& record_data,
+                                               const Projections& projections);
+
 // An identity projection "name" → "/name" (escaped per RFC 6901) for every top-level property of
 // a JSON schema, in schema order; none when the schema has no "properties" object.
 Projections identity_projections(const rapidjson::Value& json_schema);

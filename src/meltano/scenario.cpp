@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "engine/bind.hpp"
+#include "engine/scenarios.hpp"
 #include "meltano/check.hpp"
 #include "util/error.hpp"
 
@@ -155,10 +155,12 @@ std::vector<Scenario> scenario_table() {
 }  // namespace
 
 std::vector<Scenario> builtin_scenarios(const std::vector<Check>& checks) {
-    return engine::bind_scenarios(
-        scenario_table(), checks,
-        [](const std::vector<Check>& all, const std::string& id) { return find_check(all, id); },
+    auto scenarios = scenario_table();
+    engine::bind_checks(
+        scenarios, checks,
+        [](const std::vector<Check>& table, std::string_view id) { return find_check(table, id); },
         [](const Check& check, const Scenario& scenario) { return match(check, scenario); });
+    return scenarios;
 }
 
 }  // namespace conform::meltano

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 
+#include "engine/scenarios.hpp"
 #include "meltano/describe.hpp"
 #include "meltano/logs.hpp"
 #include "protocol/secrets.hpp"
@@ -490,37 +491,22 @@ struct MeltanoSource::Impl {
     report::ScenarioResult run_scenario(std::size_t index, const std::vector<std::string>& selected,
                                         bool strict) {
         const auto& scenario = scenarios[index];
-        report::ScenarioResult result;
-        result.id = scenario.id;
-        result.suite = std::string(k_suite);
-        result.title = scenario.title;
-        auto unmet = unmet_requirement(scenario);
-        std::vector<StepResult> steps;
-        if (!unmet) {
-            ScenarioState state;
-            steps.reserve(scenario.steps.size());
-            for (const auto& step : scenario.steps) {
-                steps.push_back(execute(step, steps, state));
-            }
-        }
-        for (std::size_t c = 0; c < scenario.checks.size(); ++c) {
-            const auto& id = scenario.checks[c];
-            if (std::find(selected.begin(), selected.end(), id) == selected.end()) {
-                continue;
-            }
-            engine::Circumstances circumstances;
-            circumstances.strict = strict;
-            circumstances.not_run = unmet;
-            result.checks.push_back(engine::judge(
-                *find_check(checks, id), Inputs(steps, scenario.inputs[c], config), circumstances));
-        }
-        for (const auto& step : steps) {
-            for (const auto& run : step.runs) {
-                result.runs.push_back(summarize(run));
-            }
-        }
-        result.status = engine::scenario_status(result.checks);
-        return result;
+        ScenarioState state;
+        return engine::run_scenario<StepResult>(
+            scenario, k_suite, selected, strict, unmet_requirement(scenario),
+            [&](const Step& step, const std::vector<StepResult>& earlier) {
+                return execute(step, earlier, state);
+            },
+            [&](const std::string& id, const std::vector<StepResult>& steps,
+                const engine::Matching& matching, const engine::Circumstances& circumstances) {
+                return engine::judge(*find_check(checks, id), Inputs(steps, matching, config),
+                                     circumstances);
+            },
+            [](const StepResult& step, report::ScenarioResult& result) {
+                for (const auto& run : step.runs) {
+                    result.runs.push_back(summarize(run));
+                }
+            });
     }
 };
 

@@ -4,8 +4,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-
+#include "engine/scenarios.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
 #include "schema/user_document.hpp"
@@ -22,11 +21,6 @@ const schema::Schema& test_config_schema() {
     static const schema::Schema k_schema =
         schema::Schema::compile_text(resources::find("meltano-test-config.schema.json"));
     return k_schema;
-}
-
-std::filesystem::path resolve(const std::filesystem::path& base, const std::string& path) {
-    std::filesystem::path p(path);
-    return p.is_absolute() ? p : (base / p).lexically_normal();
 }
 
 std::string string_or(const rapidjson::Value& object, const char* name, std::string fallback) {
@@ -81,7 +75,7 @@ void read_extension(const rapidjson::Value& extension, TestConfig& config,
     }
     config.wrapped = string_or(extension, "wrapped", "");
     for (const auto& dir : strings_of(extension, "path")) {
-        config.path.push_back(resolve(config.base_dir, dir));
+        config.path.push_back(resolve_under(config.base_dir, dir));
     }
     if (extension.HasMember("env")) {
         for (const auto& member : extension["env"].GetObject()) {
@@ -132,28 +126,12 @@ void read_commands(const rapidjson::Value& document, TestConfig& config,
 }  // namespace
 
 bool is_meltano_test_config(const std::filesystem::path& path) {
-    if (path.empty()) {
-        return false;
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        return false;
-    }
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    rapidjson::Document document;
-    document.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(
-        text.c_str(), text.size());
-    if (document.HasParseError() || !document.IsObject()) {
-        return false;
-    }
-    auto it = document.FindMember("protocol");
-    return it != document.MemberEnd() && it->value.IsString() &&
-           std::string_view(it->value.GetString()) == k_protocol;
+    return engine::declares_protocol(path, k_protocol);
 }
 
 TestConfig load_test_config(const std::filesystem::path& path) {
     schema::UserDocument file(read_text_file(path), path.string(), test_config_schema(),
-                              {"test config", "meltano-test-config.schema.json"});
+                              {"test config", "docs/meltano.md"});
     const auto& document = file.root();
     TestConfig config;
     config.origin = path;

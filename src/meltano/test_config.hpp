@@ -51,8 +51,10 @@ struct TestConfig {
 };
 
 // True when the JSON file at `path` is a Meltano extension's test config (its "protocol" is
-// "meltano-extension"). False for any other file, including one that cannot be read or parsed
-// (the connector test config loader then reports the problem).
+// "meltano-extension"). False for any other file, including one that cannot be read as an input
+// (missing, a folder, a device such as /dev/zero, larger than an input may be: read_text_file
+// refuses it without reading it whole) or parsed (the connector test config loader then
+// reports the problem).
 bool is_meltano_test_config(const std::filesystem::path& path);
 
 // Loads and checks a Meltano extension's test config (schemas/meltano-test-config.schema.json).

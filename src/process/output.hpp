@@ -52,6 +52,12 @@ private:
             piece = piece.substr(0, room);
             m_truncated = true;
         }
+        if (m_pending.size() + piece.size() > m_pending.capacity() &&
+            m_pending.capacity() >= k_reserve_after) {
+            // A long line: room for the longest at once, instead of doubling copies (the pages
+            // are only used as the line fills them).
+            m_pending.reserve(m_max_line_bytes);
+        }
         m_pending.append(piece);
     }
 
@@ -64,6 +70,8 @@ private:
         m_truncated = false;
         deliver(std::string_view(line), truncated);
     }
+
+    static constexpr std::size_t k_reserve_after = 1024 * 1024;
 
     std::size_t m_max_line_bytes;
     std::string m_pending;

@@ -115,6 +115,13 @@ bool read_process_info(pid_t pid, ProcessInfo& info) {
     const char* end = stat.data() + stat.size();
     info.parent = 0;
     std::from_chars(begin, end, info.parent);
+    // Fields 4 (ppid) to 22 (starttime): skip 18 spaces from the parent on.
+    const char* field = begin;
+    for (int skipped = 0; skipped < 18 && field < end; ++field) {
+        skipped += *field == ' ' ? 1 : 0;
+    }
+    info.start_ticks = 0;
+    std::from_chars(field, end, info.start_ticks);
     return true;
 }
 
@@ -128,6 +135,44 @@ std::vector<ProcessInfo> children_of_self() {
         }
     });
     return children;
+}
+
+std::vector<ProcessInfo> all_processes() {
+    std::vector<ProcessInfo> processes;
+    for_each_pid([&](pid_t pid) {
+        ProcessInfo info;
+        if (read_process_info(pid, info)) {
+            processes.push_back(info);
+        }
+    });
+    return processes;
+}
+
+bool descends_from_self(pid_t pid) {
+    pid_t self = ::getpid();
+    // Bounded: a chain longer than any real process tree ends the walk.
+    for (int step = 0; step < 4096 && pid > 1; ++step) {
+        ProcessInfo info;
+        if (pid == self) {
+            return step > 0;
+        }
+        if (!read_process_info(pid, info)) {
+            return false;
+        }
+        pid = info.parent;
+    }
+    return false;
+}
+
+std::string command_line_of(pid_t pid, std::size_t limit) {
+    std::string text = read_proc_file("/proc/" + std::to_string(pid) + "/cmdline");
+    while (!text.empty() && text.back() == '\0') {
+        text.pop_back();
+    }
+    for (char& c : text) {
+        c = c == '\0' ? ' ' : c;
+    }
+    return text.size() > limit ? text.substr(0, limit) + "..." : text;
 }
 
 }  // namespace conform::process::detail

@@ -29,12 +29,25 @@ struct ProcessInfo {
     pid_t pid = 0;
     pid_t parent = 0;
     char state = '?';
+    // When it started, in clock ticks since boot (/proc/<pid>/stat field 22): with the pid, what
+    // tells a process from a later one that got its pid.
+    unsigned long long start_ticks = 0;
 };
 
-// /proc/<pid>/stat's parent and state, or nothing when the process is gone.
+// /proc/<pid>/stat's parent, state and start time, or nothing when the process is gone.
 bool read_process_info(pid_t pid, ProcessInfo& info);
 
 // Children of conform (processes whose parent is conform), as /proc lists them.
 std::vector<ProcessInfo> children_of_self();
+
+// Every process /proc lists.
+std::vector<ProcessInfo> all_processes();
+
+// Whether `pid` is a descendant of conform: its chain of parents reaches conform (conform is a
+// child subreaper, so an orphaned descendant's parent becomes conform, not init).
+bool descends_from_self(pid_t pid);
+
+// The start of a process's command line, for messages ("" once it is gone).
+std::string command_line_of(pid_t pid, std::size_t limit = 120);
 
 }  // namespace conform::process::detail

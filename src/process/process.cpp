@@ -14,7 +14,9 @@
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <utility>
@@ -164,14 +166,16 @@ public:
     void forget(pid_t pid) {
         std::lock_guard lock(m_mutex);
         m_pids.erase(pid);
+        remember_reaped_locked(pid);
     }
 
     // Reaps every zombie child that nobody else will reap.
     void reap_orphans() {
         std::lock_guard lock(m_mutex);
         for (const detail::ProcessInfo& child : detail::children_of_self()) {
-            if (child.state == 'Z' && !m_pids.contains(child.pid)) {
-                ::waitpid(child.pid, nullptr, WNOHANG);
+            if (child.state == 'Z' && !m_pids.contains(child.pid) &&
+                ::waitpid(child.pid, nullptr, WNOHANG) == child.pid) {
+                remember_reaped_locked(child.pid);
             }
         }
     }
@@ -184,13 +188,151 @@ public:
             info.parent == ::getpid()) {
             while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
             }
+            remember_reaped_locked(pid);
         }
+    }
+
+    // Whether conform reaped `pid` in the last k_recent_reap: a signal it sent just before it
+    // exited still came from conform's tree.
+    bool reaped_recently(pid_t pid) {
+        std::lock_guard lock(m_mutex);
+        auto now = Clock::now();
+        return std::any_of(m_reaped.begin(), m_reaped.end(), [&](const auto& reaped) {
+            return reaped.first == pid && now - reaped.second < k_recent_reap;
+        });
+    }
+
+    // The descendants of conform that started at `cutoff` or later and belong to no child
+    // conform started and still runs, nor to a process older than `cutoff` (a service a helper
+    // started on purpose, and what it runs). Under the lock, so no child is being started.
+    std::vector<detail::ProcessInfo> leftovers_since(unsigned long long cutoff) {
+        std::lock_guard lock(m_mutex);
+        std::map<pid_t, detail::ProcessInfo> table;
+        for (const auto& info : detail::all_processes()) {
+            table.emplace(info.pid, info);
+        }
+        pid_t self = ::getpid();
+        std::vector<detail::ProcessInfo> found;
+        for (const auto& [pid, info] : table) {
+            if (pid != self && left_behind(info, table, self, cutoff)) {
+                found.push_back(info);
+            }
+        }
+        return found;
+    }
+
+    // Whether `info` descends from conform (`self`) through processes that all started since
+    // `cutoff`, none of them a child conform still runs, nor a zombie.
+    bool left_behind(const detail::ProcessInfo& info,
+                     const std::map<pid_t, detail::ProcessInfo>& table, pid_t self,
+                     unsigned long long cutoff) const {
+        const detail::ProcessInfo* at = &info;
+        for (int step = 0; step < 4096; ++step) {
+            if (at->start_ticks < cutoff || m_pids.contains(at->pid) || at->state == 'Z') {
+                return false;
+            }
+            if (at->parent == self) {
+                return true;
+            }
+            auto parent = table.find(at->parent);
+            if (parent == table.end()) {
+                return false;  // not conform's
+            }
+            at = &parent->second;
+        }
+        return false;
+    }
+
+private:
+    static constexpr std::chrono::seconds k_recent_reap{10};
+    static constexpr std::size_t k_reaped_kept = 256;
+
+    void remember_reaped_locked(pid_t pid) {
+        if (m_reaped.size() >= k_reaped_kept) {
+            m_reaped.erase(m_reaped.begin());
+        }
+        m_reaped.emplace_back(pid, Clock::now());
+    }
+
+    std::mutex m_mutex;
+    std::set<pid_t> m_pids;
+    std::vector<std::pair<pid_t, Clock::time_point>> m_reaped;
+};
+
+// The runs in progress that sweep what they leave behind, and since when: descendants are
+// swept when the last of them ends, back to the start of the first (a nested run's leftovers
+// cannot be told from the outer run's, whose connector may still need them).
+class SweepingRuns {
+public:
+    static SweepingRuns& instance() {
+        static auto* runs = new SweepingRuns;  // never destroyed: used until exit
+        return *runs;
+    }
+
+    void begin(unsigned long long start_ticks) {
+        std::lock_guard lock(m_mutex);
+        m_since = m_active == 0 ? start_ticks : std::min(m_since, start_ticks);
+        ++m_active;
+    }
+
+    // When this was the last one: the start of the first, to sweep from.
+    std::optional<unsigned long long> end() {
+        std::lock_guard lock(m_mutex);
+        --m_active;
+        if (m_active > 0) {
+            return std::nullopt;
+        }
+        return m_since;
     }
 
 private:
     std::mutex m_mutex;
-    std::set<pid_t> m_pids;
+    std::size_t m_active = 0;
+    unsigned long long m_since = 0;
 };
+
+// What a sweep killed, for the run's cleanup problem.
+struct Swept {
+    std::size_t count = 0;
+    std::vector<std::string> described;  // the first few: "pid 123 (python3 main.py spec)"
+};
+
+// SIGKILLs the descendants left behind since `cutoff` (KnownChildren::leftovers_since), round
+// after round (a killed parent's children come to conform next), and reaps them. A pid is
+// signalled through a pidfd opened while it still had the start time the scan saw, so a recycled
+// pid is never hit.
+Swept kill_left_behind(unsigned long long cutoff) {
+    constexpr int k_max_rounds = 200;
+    constexpr std::size_t k_described = 5;
+    Swept swept;
+    for (int round = 0; round < k_max_rounds; ++round) {
+        auto leftovers = KnownChildren::instance().leftovers_since(cutoff);
+        if (leftovers.empty()) {
+            break;
+        }
+        for (const auto& leftover : leftovers) {
+            detail::UniqueFd handle(static_cast<int>(::syscall(SYS_pidfd_open, leftover.pid, 0)));
+            detail::ProcessInfo now;
+            if (!handle || !detail::read_process_info(leftover.pid, now) ||
+                now.start_ticks != leftover.start_ticks) {
+                continue;
+            }
+            if (swept.described.size() < k_described) {
+                swept.described.push_back(fmt::format("pid {} ({})", leftover.pid,
+                                                      detail::command_line_of(leftover.pid)));
+            }
+            ::syscall(SYS_pidfd_send_signal, handle.get(), SIGKILL, nullptr, 0);
+            ++swept.count;
+        }
+        for (const auto& leftover : leftovers) {
+            KnownChildren::instance().reap_killed_orphan(leftover.pid);
+        }
+        if (round > 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
+    return swept;
+}
 
 // Ignores SIGPIPE and makes conform a child subreaper: a process that a connector orphans (a
 // double fork, a daemon, a container runtime's conmon) becomes conform's child instead of
@@ -496,7 +638,8 @@ private:
     std::optional<Clock::time_point> stop_helper_deadline() const;
     void shut_down() noexcept;
     void run_cleanup_command() noexcept;
-    std::string kill_leftovers() const;
+    std::vector<pid_t> kill_by_leftover_argument() const;
+    void sweep_left_behind() noexcept;
     RunResult result() const;
 
     const LaunchSpec& m_spec;
@@ -526,6 +669,7 @@ private:
     bool m_killed_after_grace = false;
     std::optional<HelperProcess> m_stop_helper;
     std::string m_cleanup_problem;
+    bool m_sweeps = false;  // counted in SweepingRuns
     std::uint64_t m_stdout_lines = 0;
     std::uint64_t m_stdout_bytes = 0;
     bool m_shut_down = false;
@@ -569,6 +713,14 @@ ChildRun::ChildRun(const LaunchSpec& spec, Observer& observer)
         reap_blocking(spawned.pid);
         KnownChildren::instance().forget(spawned.pid);
         throw;
+    }
+    if (spec.leftovers != LaunchSpec::Leftovers::keep) {
+        // What the leader forks starts no earlier than the leader: its start time is the
+        // sweep's cutoff (a zombie still has it).
+        detail::ProcessInfo leader;
+        detail::read_process_info(spawned.pid, leader);
+        SweepingRuns::instance().begin(leader.start_ticks);
+        m_sweeps = true;
     }
     m_stdin = std::move(spawned.stdin_fd);
     m_stdin_reader = std::move(spawned.stdin_reader);
@@ -905,6 +1057,7 @@ void ChildRun::shut_down() noexcept {
     m_stderr.reset();
     m_stop_helper.reset();
     run_cleanup_command();
+    sweep_left_behind();
 }
 
 void ChildRun::run_cleanup_command() noexcept {
@@ -923,29 +1076,64 @@ void ChildRun::run_cleanup_command() noexcept {
         return;
     }
     try {
-        m_cleanup_problem = fmt::format("cleanup `{}` {}{}", fmt::join(m_spec.cleanup_command, " "),
-                                        m_cleanup_problem, kill_leftovers());
+        m_cleanup_problem = fmt::format("cleanup `{}` {}", fmt::join(m_spec.cleanup_command, " "),
+                                        m_cleanup_problem);
     } catch (...) {
         m_cleanup_problem = "cleanup failed (and describing it ran out of memory)";
     }
 }
 
-std::string ChildRun::kill_leftovers() const {
+std::vector<pid_t> ChildRun::kill_by_leftover_argument() const {
     if (m_spec.leftover_argument.empty()) {
-        return "";
+        return {};
     }
     auto leftovers = detail::find_processes_with_argument(m_spec.leftover_argument);
     for (auto pid : leftovers) {
         ::kill(pid, SIGKILL);
     }
-    if (leftovers.empty()) {
-        return fmt::format("; no process with '{}' on its command line was left",
-                           m_spec.leftover_argument);
+    for (auto pid : leftovers) {
+        KnownChildren::instance().reap_killed_orphan(pid);
     }
-    return fmt::format(
-        "; conform killed {} process(es) still running with '{}' on their command "
-        "line (pid {}): what they ran may still exist",
-        leftovers.size(), m_spec.leftover_argument, fmt::join(leftovers, ", "));
+    return leftovers;
+}
+
+// After the cleanup: what the run left behind dies (LaunchSpec::leftovers), and a failed
+// cleanup's problem says what conform killed, by the container's name and among its descendants.
+void ChildRun::sweep_left_behind() noexcept {
+    try {
+        bool failed = !m_cleanup_problem.empty();
+        auto by_name = failed ? kill_by_leftover_argument() : std::vector<pid_t>{};
+        std::optional<unsigned long long> since;
+        if (m_sweeps) {
+            m_sweeps = false;
+            since = SweepingRuns::instance().end();
+        }
+        bool sweep =
+            since &&
+            (m_spec.leftovers == LaunchSpec::Leftovers::kill ||
+             (m_spec.leftovers == LaunchSpec::Leftovers::kill_when_cleanup_fails && failed));
+        Swept swept = sweep ? kill_left_behind(*since) : Swept{};
+        if (!failed) {
+            return;
+        }
+        std::vector<std::string> killed;
+        for (auto pid : by_name) {
+            killed.push_back(
+                fmt::format("pid {} with '{}' on its command line", pid, m_spec.leftover_argument));
+        }
+        killed.insert(killed.end(), swept.described.begin(), swept.described.end());
+        auto count = by_name.size() + swept.count;
+        if (count == 0) {
+            m_cleanup_problem += "; no process of the run was left";
+        } else {
+            m_cleanup_problem += fmt::format(
+                "; conform killed {} process(es) still running ({}{}): what they ran may still "
+                "exist",
+                count, fmt::join(killed, ", "), killed.size() < count ? ", ..." : "");
+        }
+    } catch (...) {
+        // Out of memory while scanning /proc: the group was killed, which is what is certain.
+    }
 }
 
 RunResult ChildRun::result() const {
@@ -1000,6 +1188,11 @@ void request_stop() {
 
 bool stop_requested() {
     return g_stop_requested;
+}
+
+bool sent_by_descendant(pid_t pid) {
+    return pid > 0 &&
+           (detail::descends_from_self(pid) || KnownChildren::instance().reaped_recently(pid));
 }
 
 }  // namespace conform::process

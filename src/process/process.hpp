@@ -60,6 +60,18 @@ struct LaunchSpec {
     // (conmon) inherit the client's environment but belong to the engine, and stop_command and
     // cleanup_command stop the container.
     bool mark_descendants = true;
+    // What becomes of the processes the run leaves behind that carry no marker (a daemon that
+    // cleared its environment, a runtime client that exec'd the connector). conform is a child
+    // subreaper, so they are its descendants: once no run that sweeps is in progress any more,
+    // every descendant that started after the first of those runs is SIGKILLed, unless it
+    // belongs to a process started before them or to a child conform is still running.
+    enum class Leftovers {
+        kill,                     // always (connectors, commands from a test config)
+        kill_when_cleanup_fails,  // only when cleanup_command failed (container runtimes)
+        keep,                     // never (conform's own helper commands, which may start
+                                  // services on purpose)
+    };
+    Leftovers leftovers = Leftovers::kill;
 };
 
 enum class Decision { keep_going, stop };
@@ -128,5 +140,10 @@ void request_stop();
 
 // True once request_stop() was called.
 bool stop_requested();
+
+// Whether a signal sent by `pid` came from conform's own process tree: `pid` is a descendant of
+// conform, or one conform reaped in the last seconds (it may have exited right after sending).
+// Such a signal is the connector's doing, not the user's.
+bool sent_by_descendant(pid_t pid);
 
 }  // namespace conform::process

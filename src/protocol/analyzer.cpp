@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
-#include <cstdio>
 #include <memory>
 #include <set>
 
@@ -17,6 +17,7 @@
 #include "protocol/line_json.hpp"
 #include "protocol/schemas.hpp"
 #include "schema/schema.hpp"
+#include "util/error.hpp"
 #include "util/text.hpp"
 
 namespace conform::protocol {
@@ -32,9 +33,18 @@ constexpr std::array<std::string_view, 9> k_known_types{"RECORD",
                                                         "TRACE",
                                                         "CONTROL",
                                                         "DESTINATION_CATALOG"};
-constexpr std::array<std::string_view, 4> k_kept_types{"SPEC", "CATALOG", "CONNECTION_STATUS",
-                                                       "TRACE"};
-constexpr std::size_t k_kept_limit = 50;
+// What the checks read after the run: the first message of each of these types, whole.
+constexpr std::array<std::string_view, 3> k_kept_first{"SPEC", "CATALOG", "CONNECTION_STATUS"};
+// TRACE messages, the first 50: whole while they fit in 1 MiB together, beyond that as a summary
+// of their type and the start of their error message (what the checks read of a TRACE).
+constexpr std::size_t k_kept_traces = 50;
+constexpr std::size_t k_kept_trace_bytes = 1024 * 1024;
+constexpr std::size_t k_trace_message_excerpt = 200;
+// What an example keeps of the line it saw and of its message.
+constexpr std::size_t k_example_excerpt = 300;
+constexpr std::size_t k_example_message = 1000;
+// Unknown type names are counted by at most this many bytes of their name.
+constexpr std::size_t k_type_name_limit = 256;
 constexpr std::size_t k_error_logs_kept = 5;
 constexpr std::size_t k_key_text_limit = 40;
 
@@ -123,20 +133,27 @@ struct Analyzer::Impl {
     SecretStreamScanner stderr_secrets{nullptr};
     Secrets no_secrets;
     std::size_t unknown_type_names = 0;
+    std::size_t kept_traces = 0;
+    std::size_t kept_trace_bytes = 0;
     std::vector<std::uint64_t> records_since_stream_state;  // per catalog stream
     std::uint64_t records_since_any_state = 0;
 
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> transcript{nullptr, &std::fclose};
+    std::shared_ptr<TranscriptFile> transcript;
 
+    // The transcript and the spill files of the records and checkpoints are conform's own: they
+    // live in unnamed files of conform's temporary folder, never in the run's scratch folder
+    // (setup.transcript_path's), which the connector can write and which containers mount.
     explicit Impl(AnalyzerSetup analyzer_setup)
         : setup(std::move(analyzer_setup)),
           reducer(setup.states_are_patches),
           stderr_secrets(setup.secrets) {
         if (!setup.transcript_path.empty()) {
-            transcript.reset(std::fopen(setup.transcript_path.c_str(), "w"));
-            observation.transcript_path = transcript ? setup.transcript_path.string() : "";
-            observation.records.set_folder(setup.transcript_path.parent_path());
-            observation.checkpoints.set_folder(setup.transcript_path.parent_path());
+            try {
+                transcript = std::make_shared<TranscriptFile>();
+            } catch (const Error&) {
+                // No room for it: examples go without their surroundings.
+            }
+            observation.transcript = transcript;
         }
         if (setup.catalog != nullptr) {
             for (const auto& stream : setup.catalog->streams) {
@@ -165,8 +182,7 @@ struct Analyzer::Impl {
 
     void keep_line(std::string_view line) {
         if (transcript) {
-            std::fwrite(line.data(), 1, line.size(), transcript.get());
-            std::fputc('\n', transcript.get());
+            transcript->append_line(line);
         }
     }
 
@@ -239,9 +255,8 @@ struct Analyzer::Impl {
         if (!envelope_valid && !only_emitted_at && !usable) {
             return;
         }
-        if (contains(k_kept_types, type) && observation.kept.size() < k_kept_limit &&
-            (envelope_valid || only_emitted_at)) {
-            observation.kept.push_back({type, facts.number, std::string(facts.text)});
+        if (envelope_valid || only_emitted_at) {
+            keep_message(type, message, facts);
         }
         if (type == "RECORD") {
             inspect_record(message["record"], facts);
@@ -252,6 +267,51 @@ struct Analyzer::Impl {
         } else if (type == "LOG") {
             note_error_log(message, facts);
         }
+    }
+
+    void keep_message(const std::string& type, const rapidjson::Document& message,
+                      const LineFacts& facts) {
+        if (contains(k_kept_first, type)) {
+            if (observation.first_kept(type) == nullptr) {
+                observation.kept.push_back({type, facts.number, std::string(facts.text)});
+            }
+            return;
+        }
+        if (type != "TRACE" || kept_traces >= k_kept_traces) {
+            return;
+        }
+        ++kept_traces;
+        if (kept_trace_bytes + facts.text.size() <= k_kept_trace_bytes) {
+            kept_trace_bytes += facts.text.size();
+            observation.kept.push_back({type, facts.number, std::string(facts.text)});
+            return;
+        }
+        observation.kept.push_back({type, facts.number, trace_summary(message)});
+    }
+
+    // {"type":"TRACE","trace":{"type":T,"error":{"message":M}}} with M cut: valid JSON that
+    // says what a long TRACE was without keeping it.
+    static std::string trace_summary(const rapidjson::Document& message) {
+        const auto* trace = member_of(message, "trace");
+        const auto* kind = trace != nullptr ? member_of(*trace, "type") : nullptr;
+        const auto* error = trace != nullptr ? member_of(*trace, "error") : nullptr;
+        const auto* text = error != nullptr ? member_of(*error, "message") : nullptr;
+        rapidjson::Document summary(rapidjson::kObjectType);
+        auto& allocator = summary.GetAllocator();
+        rapidjson::Value trace_summary(rapidjson::kObjectType);
+        if (kind != nullptr && kind->IsString()) {
+            std::string name = excerpt(string_of(*kind), k_trace_message_excerpt);
+            trace_summary.AddMember("type", rapidjson::Value(name.c_str(), allocator), allocator);
+        }
+        if (text != nullptr && text->IsString()) {
+            std::string cut = valid_utf8(excerpt(string_of(*text), k_trace_message_excerpt));
+            rapidjson::Value error_summary(rapidjson::kObjectType);
+            error_summary.AddMember("message", rapidjson::Value(cut.c_str(), allocator), allocator);
+            trace_summary.AddMember("error", error_summary, allocator);
+        }
+        summary.AddMember("type", "TRACE", allocator);
+        summary.AddMember("trace", trace_summary, allocator);
+        return json::to_json(summary);
     }
 
     // A STREAM_STATUS trace: the stream's status, when it changed.
@@ -273,12 +333,14 @@ struct Analyzer::Impl {
         if (name_space != nullptr && name_space->IsString()) {
             stream = std::string(string_of(*name_space)) + "." + stream;
         }
-        auto found = observation.stream_statuses.find(stream);
+        // Keyed by the name as kept (cut), so that a long name is found again.
+        std::string key = excerpt(stream, 200);
+        auto found = observation.stream_statuses.find(key);
         if (found == observation.stream_statuses.end() &&
             observation.stream_statuses.size() >= Observation::k_status_streams) {
             return;
         }
-        auto& statuses = observation.stream_statuses[excerpt(stream, 200)];
+        auto& statuses = observation.stream_statuses[key];
         if (statuses.empty() || statuses.back() != string_of(*value)) {
             statuses.emplace_back(excerpt(string_of(*value), 40));
         }
@@ -302,7 +364,12 @@ struct Analyzer::Impl {
              excerpt(setup.secrets != nullptr ? setup.secrets->redact(shown) : shown, 300)});
     }
 
-    void count_unknown_type(const std::string& type, LineFacts& facts) {
+    void count_unknown_type(const std::string& full_type, LineFacts& facts) {
+        // A name is counted by its first bytes: a million distinct 1 MiB names cost 1,000 of
+        // these, not gigabytes.
+        std::string type = full_type.size() > k_type_name_limit
+                               ? excerpt(full_type, k_type_name_limit)
+                               : full_type;
         auto found = observation.type_counts.find(type);
         if (found != observation.type_counts.end() ||
             unknown_type_names < Observation::k_unknown_type_names) {
@@ -355,6 +422,7 @@ struct Analyzer::Impl {
         entry.key_missing = facts.missing_key.has_value();
         observation.records_without_key += entry.key_missing ? 1 : 0;
         entry.projected = projected_digest(*stream_index, data).value_or(entry.content);
+        note_unprojected(*stream_index, data, line.number);
         if (stream.incremental()) {
             read_cursor(stream, *stream_index, data, facts);
         }
@@ -406,6 +474,22 @@ struct Analyzer::Impl {
         rapidjson::Value copy(data, allocator);
         estuary::apply_projections(copy, setup.apply_projections[stream_index], allocator);
         return digesters[stream_index].digest(copy);
+    }
+
+    void note_unprojected(std::uint32_t stream_index, const rapidjson::Value& data,
+                          std::uint64_t line) {
+        if (setup.expect_projections.size() <= stream_index) {
+            return;
+        }
+        const auto& projections = setup.expect_projections[stream_index];
+        for (const auto& field : estuary::unapplied_projections(data, projections)) {
+            if (observation.unprojected.size() < setup.examples_per_check) {
+                auto at = std::find_if(projections.begin(), projections.end(),
+                                       [&field](const auto& p) { return p.first == field; });
+                observation.unprojected.push_back({line, field, at->second});
+            }
+            ++observation.unprojected_count;
+        }
     }
 
     void read_cursor(const CatalogStream& stream, std::uint32_t stream_index,
@@ -528,8 +612,13 @@ void Tally::keep(std::string message, std::string_view seen, bool advisory) {
     if (m_tally.failures + m_tally.advisories > m_examples) {
         return;
     }
-    std::string shown = m_secrets != nullptr ? m_secrets->redact(seen) : std::string(seen);
-    m_tally.examples.push_back({std::move(message), m_line, excerpt(shown, 300), advisory});
+    // Masked whole, then cut, so that no part of a secret survives the cut; a message naming
+    // what the connector sent (a stream, a type) is cut too: it is copied into every example.
+    bool masks = m_secrets != nullptr && !m_secrets->empty();
+    auto shown = excerpt(masks ? m_secrets->redact(seen) : seen, k_example_excerpt);
+    std::string text = masks ? m_secrets->redact(message) : std::move(message);
+    m_tally.examples.push_back(
+        {excerpt(text, k_example_message), m_line, std::move(shown), advisory});
 }
 
 void Tally::fail(std::string message, std::string_view seen) {
@@ -578,7 +667,9 @@ void Analyzer::set_mark() {
 
 Observation Analyzer::finish(process::RunResult result) {
     auto& impl = *m_impl;
-    impl.transcript.reset();
+    if (impl.transcript) {
+        impl.transcript->flush();
+    }
     impl.judge_end(result);
     if (impl.setup.secrets != nullptr) {
         result.stderr_text = impl.setup.secrets->redact(result.stderr_text);

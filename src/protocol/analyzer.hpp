@@ -25,6 +25,9 @@ struct AnalyzerSetup {
     std::vector<std::optional<CursorValue>> cursor_floor;
     // Per catalog stream: projections conform applies before computing RecordEntry::projected.
     std::vector<std::vector<std::pair<std::string, std::string>>> apply_projections;
+    // Per catalog stream: projections the connector was asked to apply (a run with projections in
+    // its catalog); records that did not apply one are counted in Observation::unprojected.
+    std::vector<std::vector<std::pair<std::string, std::string>>> expect_projections;
     // Called about every 50 ms with the time since start; may stop the process.
     std::function<process::Decision(std::chrono::milliseconds)> on_tick;
     // Called with each line as it arrives, after analysis (progress display).
@@ -33,8 +36,10 @@ struct AnalyzerSetup {
     // Every STATE is an RFC 7396 patch, with or without a merge flag (test config
     // merge.states_are_patches).
     bool states_are_patches = false;
-    // When set, every stdout line is also written here, so checks can show what changed in a
-    // record without conform keeping documents in memory.
+    // When set, every stdout line is also kept (Observation::transcript), so checks can show
+    // what changed in a record without conform keeping documents in memory. The lines are kept
+    // in an unnamed file of conform's own temporary folder, never at this path: it is in the
+    // run's scratch folder, where the connector could plant a symlink or swap the file.
     std::filesystem::path transcript_path;
 };
 

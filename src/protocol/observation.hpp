@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,8 +45,11 @@ struct CursorValue {
 
 // Everything conform learned from one connector invocation.
 struct Observation {
-    std::string label;            // e.g. "read [range 00000000-7fffffff]"
-    std::string transcript_path;  // its stdout, one line per line, when it was kept
+    std::string label;  // e.g. "read [range 00000000-7fffffff]"
+    // Its stdout, one line per line, when conform kept it (read back through this descriptor
+    // only); or the file of a transcript conform did not write (`conform validate`'s).
+    std::shared_ptr<const TranscriptFile> transcript;
+    std::string transcript_path;
     std::string command_line;
     process::RunResult process;
     // Known types and the first 1,000 distinct unknown types by name; further unknown types
@@ -57,7 +61,8 @@ struct Observation {
     std::uint64_t invalid_lines = 0;
     std::uint64_t last_record_line = 0;
     std::uint64_t last_state_line = 0;
-    // SPEC, CATALOG, CONNECTION_STATUS and TRACE messages are kept whole (they are small).
+    // The first SPEC, CATALOG and CONNECTION_STATUS, whole; the first 50 TRACEs, whole while they
+    // fit in 1 MiB together, beyond that as a summary (trace type, error message cut).
     struct Kept {
         std::string type;
         std::uint64_t line;
@@ -83,6 +88,15 @@ struct Observation {
     };
     std::vector<ErrorLog> error_logs;
     std::uint64_t error_log_count = 0;
+    // Records of a run with projections that kept a projected field at the top level with
+    // nothing at its pointer (X-PROJ-1): how many, and the first few.
+    struct Unprojected {
+        std::uint64_t line = 0;
+        std::string field;
+        std::string pointer;
+    };
+    std::vector<Unprojected> unprojected;
+    std::uint64_t unprojected_count = 0;
     std::optional<std::chrono::milliseconds> first_record_at;
     std::uint64_t records_after_mark = 0;  // records after the step's mark (e.g. an injection)
     bool mark_set = false;

@@ -1,6 +1,7 @@
 #include "report/certification.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -105,6 +106,77 @@ const std::vector<std::string>& known_extensions() {
     return k_extensions;
 }
 
+namespace {
+
+bool is_claimed(const std::vector<std::string>& claimed, std::string_view extension) {
+    return std::find(claimed.begin(), claimed.end(), extension) != claimed.end();
+}
+
+// The area of a check id ("merge" of merge.reduction_valid) when it is an extension's.
+std::string extension_area_of(std::string_view check_id) {
+    auto area = std::string(check_id.substr(0, check_id.find('.')));
+    const auto& known = known_extensions();
+    return std::find(known.begin(), known.end(), area) != known.end() ? area : std::string();
+}
+
+// How a connector claims `extensions`, in the terms the run was given in.
+std::string how_to_claim(const RunReport& report, const std::vector<std::string>& extensions) {
+    if (report.recorded_transcript) {
+        return "conform run tests the extensions a connector claims";
+    }
+    if (report.test_config == k_command_line_origin) {
+        return fmt::format("a connector that supports one claims it with --extensions {}",
+                           fmt::join(extensions, ","));
+    }
+    return fmt::format(
+        "a connector that supports one claims it in its test config: "
+        "\"extensions\": [\"{}\"]",
+        fmt::join(extensions, "\", \""));
+}
+
+}  // namespace
+
+std::string unclaimed_extension_of(const ScenarioResult& scenario, const CheckResult& check,
+                                   const std::vector<std::string>& claimed) {
+    if (check.status != Status::skipped) {
+        return {};
+    }
+    auto extension = scenario.extension.empty() ? extension_area_of(check.id) : scenario.extension;
+    return extension.empty() || is_claimed(claimed, extension) ? std::string() : extension;
+}
+
+UnclaimedSkips unclaimed_skips(const RunReport& report, const std::vector<std::string>& claimed) {
+    UnclaimedSkips skips;
+    std::vector<std::string> seen;
+    for (const auto& scenario : report.scenarios) {
+        for (const auto& check : scenario.checks) {
+            auto extension = unclaimed_extension_of(scenario, check, claimed);
+            if (extension.empty()) {
+                continue;
+            }
+            ++skips.checks;
+            if (!is_claimed(seen, extension)) {
+                seen.push_back(extension);
+            }
+        }
+    }
+    for (const auto& extension : known_extensions()) {
+        if (is_claimed(seen, extension)) {
+            skips.extensions.push_back(extension);
+        }
+    }
+    return skips;
+}
+
+std::string unclaimed_summary(const RunReport& report, const UnclaimedSkips& skips) {
+    if (skips.checks == 0) {
+        return {};
+    }
+    return fmt::format("{} check(s) of extensions the connector does not claim: {}; {}",
+                       skips.checks, fmt::join(skips.extensions, ", "),
+                       how_to_claim(report, skips.extensions));
+}
+
 std::vector<AreaVerdict> certify(const RunReport& report) {
     if (report.protocol == k_meltano_extension) {
         return {judge(report, "extension", collect(report, ""), true)};
@@ -113,6 +185,11 @@ std::vector<AreaVerdict> certify(const RunReport& report) {
     // that serves it not): the destination is not certified without it.
     if (report.protocol == k_airbyte_destination) {
         return {judge(report, "destination", collect(report, ""), false)};
+    }
+    // A Singer tap: one area, named for it; checks skip when the tap offers less (no state, one
+    // stream), as core checks do.
+    if (report.protocol == k_singer) {
+        return {judge(report, "singer", collect(report, ""), true)};
     }
     // Core checks skip when there is nothing to judge (no incremental stream, say): the
     // connector offers less, and what it offers conforms. A claimed extension promises it all.

@@ -25,4 +25,22 @@ std::vector<AreaVerdict> certify(const RunReport& report);
 // The extensions conform can certify, in report order.
 const std::vector<std::string>& known_extensions();
 
+// The extension a skipped check belongs to when the connector does not claim it (`claimed`): the
+// scenario's extension, or the check's area for an extension check judged in a core scenario
+// (merge.reduction_valid in `read`); "" otherwise. Such a skip says nothing about the connector.
+std::string unclaimed_extension_of(const ScenarioResult& scenario, const CheckResult& check,
+                                   const std::vector<std::string>& claimed);
+
+// The checks skipped because their extension is not claimed, for the one line a report folds
+// them into.
+struct UnclaimedSkips {
+    std::vector<std::string> extensions;  // in report order
+    std::size_t checks = 0;
+};
+UnclaimedSkips unclaimed_skips(const RunReport& report, const std::vector<std::string>& claimed);
+
+// That line: how many checks, of which extensions, and how a connector that supports one claims
+// it in the terms of the run (--extensions, the test config's "extensions"); "" when none.
+std::string unclaimed_summary(const RunReport& report, const UnclaimedSkips& skips);
+
 }  // namespace conform::report

@@ -58,8 +58,11 @@ std::string printable(std::string_view text) {
 
 class ConsoleReporter : public Reporter {
 public:
-    ConsoleReporter(std::FILE* out, bool verbose)
-        : m_out(out), m_verbose(verbose), m_tty(isatty(fileno(out)) != 0) {}
+    ConsoleReporter(std::FILE* out, bool verbose, std::vector<std::string> claimed)
+        : m_out(out),
+          m_verbose(verbose),
+          m_tty(isatty(fileno(out)) != 0),
+          m_claimed(std::move(claimed)) {}
 
     void scenario_started(const std::string& id, const std::string& title) override {
         m_current = id;
@@ -82,9 +85,12 @@ public:
 
     void scenario_finished(const ScenarioResult& result) override {
         clear_progress();
+        bool whole_scenario_skipped = result.status == Status::skipped && !result.checks.empty();
+        if (whole_scenario_skipped && !m_verbose && folded(result, result.checks.front())) {
+            return;  // run_finished sums it up with the others of unclaimed extensions
+        }
         print("{} {:<34} {}  ({} ms)\n", badge(result.status), printable(result.id),
               printable(result.title), result.duration_ms);
-        bool whole_scenario_skipped = result.status == Status::skipped && !result.checks.empty();
         if (whole_scenario_skipped && !m_verbose) {
             print("    skipped: {}\n", printable(result.checks.front().note));
         }
@@ -92,7 +98,8 @@ public:
             if (check.status == Status::failed || check.status == Status::warned ||
                 (m_verbose && check.status == Status::skipped)) {
                 print_check(check);
-            } else if (check.status == Status::skipped && !whole_scenario_skipped) {
+            } else if (check.status == Status::skipped && !whole_scenario_skipped &&
+                       !folded(result, check)) {
                 print("  {} {}: {}\n", badge(check.status), check.id, printable(check.note));
             }
         }
@@ -123,6 +130,10 @@ public:
         for (const auto& scenario : report.scenarios) {
             failed_scenarios += scenario.status == Status::failed ? 1 : 0;
         }
+        auto unclaimed = unclaimed_summary(report, unclaimed_skips(report, m_claimed));
+        if (!unclaimed.empty()) {
+            print("{} {}\n", badge(Status::skipped), printable(unclaimed));
+        }
         print(
             "\n{} scenarios, {} failed; checks: {} passed, {} failed, {} warned, {} skipped "
             "({:.1f} s)\n",
@@ -136,6 +147,11 @@ public:
     }
 
 private:
+    // A skip of an extension the connector does not claim: one line at the end says it for all.
+    bool folded(const ScenarioResult& scenario, const CheckResult& check) const {
+        return !unclaimed_extension_of(scenario, check, m_claimed).empty();
+    }
+
     template <typename... Args>
     void print(fmt::format_string<Args...> format, Args&&... args) {
         fmt::print(m_out, format, std::forward<Args>(args)...);
@@ -164,18 +180,15 @@ private:
         print("  {} {} [{}] {}\n", badge(check.status), printable(check.id),
               printable(fmt::format("{}", fmt::join(check.clauses, ", "))), printable(check.title));
         for (const auto& example : check.examples) {
-            std::string where = example.run;
-            if (example.line > 0) {
-                where += fmt::format(", stdout line {}", example.line);
-            }
+            auto where = location_of(example);
             print("      - {}{}\n", printable(example.message),
                   where.empty() ? "" : " (" + printable(where) + ")");
             if (!example.excerpt.empty()) {
                 print("        seen: {}\n", printable(example.excerpt));
             }
         }
-        if (check.occurrences > check.examples.size()) {
-            print("      … and {} more\n", check.occurrences - check.examples.size());
+        if (auto more = more_findings(check); !more.empty()) {
+            print("      … and {}\n", more);
         }
         if (!check.note.empty()) {
             print("      note: {}\n", printable(check.note));
@@ -194,12 +207,14 @@ private:
     bool m_tty;
     bool m_progress_shown = false;
     std::string m_current;
+    std::vector<std::string> m_claimed;
 };
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_console_reporter(std::FILE* out, bool verbose) {
-    return std::make_unique<ConsoleReporter>(out, verbose);
+std::unique_ptr<Reporter> make_console_reporter(std::FILE* out, bool verbose,
+                                                std::vector<std::string> claimed_extensions) {
+    return std::make_unique<ConsoleReporter>(out, verbose, std::move(claimed_extensions));
 }
 
 }  // namespace conform::report

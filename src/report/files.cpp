@@ -6,7 +6,10 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <fstream>
+#include <system_error>
 
 #include "report/certification.hpp"
 #include "report/clauses.hpp"
@@ -18,6 +21,11 @@ namespace conform::report {
 namespace {
 
 using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+// What a report keeps of a text that can carry names a connector chose (a stream, a message
+// type): a 1 MiB stream name is cut, not copied whole into every message.
+constexpr std::size_t k_message_bytes = 2000;
+constexpr std::size_t k_name_bytes = 200;
 
 void write_string(Writer& writer, std::string_view key, std::string_view value) {
     writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
@@ -66,13 +74,13 @@ void write_check(Writer& writer, const CheckResult& check) {
     write_string(writer, "status", status_name(check.status));
     write_int(writer, "occurrences", static_cast<std::int64_t>(check.occurrences));
     write_int(writer, "advisories", static_cast<std::int64_t>(check.advisories));
-    write_string(writer, "note", check.note);
+    write_string(writer, "note", excerpt(check.note, k_message_bytes));
     write_int(writer, "duration_ms", check.duration_ms);
     writer.Key("examples");
     writer.StartArray();
     for (const auto& example : check.examples) {
         writer.StartObject();
-        write_string(writer, "message", example.message);
+        write_string(writer, "message", excerpt(example.message, k_message_bytes));
         write_string(writer, "run", example.run);
         write_int(writer, "line", static_cast<std::int64_t>(example.line));
         write_string(writer, "excerpt", example.excerpt);
@@ -98,7 +106,7 @@ void write_checkpoint(Writer& writer, const CheckpointMark& checkpoint) {
     line.Key("streams");
     line.StartArray();
     for (const auto& stream : checkpoint.streams) {
-        std::string valid = valid_utf8(stream);
+        std::string valid = excerpt(stream, k_name_bytes);
         line.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
     }
     line.EndArray();
@@ -113,9 +121,9 @@ void write_resume(Writer& writer, const ResumedCheckpoint& resume) {
     write_int(writer, "records_before", static_cast<std::int64_t>(resume.records_before));
     write_string(writer, "run", resume.run);
     write_int(writer, "lost", static_cast<std::int64_t>(resume.lost));
-    write_string(writer, "lost_example", resume.lost_example);
+    write_string(writer, "lost_example", excerpt(resume.lost_example, k_message_bytes));
     write_int(writer, "repeated", static_cast<std::int64_t>(resume.repeated));
-    write_string(writer, "repeated_example", resume.repeated_example);
+    write_string(writer, "repeated_example", excerpt(resume.repeated_example, k_message_bytes));
     writer.EndObject();
 }
 
@@ -186,8 +194,12 @@ std::string failure_text(const CheckResult& check) {
     std::string text =
         fmt::format("{} [{}]: {}\n", check.id, fmt::join(check.clauses, ", "), check.title);
     for (const auto& example : check.examples) {
-        text += fmt::format("- {} ({}, line {})\n  seen: {}\n", example.message, example.run,
-                            example.line, example.excerpt);
+        auto where = location_of(example);
+        text += fmt::format("- {}{}\n", excerpt(example.message, k_message_bytes),
+                            where.empty() ? "" : " (" + where + ")");
+        if (!example.excerpt.empty()) {
+            text += fmt::format("  seen: {}\n", example.excerpt);
+        }
         for (const auto& line : example.context) {
             text += fmt::format("  {}{:>7} | {}\n", line.number == example.line ? "> " : "  ",
                                 line.number, line.text);
@@ -290,14 +302,15 @@ std::string to_junit_xml(const RunReport& report) {
             xml += fmt::format("    <testcase classname=\"{}\" name=\"{}\">",
                                markup_escaped(scenario.id), markup_escaped(check.id));
             if (check.status == Status::failed) {
-                xml +=
-                    fmt::format("\n      <failure message=\"{}\">{}</failure>\n    ",
-                                markup_escaped(check.examples.empty() ? check.title
-                                                                      : check.examples[0].message),
-                                markup_escaped(failure_text(check) + "rerun: " + scenario.rerun));
+                xml += fmt::format(
+                    "\n      <failure message=\"{}\">{}</failure>\n    ",
+                    markup_escaped(check.examples.empty()
+                                       ? check.title
+                                       : excerpt(check.examples[0].message, k_message_bytes)),
+                    markup_escaped(failure_text(check) + "rerun: " + scenario.rerun));
             } else if (check.status == Status::skipped) {
                 xml += fmt::format("\n      <skipped message=\"{}\"/>\n    ",
-                                   markup_escaped(check.note));
+                                   markup_escaped(excerpt(check.note, k_message_bytes)));
             } else if (check.status == Status::warned) {
                 xml +=
                     fmt::format("\n      <system-out>{}</system-out>\n    ",
@@ -320,6 +333,25 @@ std::string to_junit_xml(const RunReport& report) {
     }
     xml += "</testsuites>\n";
     return xml;
+}
+
+std::string prepare_report_file(const std::filesystem::path& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) {
+        return "it is a folder; give a file name in it";
+    }
+    auto folder = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+    std::filesystem::create_directories(folder, error);
+    if (error) {
+        return fmt::format("cannot create its folder '{}': {}", folder.string(), error.message());
+    }
+    if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+        return fmt::format("its folder '{}' is not writable", folder.string());
+    }
+    if (std::filesystem::exists(path, error) && ::access(path.c_str(), W_OK) != 0) {
+        return "the file exists and is not writable";
+    }
+    return {};
 }
 
 void write_report_file(const std::filesystem::path& path, const std::string& content) {

@@ -29,6 +29,11 @@ std::string to_svg_badge(const RunReport& report);
 // each one's failures with clause texts and rerun commands. Self-contained like to_html_report.
 std::string to_html_registry(const std::vector<RunReport>& reports);
 
+// Creates the folder of the report file `path` when it is missing, before anything runs. Returns
+// why the file cannot be written (a folder in its place, a folder that cannot be created or
+// written), or "" when it can.
+std::string prepare_report_file(const std::filesystem::path& path);
+
 // Writes `content` to `path`; throws conform::Error (internal) naming the path on failure.
 void write_report_file(const std::filesystem::path& path, const std::string& content);
 

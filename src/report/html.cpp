@@ -168,10 +168,39 @@ std::string differences_section(const RunReport& report) {
             markup_escaped(change.where), detail);
     }
     html += "</table>";
-    for (const auto& note : differences.notes) {
-        html += "<p class=\"label\">" + markup_escaped(note) + "</p>";
+    if (!differences.streams.empty()) {
+        html +=
+            "<h3>Records per stream</h3><table><tr><th>Stream</th><th>Records</th><th>Added</th>"
+            "<th>Removed</th><th>Changed</th><th>STATE messages</th><th>Matched by</th></tr>";
+        for (const auto& row : differences.streams) {
+            html += fmt::format(
+                "<tr><td><code>{}</code></td><td>{} &rarr; {}</td><td>{}</td><td>{}</td><td>{}</td>"
+                "<td>{} &rarr; {}</td><td>{}</td></tr>",
+                markup_escaped(row.stream), row.control, row.target, row.added, row.removed,
+                row.changed, row.control_states, row.target_states, markup_escaped(row.identity));
+        }
+        html += "</table>";
+    }
+    if (!differences.notes.empty()) {
+        html += "<h3>Notes</h3><ul>";
+        for (const auto& note : differences.notes) {
+            html += "<li>" + markup_escaped(note) + "</li>";
+        }
+        html += "</ul>";
     }
     return html;
+}
+
+// A diff's headline is its own verdict; the target's conformance result comes after it.
+std::string diff_headline(const RunReport& report) {
+    auto breaking = report.differences->unaccepted_breaking();
+    return fmt::format(
+        "<h1>conform diff: {} <span class=\"badge {}\">{}</span></h1><p>{} compared with "
+        "{}. The target's own conformance run: {}</p>",
+        breaking == 0 ? "no breaking change" : fmt::format("{} breaking change(s)", breaking),
+        breaking == 0 ? "passed" : "failed", breaking == 0 ? "compatible" : "breaking",
+        markup_escaped(report.connector), markup_escaped(report.differences->control),
+        badge(overall_status(report)));
 }
 
 // One row per scenario, one square per check, coloured by status; each links to its check.
@@ -268,8 +297,9 @@ std::string failure_html(const ScenarioResult& scenario, const CheckResult& chec
         html += example_html(example);
     }
     if (check.occurrences > check.examples.size()) {
-        html += fmt::format("<p>{} occurrence(s) in all; the first {} are shown.</p>",
-                            check.occurrences, check.examples.size());
+        html += fmt::format("<p>{} occurrence(s) in all; the first {} are shown ({} not).</p>",
+                            check.occurrences, check.examples.size(),
+                            markup_escaped(more_findings(check)));
     }
     html += "<p class=\"label\">rerun this scenario</p><pre class=\"rerun\">" +
             markup_escaped(scenario.rerun) + "</pre></div>";
@@ -436,7 +466,9 @@ std::string to_html_registry(const std::vector<RunReport>& reports) {
 
 std::string to_html_report(const RunReport& report) {
     std::string html = page_head("conform report: " + report.connector);
-    html += fmt::format("<h1>conform certification report {}</h1>", badge(overall_status(report)));
+    html += report.differences ? diff_headline(report)
+                               : fmt::format("<h1>conform certification report {}</h1>",
+                                             badge(overall_status(report)));
     html += metadata_section(report);
     html += certification_section(report);
     html += differences_section(report);

@@ -234,6 +234,15 @@ Differences read_differences(const Fields& fields) {
                                        change.text("detail"), change.flag("breaking"),
                                        change.text("accepted")});
     }
+    index = 0;
+    for (const auto& value : fields.array("streams")) {
+        auto row = fields.item(value, "streams", index++);
+        auto count = [&](const char* key) { return static_cast<std::uint64_t>(row.integer(key)); };
+        differences.streams.push_back({row.text("stream"), row.text("identity"), count("control"),
+                                       count("target"), count("added"), count("removed"),
+                                       count("changed"), count("control_states"),
+                                       count("target_states")});
+    }
     differences.notes = fields.texts("notes");
     return differences;
 }

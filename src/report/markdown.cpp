@@ -44,9 +44,33 @@ std::string_view mark(Certified level) {
     return "?";
 }
 
+// `raw` as valid UTF-8 with every control character but line feed and tab shown as '?', as the
+// HTML writer shows them: connector output (ESC sequences, BEL, CR, C1 controls such as U+009B)
+// must not reach a terminal that prints the summary, or a log that keeps it.
+std::string printable(std::string_view raw) {
+    std::string text = valid_utf8(raw);
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        auto byte = static_cast<unsigned char>(text[at]);
+        bool c1 = byte == 0xC2 && at + 1 < text.size() &&
+                  static_cast<unsigned char>(text[at + 1]) >= 0x80 &&
+                  static_cast<unsigned char>(text[at + 1]) <= 0x9F;
+        if (c1) {
+            out += '?';
+            ++at;
+        } else if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7F) {
+            out += '?';
+        } else {
+            out += text[at];
+        }
+    }
+    return out;
+}
+
 // Text for a table cell or a line of prose: no line breaks, no table or HTML syntax.
 std::string inline_text(std::string_view raw) {
-    std::string text = valid_utf8(raw);
+    std::string text = printable(raw);
     std::string out;
     for (char c : text) {
         if (c == '\n' || c == '\r' || c == '\t') {
@@ -64,14 +88,14 @@ std::string inline_text(std::string_view raw) {
 
 // Text inside an HTML element (a <summary>), where Markdown escapes would show literally.
 std::string html_text(std::string_view raw) {
-    std::string text(raw);
+    std::string text = printable(raw);
     std::replace(text.begin(), text.end(), '\n', ' ');
     return markup_escaped(text);
 }
 
 // A fenced block that its content cannot close: the fence is longer than any backtick run in it.
 std::string fenced(std::string_view raw, std::string_view language = {}) {
-    std::string text = valid_utf8(raw);
+    std::string text = printable(raw);
     std::size_t longest = 0;
     std::size_t run = 0;
     for (char c : text) {
@@ -115,8 +139,9 @@ std::string failure_markdown(const ScenarioResult& scenario, const CheckResult& 
         text += fmt::format("> **{}** {}\n", clause, inline_text(clause_text(clause)));
     }
     for (const auto& example : check.examples) {
-        text += fmt::format("\n- {} (run {}, stdout line {})\n\n", inline_text(example.message),
-                            inline_text(example.run), example.line);
+        auto where = location_of(example);
+        text += fmt::format("\n- {}{}\n\n", inline_text(example.message),
+                            where.empty() ? "" : " (" + inline_text(where) + ")");
         if (!example.context.empty()) {
             text += fenced(transcript_text(example));
         } else if (!example.excerpt.empty()) {
@@ -124,7 +149,8 @@ std::string failure_markdown(const ScenarioResult& scenario, const CheckResult& 
         }
     }
     if (check.occurrences > check.examples.size()) {
-        text += fmt::format("\n{} occurrence(s) in all.\n", check.occurrences);
+        text += fmt::format("\n{} occurrence(s) in all ({} not shown).\n", check.occurrences,
+                            more_findings(check));
     }
     text += "\nRerun:\n\n" + fenced(scenario.rerun, "sh") + "\n</details>\n\n";
     return text;
@@ -162,10 +188,35 @@ std::string differences_markdown(const RunReport& report) {
         text += "<details><summary>Harmless and accepted differences</summary>\n\n" + other +
                 "\n</details>\n";
     }
-    for (const auto& note : differences.notes) {
-        text += fmt::format("\n> {}\n", inline_text(note));
+    if (!differences.streams.empty()) {
+        text +=
+            "\n| Stream | Records | Added | Removed | Changed | STATE messages | Matched by "
+            "|\n|---|---|---|---|---|---|---|\n";
+        for (const auto& row : differences.streams) {
+            text += fmt::format("| {} | {} → {} | {} | {} | {} | {} → {} | {} |\n",
+                                inline_text(row.stream), row.control, row.target, row.added,
+                                row.removed, row.changed, row.control_states, row.target_states,
+                                inline_text(row.identity));
+        }
+    }
+    if (!differences.notes.empty()) {
+        text += "\n**Notes:**\n\n";
+        for (const auto& note : differences.notes) {
+            text += fmt::format("- {}\n", inline_text(note));
+        }
     }
     return text;
+}
+
+// A diff's headline is its own verdict; the target's conformance result comes after it.
+std::string diff_headline(const RunReport& report) {
+    auto breaking = report.differences->unaccepted_breaking();
+    auto status = overall(report);
+    return fmt::format("## {} conform diff: {}: {}\n\n**Target's conformance run:** {} {}\n\n",
+                       breaking == 0 ? "✅" : "❌", inline_text(report.connector),
+                       breaking == 0 ? std::string("no breaking change")
+                                     : fmt::format("{} breaking change(s)", breaking),
+                       mark(status), status_name(status));
 }
 
 // The resumed checkpoints that lost or repeated records, or that every resume was clean.
@@ -216,8 +267,10 @@ std::string resumes_markdown(const RunReport& report) {
 std::string to_markdown_summary(const RunReport& report) {
     auto totals = report.check_totals();
     auto status = overall(report);
-    std::string text = fmt::format("## {} conform: {} {}\n\n", mark(status),
-                                   inline_text(report.connector), status_name(status));
+    std::string text = report.differences
+                           ? diff_headline(report)
+                           : fmt::format("## {} conform: {} {}\n\n", mark(status),
+                                         inline_text(report.connector), status_name(status));
     text += fmt::format("**Connector version:** {}{}\n\n", inline_text(version_or_unknown(report)),
                         report.connector_version_source.empty()
                             ? ""
@@ -231,6 +284,10 @@ std::string to_markdown_summary(const RunReport& report) {
     for (const auto& verdict : certify(report)) {
         text += fmt::format("| {} | {} {} | {} |\n", verdict.area, mark(verdict.level),
                             certified_name(verdict.level), inline_text(verdict.reason));
+    }
+    auto unclaimed = unclaimed_summary(report, unclaimed_skips(report, report.claimed_extensions));
+    if (!unclaimed.empty()) {
+        text += fmt::format("\n{} {}\n", mark(Status::skipped), inline_text(unclaimed));
     }
     text += differences_markdown(report);
     std::size_t shown = 0;
@@ -261,15 +318,21 @@ std::string to_markdown_summary(const RunReport& report) {
         "|\n|---|---|---|\n";
     for (const auto& scenario : report.scenarios) {
         std::string checks;
+        std::size_t folded = 0;
         for (const auto& check : scenario.checks) {
-            if (check.status != Status::passed) {
+            if (!unclaimed_extension_of(scenario, check, report.claimed_extensions).empty()) {
+                ++folded;  // said once, above
+            } else if (check.status != Status::passed) {
                 checks += fmt::format("{} `{}` ", mark(check.status), check.id);
             }
         }
-        text +=
-            fmt::format("| {} | {} {} | {} |\n", inline_text(scenario.id), mark(scenario.status),
-                        status_name(scenario.status),
-                        checks.empty() ? fmt::format("{} passed", scenario.checks.size()) : checks);
+        if (folded == scenario.checks.size() && folded > 0) {
+            continue;
+        }
+        text += fmt::format(
+            "| {} | {} {} | {} |\n", inline_text(scenario.id), mark(scenario.status),
+            status_name(scenario.status),
+            checks.empty() ? fmt::format("{} passed", scenario.checks.size() - folded) : checks);
     }
     return text + "\n</details>\n";
 }

@@ -1,8 +1,19 @@
 #include "report/model.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace conform::report {
+
+std::string location_of(const Example& example) {
+    std::string location = example.run.empty() ? "" : "run " + example.run;
+    if (example.line > 0) {
+        location += (location.empty() ? "" : ", ") + std::string("stdout line ") +
+                    std::to_string(example.line);
+    }
+    return location;
+}
 
 std::string_view status_name(Status status) {
     switch (status) {
@@ -56,6 +67,23 @@ std::size_t Differences::unaccepted_breaking() const {
 
 std::string version_or_unknown(const RunReport& report) {
     return report.connector_version.empty() ? "unknown" : report.connector_version;
+}
+
+std::string more_findings(const CheckResult& check) {
+    auto shown_should = static_cast<std::uint64_t>(std::count_if(
+        check.examples.begin(), check.examples.end(),
+        [](const Example& example) { return example.message.starts_with("(SHOULD) "); }));
+    auto shown_own = check.examples.size() - shown_should;
+    auto own = check.occurrences - std::min(check.advisories, check.occurrences);
+    auto more_own = own - std::min<std::uint64_t>(shown_own, own);
+    auto more_should = check.advisories - std::min(shown_should, check.advisories);
+    if (more_own > 0 && more_should > 0) {
+        return fmt::format("{} more, and {} more (SHOULD)", more_own, more_should);
+    }
+    if (more_should > 0) {
+        return fmt::format("{} more (SHOULD)", more_should);
+    }
+    return more_own > 0 ? fmt::format("{} more", more_own) : "";
 }
 
 Totals RunReport::check_totals() const {

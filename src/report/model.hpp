@@ -34,6 +34,10 @@ struct Example {
     std::vector<TranscriptLine> context = {};
 };
 
+// Where an example was seen, "run read, stdout line 12", as far as it says ("" when it names
+// neither a run nor a line).
+std::string location_of(const Example& example);
+
 struct CheckResult {
     std::string id;
     std::vector<std::string> clauses;
@@ -134,20 +138,38 @@ struct Difference {
     std::string accepted_reason;  // set when the test config accepts it after review
 };
 
+// One stream's records and STATE messages in each version, and how its records were matched.
+struct DifferenceStream {
+    std::string stream;
+    std::string identity;
+    std::uint64_t control = 0;
+    std::uint64_t target = 0;
+    std::uint64_t added = 0;
+    std::uint64_t removed = 0;
+    std::uint64_t changed = 0;
+    std::uint64_t control_states = 0;
+    std::uint64_t target_states = 0;
+};
+
 struct Differences {
     std::string control;  // what the run was compared with
     std::vector<Difference> changes;
-    std::vector<std::string> notes;  // what could not be compared, and why
+    std::vector<std::string> notes;  // what could not be compared, and how things were
+    std::vector<DifferenceStream> streams = {};
 
     std::size_t unaccepted_breaking() const;
 };
 
 // What a report's target speaks: an Airbyte source (and its protocol extensions), a Meltano
-// extension or an Airbyte destination. The reports name areas, runs and certification in its
-// terms.
+// extension, an Airbyte destination or a Singer tap. The reports name areas, runs and
+// certification in its terms.
 inline constexpr std::string_view k_airbyte_source = "airbyte-source";
 inline constexpr std::string_view k_meltano_extension = "meltano-extension";
 inline constexpr std::string_view k_airbyte_destination = "airbyte-destination";
+// RunReport::test_config of a run given by flags only (config::k_command_line_origin).
+inline constexpr std::string_view k_command_line_origin = "<command line>";
+// A Singer tap (docs/singer.md).
+inline constexpr std::string_view k_singer = "singer";
 
 struct RunReport {
     std::string protocol = std::string(k_airbyte_source);
@@ -169,6 +191,7 @@ struct RunReport {
     // conform validate: the messages of one recorded read, judged offline. It certifies nothing:
     // spec, check, discover and every check across runs never ran.
     bool recorded_transcript = false;
+    std::uint64_t recorded_messages = 0;     // the transcript's lines that are Airbyte messages
     std::optional<Differences> differences;  // set by conform diff and run --baseline
     std::vector<ScenarioResult> scenarios;
 
@@ -177,6 +200,10 @@ struct RunReport {
 
 // The connector's version as reports show it: "unknown" when nothing named it.
 std::string version_or_unknown(const RunReport& report);
+
+// The findings of `check` beyond its examples, each level counted apart: "12 more" or "12 more,
+// and 900 more (SHOULD)"; "" when every finding is an example.
+std::string more_findings(const CheckResult& check);
 
 // Receives a run as it happens. Console output streams; files are written at the end.
 class Reporter {

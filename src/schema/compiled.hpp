@@ -63,6 +63,16 @@ public:
 
     bool empty() const { return m_entries.empty(); }
 
+    // The property names, in the schema's order: what an unexpected name is compared with.
+    std::vector<std::string> names() const {
+        std::vector<std::string> names;
+        names.reserve(m_entries.size());
+        for (const auto& entry : m_entries) {
+            names.emplace_back(entry.name);
+        }
+        return names;
+    }
+
     void add(std::string_view name, NodeId node) {
         m_entries.push_back({name, node, hash(name)});
         std::size_t capacity = 4;

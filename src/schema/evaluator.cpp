@@ -5,6 +5,7 @@
 #include <exception>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -16,10 +17,37 @@
 
 #include "schema/uri.hpp"
 #include "schema/values.hpp"
+#include "util/text.hpp"
 
 namespace conform::schema {
 
 namespace {
+
+using EnumValues = std::vector<const rapidjson::Value*>;
+
+// The values an enum allows, as a message lists them (the first few of a long enum).
+std::string allowed_values(const EnumValues& values) {
+    constexpr std::size_t k_listed = 12;
+    std::vector<std::string> listed;
+    for (std::size_t i = 0; i < std::min(values.size(), k_listed); ++i) {
+        listed.push_back(describe_value(*values[i]));
+    }
+    auto text = fmt::format("{}", fmt::join(listed, ", "));
+    if (values.size() > k_listed) {
+        text += fmt::format(" and {} more", values.size() - k_listed);
+    }
+    return text;
+}
+
+std::vector<std::string> string_values(const EnumValues& values) {
+    std::vector<std::string> strings;
+    for (const auto* value : values) {
+        if (value->IsString()) {
+            strings.emplace_back(value->GetString(), value->GetStringLength());
+        }
+    }
+    return strings;
+}
 
 bool is_multiple_of(const rapidjson::Value& value, const rapidjson::Value& divisor) {
     if (divisor.IsUint64() && (value.IsUint64() || value.IsInt64())) {
@@ -268,8 +296,11 @@ private:
             }
         }
         report("enum", [&] {
-            return fmt::format("{} is not one of the {} values the enum allows",
-                               describe_value(instance), node.enum_values.size());
+            return fmt::format("{} is not one of the values the enum allows: {}{}",
+                               describe_value(instance), allowed_values(node.enum_values),
+                               instance.IsString() ? did_you_mean(view_of(instance),
+                                                                  string_values(node.enum_values))
+                                                   : "");
         });
         return false;
     }
@@ -575,20 +606,22 @@ private:
             }
         }
         if (!described && limits.additional_properties != k_no_node) {
-            ok = check_additional_property(limits.additional_properties, key, value) && ok;
+            ok = check_additional_property(limits, key, value) && ok;
         }
         return ok;
     }
 
-    bool check_additional_property(NodeId additional, std::string_view key,
+    bool check_additional_property(const ObjectLimits& limits, std::string_view key,
                                    const rapidjson::Value& value) {
+        NodeId additional = limits.additional_properties;
         if (m_data.nodes[additional].always_false) {
             // Point at the property itself, so an error names the line of the unexpected key.
             Scope scope(*this);
             scope.instance(key);
             report("additionalProperties", [&] {
-                return fmt::format("property \"{}\" is not allowed (additionalProperties is false)",
-                                   key);
+                return fmt::format(
+                    "property \"{}\" is not allowed (additionalProperties is false){}", key,
+                    did_you_mean(key, limits.properties.names()));
             });
             return false;
         }

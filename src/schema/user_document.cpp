@@ -64,7 +64,8 @@ void UserDocument::fail(const std::vector<Problem>& problems) const {
         message += fmt::format("\n  {}:{}: {}: {}", origin, line_of(pointer),
                                pointer.empty() ? "(top level)" : pointer, problem);
     }
-    message += fmt::format("\n  (schema: schemas/{})", m_impl->kind.schema_file);
+    message +=
+        fmt::format("\n  (what each key means: {} in conform's documentation)", m_impl->kind.guide);
     throw_input_error(message);
 }
 

@@ -21,12 +21,14 @@ using Problem = std::pair<std::string, std::string>;
 // able to name the line of any value in an error. Every error it raises reads
 //   ORIGIN: invalid WHAT:
 //     ORIGIN:LINE: POINTER: what was expected
-//     (schema: schemas/NAME)
+//     (what each key means: GUIDE in conform's documentation)
 class UserDocument {
 public:
     struct Kind {
-        std::string_view what;         // "suite", "test config"
-        std::string_view schema_file;  // "suite.schema.json"
+        std::string_view what;  // "suite", "test config"
+        // The page of conform's documentation for users that explains the keys (a user has the
+        // documentation, not conform's source tree with its schemas).
+        std::string_view guide;  // "docs/test-config.md"
     };
 
     // Throws conform::Error (input) when the text is not JSON or breaks the schema, listing every

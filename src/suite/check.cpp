@@ -1,5 +1,7 @@
 #include "suite/check.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace conform::suite {
@@ -13,6 +15,17 @@ std::optional<std::size_t> index_of(const Scenario& scenario, const std::string&
         }
     }
     return std::nullopt;
+}
+
+// Says in the check's note which checkpoints the resuming steps it judged started from.
+void add_checkpoints_used(const Inputs& inputs, report::CheckResult& result) {
+    for (const auto* step : inputs.all_steps()) {
+        if (step->checkpoints_used.empty()) {
+            continue;
+        }
+        auto used = fmt::format("step '{}' {}", step->step->id, step->checkpoints_used);
+        result.note = result.note.empty() ? used : result.note + "; " + used;
+    }
 }
 
 }  // namespace
@@ -66,7 +79,12 @@ engine::Matching match(const Check& check, const Scenario& scenario) {
 
 report::CheckResult judge(const Check& check, const engine::Matching& matching,
                           const ScenarioRun& run, const engine::Circumstances& circumstances) {
-    return engine::judge(check, Inputs(run, matching), circumstances);
+    Inputs inputs(run, matching);
+    auto result = engine::judge(check, inputs, circumstances);
+    if (result.status != report::Status::skipped) {
+        add_checkpoints_used(inputs, result);
+    }
+    return result;
 }
 
 std::vector<const protocol::LineJudge*> judges_of(const Checks& checks,

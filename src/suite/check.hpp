@@ -28,8 +28,9 @@ struct StepResult {
     std::vector<RunPlan> plans;
     std::vector<protocol::Observation> runs;
     std::string why_not;
-    std::string note;            // how the runs were chosen, when that took runs of its own
-    std::string inject_problem;  // how the tail inject command failed, for a tailing step
+    std::string note;              // how the runs were chosen, when that took runs of its own
+    std::string inject_problem;    // how the tail inject command failed, for a tailing step
+    std::string checkpoints_used;  // which checkpoints a resuming step started from, for the report
 
     bool ran() const { return !runs.empty(); }
 };
@@ -43,6 +44,9 @@ struct ScenarioRun {
     std::string main_config;  // the rendered main config, for spec.config_valid
     std::vector<StepResult> steps;
     ResumeNotes* resumes = nullptr;  // what resumed checkpoints lost or repeated, for the timeline
+    // Why no secret is known, from what the setup spec run showed ("" when secrets are known or
+    // nothing was looked at).
+    std::string no_secret_reason;
 
     const StepResult* step(const std::string& id) const;
 };
@@ -78,6 +82,7 @@ public:
     const config::TestConfig& test_config() const { return *m_run.test_config; }
     const protocol::Catalog& catalog() const { return *m_run.catalog; }
     const protocol::Secrets& secrets() const { return *m_run.secrets; }
+    const std::string& no_secret_reason() const { return m_run.no_secret_reason; }
     const std::string& main_config() const { return m_run.main_config; }
     std::vector<std::string> stream_names() const;
     // Keeps what resuming from a checkpoint of `base` lost or repeated, for the timeline.

@@ -436,14 +436,16 @@ struct Version {
     }
 };
 
-Partitions<Version> partition_versions(const RecordSet& records, std::size_t count) {
+Partitions<Version> partition_versions(const RecordSet& records, std::size_t count,
+                                       CompareBy content_by = CompareBy::content) {
     Partitions<Version> partitions(count, records.scratch_folder());
     records.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
         if (entry.key_missing) {
             return;
         }
+        const auto& content = content_by == CompareBy::projected ? entry.projected : entry.content;
         partitions.add(partition_of(entry.stream, entry.identity, count),
-                       {entry.stream, entry.identity, entry.content, position});
+                       {entry.stream, entry.identity, content, position});
     });
     return partitions;
 }
@@ -502,9 +504,10 @@ Overlap duplicate_records(const RecordSet& records, std::size_t keep) {
     return duplicates;
 }
 
-Changed changed_records(const RecordSet& expected, const RecordSet& actual, std::size_t keep) {
+Changed changed_records(const RecordSet& expected, const RecordSet& actual, std::size_t keep,
+                        CompareBy expected_by) {
     auto count = partition_count(expected, actual);
-    auto expected_versions = partition_versions(expected, count);
+    auto expected_versions = partition_versions(expected, count, expected_by);
     auto actual_versions = partition_versions(actual, count);
     Changed changed;
     Smallest<Pair> pairs(keep);
@@ -531,10 +534,11 @@ Changed changed_records(const RecordSet& expected, const RecordSet& actual, std:
 std::string describe_record(const RecordRef& record, const std::vector<std::string>& stream_names) {
     const auto& entry = record.entry;
     std::string stream = entry.stream < stream_names.size() ? stream_names[entry.stream] : "?";
-    std::string key = entry.key.empty()
-                          ? fmt::format("digest {}", entry.content.hex().substr(0, 12))
-                          : fmt::format("key {}", entry.key);
-    return fmt::format("{} {} (line {} of {})", stream, key, entry.line, record.run->label);
+    if (entry.key.empty()) {
+        return fmt::format("the {} record at line {} of {}", stream, entry.line, record.run->label);
+    }
+    return fmt::format("{} key {} (line {} of {})", stream, entry.key, entry.line,
+                       record.run->label);
 }
 
 }  // namespace conform::suite

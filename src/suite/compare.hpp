@@ -101,13 +101,17 @@ Overlap duplicate_records(const RecordSet& records, std::size_t keep = 5);
 
 // Records of `expected` whose identity `actual` also emitted, but only with other content (volatile
 // fields ignored): the same key, changed data. Each pairs the expected record with an actual one.
+// With `expected_by` projected, the expected records' content is theirs after conform applied the
+// projections.
 struct Changed {
     std::vector<std::pair<RecordRef, RecordRef>> examples;
     std::uint64_t count = 0;
 };
-Changed changed_records(const RecordSet& expected, const RecordSet& actual, std::size_t keep = 5);
+Changed changed_records(const RecordSet& expected, const RecordSet& actual, std::size_t keep = 5,
+                        CompareBy expected_by = CompareBy::content);
 
-// "events id=[5] (line 12 of read [range ...])".
+// "events key [5] (line 12 of read [range ...])", or "the events record at line 12 of read" for a
+// record without a key (the report shows that line's text when its example names the line).
 std::string describe_record(const RecordRef& record, const std::vector<std::string>& stream_names);
 
 }  // namespace conform::suite

@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
 
 #include "json/pointer.hpp"
 #include "json/write.hpp"
+#include "protocol/spill.hpp"
 #include "util/text.hpp"
 
 namespace conform::suite {
@@ -18,20 +18,29 @@ namespace {
 
 constexpr std::size_t k_value_excerpt = 60;
 
-// The `data` of the RECORD on line `line` of the run's transcript.
+constexpr std::size_t k_max_line_bytes = 16 * 1024 * 1024;
+
+// The `data` of the RECORD on line `line` of the run's transcript, read back through the
+// descriptor conform wrote it with (or from the file `conform validate` checked).
 std::optional<rapidjson::Document> record_data(const RecordRef& record) {
-    if (record.run->transcript_path.empty()) {
+    std::optional<std::string> text;
+    auto visit = [&](std::uint64_t number, std::string_view line) {
+        if (number == record.entry.line) {
+            text.emplace(line);
+            return false;
+        }
+        return true;
+    };
+    if (record.run->transcript) {
+        record.run->transcript->for_each_line(visit, k_max_line_bytes);
+    } else if (!record.run->transcript_path.empty()) {
+        protocol::for_each_line_of_file(record.run->transcript_path, visit, k_max_line_bytes);
+    }
+    if (!text) {
         return std::nullopt;
     }
-    std::ifstream in(record.run->transcript_path);
-    std::string text;
-    for (std::uint64_t number = 1; number <= record.entry.line; ++number) {
-        if (!std::getline(in, text)) {
-            return std::nullopt;
-        }
-    }
     rapidjson::Document message;
-    message.Parse<rapidjson::kParseIterativeFlag>(text.c_str());
+    message.Parse<rapidjson::kParseIterativeFlag>(text->data(), text->size());
     if (message.HasParseError() || !message.IsObject() || !message.HasMember("record") ||
         !message["record"].IsObject() || !message["record"].HasMember("data")) {
         return std::nullopt;

@@ -1,6 +1,7 @@
 #include "suite/plan.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <set>
@@ -78,8 +79,40 @@ std::string describe_range(const std::optional<std::string>& range_json) {
 
 }  // namespace
 
+namespace {
+
+// First, middle, last and `sample` evenly spaced checkpoints of `count` (the older "sample" key).
+std::vector<std::size_t> first_middle_last_and(std::size_t sample, std::size_t count) {
+    std::set<std::size_t> picked{0, count / 2, count - 1};
+    for (std::size_t i = 1; i <= sample; ++i) {
+        picked.insert(i * count / (sample + 1));
+    }
+    return {picked.begin(), picked.end()};
+}
+
+// Every checkpoint of `count`, or `max` of them evenly spaced from the first to the last.
+std::vector<std::size_t> every_or_evenly_spaced(std::size_t max, std::size_t count) {
+    if (count <= max) {
+        std::vector<std::size_t> all(count);
+        for (std::size_t i = 0; i < count; ++i) {
+            all[i] = i;
+        }
+        return all;
+    }
+    if (max <= 1) {
+        return {count - 1};
+    }
+    std::set<std::size_t> picked;
+    for (std::size_t i = 0; i < max; ++i) {
+        picked.insert((i * (count - 1) + (max - 1) / 2) / (max - 1));
+    }
+    return {picked.begin(), picked.end()};
+}
+
+}  // namespace
+
 std::vector<std::size_t> pick_checkpoints(const CheckpointChoice& which, std::size_t count,
-                                          std::size_t sample) {
+                                          const config::ResumeSampling& sampling) {
     if (count == 0) {
         return {};
     }
@@ -90,13 +123,9 @@ std::vector<std::size_t> pick_checkpoints(const CheckpointChoice& which, std::si
             return {count / 2};
         case CheckpointChoice::Kind::last:
             return {count - 1};
-        case CheckpointChoice::Kind::sample: {
-            std::set<std::size_t> picked{0, count / 2, count - 1};
-            for (std::size_t i = 1; i <= sample; ++i) {
-                picked.insert(i * count / (sample + 1));
-            }
-            return {picked.begin(), picked.end()};
-        }
+        case CheckpointChoice::Kind::sample:
+            return sampling.sample ? first_middle_last_and(*sampling.sample, count)
+                                   : every_or_evenly_spaced(sampling.max, count);
         case CheckpointChoice::Kind::number:
             break;
     }
@@ -104,6 +133,49 @@ std::vector<std::size_t> pick_checkpoints(const CheckpointChoice& which, std::si
         return {};
     }
     return {which.number - 1};
+}
+
+std::size_t most_sampled_checkpoints(const config::ResumeSampling& sampling) {
+    return sampling.sample ? *sampling.sample + 3 : sampling.max;
+}
+
+namespace {
+
+// The 1-based checkpoints of base run `index` that `plans` resume from.
+std::set<std::size_t> checkpoints_resumed(const std::vector<RunPlan>& plans, std::size_t index) {
+    std::set<std::size_t> used;
+    for (const auto& plan : plans) {
+        if (plan.checkpoint && plan.base_run == index) {
+            used.insert(*plan.checkpoint + 1);
+        }
+    }
+    return used;
+}
+
+std::string describe_used(const std::set<std::size_t>& used, std::size_t total) {
+    if (total == 1) {
+        return "its only checkpoint";
+    }
+    if (used.size() == total) {
+        return fmt::format("every checkpoint (1-{} of {})", total, total);
+    }
+    return fmt::format("{} of {} checkpoints: {}", used.size(), total, fmt::join(used, ", "));
+}
+
+}  // namespace
+
+std::string describe_checkpoints_used(const std::vector<RunPlan>& plans, const BaseStep& base) {
+    std::vector<std::string> parts;
+    for (std::size_t index = 0; index < base.runs.size(); ++index) {
+        auto used = checkpoints_resumed(plans, index);
+        if (used.empty()) {
+            continue;
+        }
+        auto which = describe_used(used, base.runs[index].checkpoints.size());
+        parts.push_back(base.runs.size() > 1 ? fmt::format("{}: {}", base.runs[index].label, which)
+                                             : which);
+    }
+    return parts.empty() ? "" : fmt::format("resumed from {}", fmt::join(parts, "; "));
 }
 
 namespace {
@@ -137,8 +209,8 @@ void add_plans(const Step& step, const protocol::Observation* base, std::size_t 
 
 }  // namespace
 
-std::vector<RunPlan> expand_step(const Step& step, const BaseStep& base, std::size_t resume_sample,
-                                 std::string& why_not) {
+std::vector<RunPlan> expand_step(const Step& step, const BaseStep& base,
+                                 const config::ResumeSampling& sampling, std::string& why_not) {
     std::vector<RunPlan> plans;
     if (step.state_from.empty()) {
         add_plans(step, nullptr, 0, {std::nullopt}, range_variants(step), plans);
@@ -151,8 +223,7 @@ std::vector<RunPlan> expand_step(const Step& step, const BaseStep& base, std::si
     for (std::size_t index = 0; index < bases; ++index) {
         const auto& run = base.runs[index];
         total_checkpoints += run.checkpoints.size();
-        auto picked =
-            pick_checkpoints(step.state_checkpoint, run.checkpoints.size(), resume_sample);
+        auto picked = pick_checkpoints(step.state_checkpoint, run.checkpoints.size(), sampling);
         std::vector<std::optional<std::size_t>> checkpoints(picked.begin(), picked.end());
         auto ranges = has_own_range(step) || index >= base.plans.size()
                           ? range_variants(step)
@@ -169,12 +240,12 @@ std::vector<RunPlan> expand_step(const Step& step, const BaseStep& base, std::si
 }
 
 std::vector<RunPlan> expand_step(const Step& step, const protocol::Observation* base,
-                                 std::size_t resume_sample, std::string& why_not) {
+                                 const config::ResumeSampling& sampling, std::string& why_not) {
     BaseStep one;
     if (base != nullptr) {
         one.runs = std::span<const protocol::Observation>(base, 1);
     }
-    return expand_step(step, one, resume_sample, why_not);
+    return expand_step(step, one, sampling, why_not);
 }
 
 }  // namespace conform::suite

@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "suite/plan.hpp"
+
 namespace conform::suite {
 
-RunCount runs_per_step(const Step& step, std::size_t resume_sample) {
+RunCount runs_per_step(const Step& step, const config::ResumeSampling& sampling) {
     using Split = SplitChoice::Kind;
     RunCount count;
     switch (step.split.kind) {
@@ -29,10 +31,13 @@ RunCount runs_per_step(const Step& step, std::size_t resume_sample) {
             }
             break;
     }
+    if (step.config == ConfigChoice::without_each_required) {
+        count.exact = false;  // one run per required property of the spec
+    }
     if (step.resumes()) {
         count.exact = false;  // fewer when the base run emitted fewer checkpoints
         if (step.state_checkpoint.kind == CheckpointChoice::Kind::sample) {
-            count.runs *= resume_sample + 3;  // first, middle, last and the sample, at most
+            count.runs *= most_sampled_checkpoints(sampling);
         }
     }
     return count;

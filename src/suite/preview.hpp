@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <string>
 
+#include "config/test_config.hpp"
 #include "suite/scenario.hpp"
 
 // What a dry run says of a step, without starting anything.
@@ -15,7 +16,7 @@ struct RunCount {
 };
 
 // How many connector runs `step` makes for each run of the step it resumes (or once).
-RunCount runs_per_step(const Step& step, std::size_t resume_sample);
+RunCount runs_per_step(const Step& step, const config::ResumeSampling& sampling);
 
 // "read, split halves, resume from full (middle checkpoint)".
 std::string describe_step(const Step& step);

@@ -15,6 +15,7 @@
 #include "protocol/analyzer.hpp"
 #include "suite/bisect.hpp"
 #include "suite/preview.hpp"
+#include "suite/probes.hpp"
 #include "suite/surroundings.hpp"
 #include "suite/tail.hpp"
 #include "suite/timeline.hpp"
@@ -27,6 +28,41 @@ namespace {
 
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
+
+// The properties of a JSON schema (at any depth) marked "airbyte_secret": true.
+std::size_t count_marked_secrets(const rapidjson::Value& schema) {
+    std::size_t marked = 0;
+    std::vector<const rapidjson::Value*> pending{&schema};
+    while (!pending.empty()) {
+        const auto* value = pending.back();
+        pending.pop_back();
+        if (value->IsArray()) {
+            for (const auto& item : value->GetArray()) {
+                pending.push_back(&item);
+            }
+        } else if (value->IsObject()) {
+            auto flag = value->FindMember("airbyte_secret");
+            marked += flag != value->MemberEnd() && flag->value.IsBool() && flag->value.GetBool();
+            for (const auto& member : value->GetObject()) {
+                pending.push_back(&member.value);
+            }
+        }
+    }
+    return marked;
+}
+
+// Why a SPEC's `spec` object gave no secret value for the config.
+std::string secrets_absent_reason(const rapidjson::Value& specification) {
+    auto schema = specification.FindMember("connectionSpecification");
+    auto marked = schema == specification.MemberEnd() ? 0 : count_marked_secrets(schema->value);
+    if (marked == 0) {
+        return "the spec marks no config property airbyte_secret: no secret to look for";
+    }
+    return fmt::format(
+        "the spec marks {} propert{} airbyte_secret, but the config sets none of "
+        "them: no secret value to look for",
+        marked, marked == 1 ? "y" : "ies");
+}
 
 constexpr milliseconds k_inject_timeout{30'000};
 constexpr milliseconds k_progress_interval{250};
@@ -64,6 +100,13 @@ std::string minimal_config(const rapidjson::Value& spec, const rapidjson::Value&
         }
     }
     return json::to_json(minimal);
+}
+
+// A run with nothing but its label: no range, state or replaced input.
+RunPlan labelled_plan(std::string label) {
+    RunPlan plan;
+    plan.label = std::move(label);
+    return plan;
 }
 
 // A plain read of `range`, labelled with `label_format` around the range's text.
@@ -135,7 +178,10 @@ struct AirbyteSource::Impl {
     protocol::Catalog catalog;
     protocol::Catalog full_refresh_catalog;  // the streams that support it in full refresh
     protocol::Secrets secrets;
+    std::string no_secret_reason;
     std::optional<std::string> minimal_config_text;  // required properties and defaults only
+    std::optional<std::string> required_only_text;   // required properties alone
+    std::vector<ConfigWithout> configs_without_required;
     std::size_t scenario_counter = 0;
     std::size_t run_counter = 0;
 
@@ -167,24 +213,54 @@ struct AirbyteSource::Impl {
         Step spec_step;
         spec_step.id = "spec";
         spec_step.run = Command::spec;
-        auto observation = execute(spec_step, RunPlan{"spec (setup)", {}, {}, {}},
-                                   scratch_root.path(), nullptr, {});
+        auto observation =
+            execute(spec_step, labelled_plan("spec (setup)"), scratch_root.path(), nullptr, {});
         const auto* spec = observation.first_kept("SPEC");
+        auto config_document = json::parse_json_text(config.config_text, config.origin.string());
         if (spec == nullptr) {
+            no_secret_reason =
+                "the setup spec run emitted no SPEC (no spec): conform cannot tell which config "
+                "values are secret, so it looks for none and masks every config string in reports "
+                "(see cli.spec)";
+            mask_every_config_string(config_document);
             return;
         }
         auto message = json::parse_json_text(spec->json, "SPEC message");
-        auto config_document = json::parse_json_text(config.config_text, config.origin.string());
-        std::vector<std::string> values;
         const auto& specification = message["spec"];
-        if (specification.HasMember("connectionSpecification")) {
-            values = protocol::collect_secrets(specification["connectionSpecification"],
-                                               config_document);
-            learn_invalid_config_secrets(specification["connectionSpecification"], values);
-            minimal_config_text =
-                minimal_config(specification["connectionSpecification"], config_document);
+        if (!specification.HasMember("connectionSpecification")) {
+            no_secret_reason =
+                "the SPEC has no connectionSpecification (no spec): conform cannot tell which "
+                "config values are secret, so it looks for none and masks every config string in "
+                "reports";
+            mask_every_config_string(config_document);
+            return;
+        }
+        const auto& connection = specification["connectionSpecification"];
+        auto values = protocol::collect_secrets(connection, config_document);
+        learn_invalid_config_secrets(connection, values);
+        minimal_config_text = minimal_config(connection, config_document);
+        required_only_text = required_only_config(connection, config_document);
+        configs_without_required = configs_without_each_required(connection, config_document);
+        if (values.empty()) {
+            no_secret_reason = secrets_absent_reason(specification);
         }
         secrets = protocol::Secrets(std::move(values));
+    }
+
+    // No spec says which config values are secret: every string of the configs is masked.
+    void mask_every_config_string(const rapidjson::Value& config_document) {
+        auto values = protocol::config_strings(config_document);
+        if (config.invalid_config_text) {
+            try {
+                auto invalid = json::parse_json_text(*config.invalid_config_text, "invalid config");
+                auto more = protocol::config_strings(invalid);
+                values.insert(values.end(), more.begin(), more.end());
+            } catch (const Error&) {
+                // Not JSON: masked as it is.
+                values.push_back(*config.invalid_config_text);
+            }
+        }
+        secrets = protocol::Secrets::without_spec(std::move(values));
     }
 
     // check-invalid runs with the invalid config: its secrets must not leak either.
@@ -208,11 +284,12 @@ struct AirbyteSource::Impl {
         Step discover;
         discover.id = "discover";
         discover.run = Command::discover;
-        auto observation = execute(discover, RunPlan{"discover (setup)", {}, {}, {}},
-                                   scratch_root.path(), nullptr, {});
+        auto observation =
+            execute(discover, labelled_plan("discover (setup)"), scratch_root.path(), nullptr, {});
         const auto* found = observation.first_kept("CATALOG");
         if (found == nullptr) {
-            auto said = last_lines(observation.process.stderr_text, 600);
+            // Masked: the connector's stderr may print a secret of its config.
+            auto said = last_lines(secrets.redact(observation.process.stderr_text), 600);
             why_not = fmt::format("discover emitted no CATALOG ({}){}",
                                   observation.process.exit.describe(),
                                   said.empty() ? "" : "; its stderr ends with:\n" + said);
@@ -247,8 +324,7 @@ struct AirbyteSource::Impl {
     }
 
     std::string catalog_hint() const {
-        return config.origin == "<command line>" ? "--catalog FILE"
-                                                 : "the test config's \"catalog\"";
+        return config.from_flags() ? "--catalog FILE" : "the test config's \"catalog\"";
     }
 
     // A configured stream whose json_schema is empty ({}) is validated against discover's schema
@@ -295,6 +371,9 @@ struct AirbyteSource::Impl {
         }
         if (variant == ConfigChoice::minimal && minimal_config_text) {
             return *minimal_config_text;
+        }
+        if (variant == ConfigChoice::required_only && required_only_text) {
+            return *required_only_text;
         }
         return config.config_text;
     }
@@ -348,14 +427,14 @@ struct AirbyteSource::Impl {
         if (step.run == Command::spec) {
             return call;
         }
-        std::string rendered =
-            replace_all(config_text_for(step.config), "${CONFORM_SCRATCH}", scenario_dir.string());
+        std::string rendered = replace_all(plan.config_text.value_or(config_text_for(step.config)),
+                                           "${CONFORM_SCRATCH}", scenario_dir.string());
         call.file_args.emplace_back("--config", inputs.write_file("config.json", rendered));
         if (step.run != Command::read) {
             return call;
         }
-        auto catalog_json = protocol::write_catalog(catalog_for(step), extensions_for(step, plan),
-                                                    options.spelling);
+        auto catalog_json = plan.catalog_text.value_or(protocol::write_catalog(
+            catalog_for(step), extensions_for(step, plan), options.spelling));
         call.file_args.emplace_back("--catalog", inputs.write_file("catalog.json", catalog_json));
         if (!plan.state_text.empty()) {
             call.file_args.emplace_back("--state",
@@ -377,7 +456,7 @@ struct AirbyteSource::Impl {
     // Runs the tail inject command; returns a problem description, or "" when it worked.
     std::string inject(const std::filesystem::path& scenario_dir) const {
         if (config.inject_command.empty()) {
-            return "no tail.inject_command in the test config";
+            return config.lacks("inject_command");
         }
         process::LaunchSpec spec;
         auto rendered_config = scenario_dir / "config.json";
@@ -451,6 +530,9 @@ struct AirbyteSource::Impl {
         if (step.apply_projections) {
             setup.apply_projections = projections_to_apply();
         }
+        if (step.projections == ProjectionChoice::configured && !step.neutral_extension_keys) {
+            setup.expect_projections = projections_to_apply();
+        }
         protocol::Analyzer* analyzer_ptr = nullptr;
         std::optional<TailDriver> tail_driver;
         if (step.inject_while_running) {
@@ -521,6 +603,57 @@ struct AirbyteSource::Impl {
         }
     }
 
+    // One run per required property, the main config without it.
+    std::vector<RunPlan> plans_without_each_required(const RunPlan& plan) const {
+        std::vector<RunPlan> plans;
+        for (const auto& without : configs_without_required) {
+            auto one = plan;
+            one.config_text = without.text;
+            one.label += fmt::format(" [without '{}']", without.property);
+            plans.push_back(std::move(one));
+        }
+        return plans;
+    }
+
+    std::optional<std::string> invalid_catalog(const Step& step, const RunPlan& plan) const {
+        auto written = protocol::write_catalog(catalog_for(step), extensions_for(step, plan),
+                                               options.spelling);
+        return step.catalog_probe == CatalogProbe::unknown_stream
+                   ? catalog_with_unknown_stream(written)
+                   : catalog_with_invalid_sync_modes(written);
+    }
+
+    // The inputs a probing step makes wrong on purpose (its config, catalog or state), in its
+    // planned runs; no runs, and why, when there is nothing to make wrong.
+    void apply_probes(const Step& step, const BaseStep& base, StepResult& result) const {
+        if (step.config == ConfigChoice::without_each_required && !result.plans.empty()) {
+            result.plans = plans_without_each_required(result.plans.front());
+            if (result.plans.empty()) {
+                result.why_not = "the spec requires no property that the main config sets";
+            }
+        }
+        for (auto& plan : result.plans) {
+            if (step.catalog_probe != CatalogProbe::none) {
+                plan.catalog_text = invalid_catalog(step, plan);
+            }
+            if (step.future_cursors && plan.base_run < base.runs.size()) {
+                if (auto moved = state_with_future_cursors(plan.state_text,
+                                                           base.runs[plan.base_run], catalog)) {
+                    plan.state_text = *moved;
+                    plan.label += " [cursors moved far ahead]";
+                } else {
+                    result.why_not = fmt::format(
+                        "the state of step '{}' holds no cursor value of an incremental stream "
+                        "to move into the future",
+                        step.state_from);
+                }
+            }
+        }
+        if (!result.why_not.empty()) {
+            result.plans.clear();
+        }
+    }
+
     void run_steps(const Scenario& scenario, const std::filesystem::path& scenario_dir,
                    const std::vector<const protocol::LineJudge*>& judges, ScenarioRun& context) {
         context.main_config =
@@ -537,7 +670,9 @@ struct AirbyteSource::Impl {
                     base.runs = from->runs;
                     base.plans = from->plans;
                 }
-                result.plans = expand_step(step, base, config.resume_sample, result.why_not);
+                result.plans = expand_step(step, base, config.resume, result.why_not);
+                result.checkpoints_used = describe_checkpoints_used(result.plans, base);
+                apply_probes(step, base, result);
             }
             for (const auto& plan : result.plans) {
                 result.runs.push_back(
@@ -571,48 +706,43 @@ struct AirbyteSource::Impl {
             if (requirement.starts_with("claims:")) {
                 auto extension = requirement.substr(7);
                 if (!config.claims(extension)) {
-                    return fmt::format(
-                        "the test config does not claim the '{}' extension (its "
-                        "\"extensions\" list)",
-                        extension);
+                    return config.lacks(requirement);
                 }
                 continue;
             }
             struct Requirement {
                 std::string_view requirement;
                 bool met;
-                std::string_view missing;
+                std::string missing;
             };
             const Requirement needs[] = {
                 {"invalid_config", config.invalid_config_text.has_value(),
-                 "the test config has no \"invalid_config\""},
+                 config.lacks("invalid_config")},
                 {"expected_records", !config.expected_records.empty(),
-                 "the test config has no \"expected_records\""},
+                 config.lacks("expected_records")},
                 {"merge_config", config.merge_config_text.has_value(),
-                 "the test config has no \"merge\": {\"config\"}"},
+                 config.lacks("merge_config")},
                 {"full_state_config", config.full_state_config_text.has_value(),
-                 "the test config has no \"merge\": {\"full_state_config\"}"},
-                {"inject_command", !config.inject_command.empty(),
-                 "the test config has no \"tail\": {\"inject_command\"}"},
-                {"projections", !config.projections.empty(),
-                 "the test config has no \"projections\""},
+                 config.lacks("full_state_config")},
+                {"inject_command", !config.inject_command.empty(), config.lacks("inject_command")},
+                {"projections", !config.projections.empty(), config.lacks("projections")},
                 {"minimal_config", !setup_ran || minimal_config_text.has_value(),
                  "spec emitted no connectionSpecification to take the required properties from"},
                 {"incremental_stream", !streams_known || has_stream(streams, true),
                  "no incremental stream in the configured catalog"},
                 {"full_refresh_stream", !streams_known || has_stream(streams, false),
                  "no full-refresh stream in the configured catalog"},
-                {"all_incremental",
-                 !streams_known ||
-                     (!has_stream(streams, false) &&
-                      std::any_of(streams.streams.begin(), streams.streams.end(),
-                                  [](const auto& stream) { return stream.supports_full_refresh; })),
-                 "the configured catalog has a full-refresh stream (read-twice covers it), or no "
-                 "stream supports full refresh"},
+                {"incremental_full_refresh",
+                 !streams_known || std::any_of(streams.streams.begin(), streams.streams.end(),
+                                               [](const auto& stream) {
+                                                   return stream.incremental() &&
+                                                          stream.supports_full_refresh;
+                                               }),
+                 "no incremental stream of the configured catalog supports full refresh"},
             };
             for (const auto& need : needs) {
                 if (need.requirement == requirement && !need.met) {
-                    return std::string(need.missing);
+                    return need.missing;
                 }
             }
         }
@@ -639,7 +769,7 @@ struct AirbyteSource::Impl {
         result.extension = certified_extension(scenario);
         auto unmet = unmet_requirement(scenario);
         ResumeNotes resumes;
-        ScenarioRun run{&scenario, &config, &catalog, &secrets, {}, {}, &resumes};
+        ScenarioRun run{&scenario, &config, &catalog, &secrets, {}, {}, &resumes, no_secret_reason};
         auto scenario_dir = scratch_root.path() / fmt::format("scenario-{}", ++scenario_counter);
         if (!unmet) {
             std::filesystem::create_directories(scenario_dir);
@@ -699,7 +829,7 @@ struct AirbyteSource::Impl {
             return planned;
         }
         for (const auto& step : scenario.steps) {
-            auto count = runs_per_step(step, config.resume_sample);
+            auto count = runs_per_step(step, config.resume);
             planned.runs += count.runs;
             planned.exact = planned.exact && count.exact;
             planned.lines.push_back(fmt::format("step {:<22} {} -> {}{} run(s)", step.id,

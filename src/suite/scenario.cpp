@@ -54,7 +54,9 @@ constexpr std::pair<std::string_view, ConfigChoice> k_configs[] = {
     {"invalid", ConfigChoice::invalid},
     {"merge", ConfigChoice::merge},
     {"full_state", ConfigChoice::full_state},
-    {"minimal", ConfigChoice::minimal}};
+    {"minimal", ConfigChoice::minimal},
+    {"required_only", ConfigChoice::required_only},
+    {"without_each_required", ConfigChoice::without_each_required}};
 constexpr std::pair<std::string_view, ProjectionChoice> k_projections[] = {
     {"none", ProjectionChoice::none},
     {"configured", ProjectionChoice::configured},
@@ -69,6 +71,9 @@ constexpr std::pair<std::string_view, CheckpointChoice::Kind> k_checkpoints[] = 
     {"middle", CheckpointChoice::Kind::middle},
     {"last", CheckpointChoice::Kind::last},
     {"sample", CheckpointChoice::Kind::sample}};
+constexpr std::pair<std::string_view, CatalogProbe> k_catalog_probes[] = {
+    {"unknown_stream", CatalogProbe::unknown_stream},
+    {"invalid_sync_mode", CatalogProbe::invalid_sync_mode}};
 constexpr std::pair<std::string_view, RangeChoice::Kind> k_ranges[] = {
     {"absent", RangeChoice::Kind::absent},
     {"full", RangeChoice::Kind::full},
@@ -142,6 +147,10 @@ Step read_step(const rapidjson::Value& value) {
     if (value.HasMember("state")) {
         step.state_from = value["state"]["from"].GetString();
         step.state_checkpoint = read_checkpoint(value["state"]["checkpoint"]);
+        step.future_cursors = flag(value["state"], "future_cursors");
+    }
+    if (value.HasMember("catalog")) {
+        step.catalog_probe = enum_of(value["catalog"].GetString(), k_catalog_probes);
     }
     step.cursor_floor_from = string_or(value, "cursor_floor_from", "");
     step.inject_while_running = flag(value, "inject_while_running");
@@ -286,6 +295,9 @@ std::string_view to_string(Role role) {
         {"a check with the main config", Role::check_valid},
         {"a check with the invalid config", Role::check_invalid},
         {"a check with the minimal config", Role::check_minimal},
+        {"a check with the required properties alone or one removed (\"config\": "
+         "\"required_only\" or \"without_each_required\")",
+         Role::check_probe},
         {"a discover run", Role::discover},
         {"a read", Role::read},
         {"a read expected to end on its own (no \"tail\": true, malformed range or invalid "
@@ -309,14 +321,16 @@ std::string_view to_string(Role role) {
         {"a read to which conform applies the projections (\"apply_projections\")",
          Role::projections_applied},
         {"a full-refresh read (\"sync_mode\": \"full_refresh\")", Role::full_refresh},
-        {"data injected after a step (\"inject_after\")", Role::inject_after}};
+        {"data injected after a step (\"inject_after\")", Role::inject_after},
+        {"a read of an invalid catalog (\"catalog\")", Role::invalid_catalog},
+        {"a read from a far-future state (\"future_cursors\")", Role::future_state_read}};
     return name_of(role, k_roles);
 }
 
 bool Step::is_plain_read() const {
     return run == Command::read && !splits() && !resumes() &&
            range.kind == RangeChoice::Kind::absent && !neutral_extension_keys &&
-           projections == ProjectionChoice::none;
+           projections == ProjectionChoice::none && catalog_probe == CatalogProbe::none;
 }
 
 std::vector<Role> Step::roles() const {
@@ -333,7 +347,10 @@ std::vector<Role> Step::roles() const {
         roles.push_back(Role::check);
         add_if(config == ConfigChoice::invalid, Role::check_invalid);
         add_if(config == ConfigChoice::minimal, Role::check_minimal);
-        add_if(config != ConfigChoice::invalid && config != ConfigChoice::minimal,
+        bool probe =
+            config == ConfigChoice::required_only || config == ConfigChoice::without_each_required;
+        add_if(probe, Role::check_probe);
+        add_if(config != ConfigChoice::invalid && config != ConfigChoice::minimal && !probe,
                Role::check_valid);
     }
     add_if(inject_after, Role::inject_after);
@@ -342,7 +359,8 @@ std::vector<Role> Step::roles() const {
     }
     roles.push_back(Role::read);
     add_if(!recorded && tail != TailFlag::on && range.kind != RangeChoice::Kind::malformed &&
-               config != ConfigChoice::invalid && !inject_while_running,
+               config != ConfigChoice::invalid && !inject_while_running &&
+               catalog_probe == CatalogProbe::none,
            Role::finite_read);
     add_if(is_plain_read(), Role::plain_read);
     add_if(!splits(), Role::unsplit_read);
@@ -360,13 +378,15 @@ std::vector<Role> Step::roles() const {
     add_if(projections != ProjectionChoice::none, Role::projected_read);
     add_if(apply_projections, Role::projections_applied);
     add_if(as_full_refresh, Role::full_refresh);
+    add_if(catalog_probe != CatalogProbe::none, Role::invalid_catalog);
+    add_if(future_cursors, Role::future_state_read);
     return roles;
 }
 
 std::vector<Scenario> load_suite_text(std::string_view text, std::string_view origin,
                                       const Checks& checks) {
     schema::UserDocument file(std::string(text), std::string(origin), suite_schema(),
-                              {"suite", "suite.schema.json"});
+                              {"suite", "CONTRIBUTING.md (\"Add a scenario\")"});
     const auto& document = file.root();
     std::vector<Scenario> scenarios;
     std::string suite_name = document["suite"].GetString();

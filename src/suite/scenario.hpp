@@ -14,7 +14,20 @@ namespace conform::suite {
 
 enum class Command { spec, check, discover, read };
 // Which test-config file a step passes as --config.
-enum class ConfigChoice { main, invalid, merge, full_state, minimal };
+// required_only: the spec's required properties alone, no defaults; without_each_required: one run
+// per required property, the main config without it.
+enum class ConfigChoice {
+    main,
+    invalid,
+    merge,
+    full_state,
+    minimal,
+    required_only,
+    without_each_required
+};
+// A read's catalog made invalid on purpose: a stream the connector does not have, or every sync
+// mode "INVALID" (as Airbyte's acceptance tests write it).
+enum class CatalogProbe { none, unknown_stream, invalid_sync_mode };
 // The catalog's `tail` flag: left out, true or false.
 enum class TailFlag { absent, on, off };
 enum class ProjectionChoice { none, configured, identity };
@@ -59,6 +72,7 @@ enum class Role {
     check_valid,          // check with the main config
     check_invalid,        // check with the invalid config
     check_minimal,        // check with only the spec's required properties and defaults
+    check_probe,          // check with the required properties alone, or one of them removed
     discover,             // a discover run
     read,                 // any read
     finite_read,          // a live read expected to end on its own and exit 0
@@ -79,6 +93,8 @@ enum class Role {
     projections_applied,  // a plain read to which conform applies the configured projections
     full_refresh,         // a read of every stream in full refresh
     inject_after,         // data injected after a step
+    invalid_catalog,      // a read of a catalog made invalid on purpose
+    future_state_read,    // a read resumed from a state whose cursors were moved far ahead
 };
 
 std::string_view to_string(Command command);
@@ -102,7 +118,9 @@ struct Step {
     bool neutral_extension_keys = false;
     bool apply_projections = false;
     bool as_full_refresh = false;  // streams that support it are read in full refresh
-    std::string state_from;        // step id, or ""
+    CatalogProbe catalog_probe = CatalogProbe::none;
+    bool future_cursors = false;  // the resumed state's cursors moved far into the future
+    std::string state_from;       // step id, or ""
     CheckpointChoice state_checkpoint;
     std::string cursor_floor_from;
     bool inject_while_running = false;

@@ -80,7 +80,15 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
     protocol::Secrets no_secrets;
     auto scenario = recorded_read_scenario(origin);
     scenario.checks = transcript_checks(checks);
-    ScenarioRun run{&scenario, nullptr, &catalog, &no_secrets, {}, {}, nullptr};
+    ScenarioRun run{
+        &scenario,
+        nullptr,
+        &catalog,
+        &no_secrets,
+        {},
+        {},
+        nullptr,
+        "a recorded transcript comes without its spec and config: no secret to look for"};
     StepResult result;
     result.step = &scenario.steps.front();
     result.runs.push_back(
@@ -102,6 +110,8 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
     report::RunReport report;
     report.strict = strict;
     report.recorded_transcript = true;
+    const auto& observation = run.steps.front().runs.front();
+    report.recorded_messages = observation.lines - observation.invalid_lines;
     report.connector = origin;
     report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                              std::chrono::steady_clock::now() - started)

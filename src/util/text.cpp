@@ -39,6 +39,16 @@ std::string nearest_name(std::string_view name, const std::vector<std::string>& 
     return best;
 }
 
+std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates) {
+    // Every short name is near a name of one or two characters: a guess, not a typo's fix.
+    constexpr std::size_t k_shortest_typo = 3;
+    if (name.size() < k_shortest_typo) {
+        return {};
+    }
+    auto nearest = nearest_name(name, candidates);
+    return nearest.empty() ? std::string() : " (did you mean '" + nearest + "'?)";
+}
+
 namespace {
 
 // Length of the valid UTF-8 sequence starting at `at`, or 0 when it is not valid.

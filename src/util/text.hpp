@@ -10,6 +10,10 @@ namespace conform {
 // be a plausible typo.
 std::string nearest_name(std::string_view name, const std::vector<std::string>& candidates);
 
+// " (did you mean 'NAME'?)" with the candidate nearest to `name`, or "" when none is close: the
+// end of a message about an unknown name.
+std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates);
+
 // `text` with every invalid UTF-8 sequence replaced by U+FFFD, so reports stay valid JSON and XML
 // whatever bytes a connector wrote.
 std::string valid_utf8(std::string_view text);

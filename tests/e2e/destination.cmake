@@ -61,6 +61,14 @@ conform_destination_case(only.resume retry_discards_attempt dst.resume_no_loss
 conform_destination_case(documented_error_not_given - dst.bad_records_handled
                          --set invalid_records.unknown_stream=error --only dst-unknown-stream)
 
+# --only/--skip globs and --shard select destination scenarios as they do Airbyte and Meltano ones
+# (one engine loop); the shards merge into the whole run.
+add_test(NAME e2e.destination.selection
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/protocol_selection.py
+                 --conform ${conform_bin} --protocol destination --destination ${destination_bin}
+                 --fixtures ${destination_fixtures})
+set_tests_properties(e2e.destination.selection PROPERTIES TIMEOUT 600)
+
 # Faros AI's real destination (npm airbyte-faros-destination 0.10.65, on faros-airbyte-cdk) with
 # `write --dry-run`, offline. Skipped (77) until `npm ci --prefix tests/connectors/faros-destination`
 # has run (scripts/install-deps.sh does it). The dry run echoes only its last STATE, at the end of

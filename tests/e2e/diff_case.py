@@ -3,6 +3,8 @@
 
     diff_case.py --conform BIN --connector BIN --fixtures DIR --changes NAME[,NAME...]
                  --expect-breaking RULE[,RULE...]|none [--expect-harmless RULE[,RULE...]]
+                 [--expect-detail RULE=TEXT ...] [--expect-note TEXT ...]
+                 [--keyless] [--no-volatile] [--control-changes NAME[,NAME...]]
                  [--accept RULE=REASON ...] [--image CONTROL --target-image TARGET --runtime R]
                  [-- extra conform arguments]
 
@@ -10,17 +12,35 @@ The target is the same connector with CONFORM_REF_CHANGES=NAME (natively: `env .
 as an image: --target-image, built with that variable set). Asserts that the unaccepted breaking
 changes of the diff are exactly the expected rules, that every expected harmless rule is reported
 and not breaking, that the exit code is 1 exactly when something breaks, and that the JSON and JUnit
-reports carry the same diff.
+reports carry the same diff. --expect-detail: a change of RULE whose detail contains TEXT;
+--expect-note: a note containing TEXT. --keyless: the configured catalog names no primary key
+(with the change keyless_streams, nothing does); --no-volatile: the test config declares no
+volatile field; --no-catalog: it names no catalog (each version's comes from its discover). The HTML report and the Markdown summary must head with the diff's verdict and
+carry every rule, the per-stream counts and the notes.
 """
+import html as html_module
 import os
+import re
 import sys
 import xml.etree.ElementTree as ElementTree
 
 import harness
 
 
+def strip_keys(folder):
+    """The fixtures' configured catalog without any primary key."""
+    path = os.path.join(folder, "configured_catalog.json")
+    catalog = harness.load_json(path)
+    for entry in catalog["streams"]:
+        entry.pop("primary_key", None)
+        entry["stream"].pop("source_defined_primary_key", None)
+    harness.write_file(folder, "configured_catalog.json", catalog, indent=2)
+
+
 def write_test_config(folder, args, changes=""):
     harness.copy_fixtures(folder, args.fixtures)
+    if args.keyless:
+        strip_keys(folder)
     connector = {"command": [os.path.abspath(args.connector)],
                  "env": {"CONFORM_REF_CHANGES": changes}}
     if args.image:
@@ -34,13 +54,14 @@ def write_test_config(folder, args, changes=""):
         "connector": connector,
         "config": "config.json",
         "invalid_config": "invalid_config.json",
-        "catalog": "configured_catalog.json",
-        "volatile_fields": {"users": ["/fetched_at"]},
+        "catalog": None if args.no_catalog else "configured_catalog.json",
+        "volatile_fields": {} if args.no_volatile else {"users": ["/fetched_at"]},
         "expected_records": {"path": "expected_records.jsonl", "mode": "subset"},
         "timeouts": {"spec": 20, "check": 20, "discover": 20, "read": 60},
         "grace_seconds": 1,
         "accepted_changes": accepted,
     }
+    config = {key: value for key, value in config.items() if value is not None}
     return harness.write_file(folder, f"conform{'-' + changes if changes else ''}.json", config,
                               indent=2)
 
@@ -49,8 +70,20 @@ def rule_set(text):
     return set() if text in ("", "none") else set(text.split(","))
 
 
+def escaped(text):
+    """As conform's markup_escaped writes text into HTML."""
+    return html_module.escape(text, quote=True).replace("&#x27;", "&#39;")
+
+
+def inline(text):
+    """As conform's Markdown summary writes text inline."""
+    text = re.sub(r"[\n\r\t]", " ", text)
+    return re.sub(r"([|<>*_`\[\]\\])", r"\\\1", text)
+
+
 def page_problems(html_path, markdown_path, diff):
-    """The HTML report and the Markdown summary carry the same differences as the JSON report."""
+    """The HTML report and the Markdown summary head with the diff's verdict and carry the same
+    differences, per-stream counts and notes as the JSON report."""
     problems = []
     if not os.path.exists(html_path) or not os.path.exists(markdown_path):
         return ["no HTML report or Markdown summary was written"]
@@ -63,7 +96,52 @@ def page_problems(html_path, markdown_path, diff):
             problems.append(f"{change['rule']} is missing from the HTML or Markdown report")
     if f"{diff['breaking']} breaking and not accepted" not in html:
         problems.append("the HTML report's breaking count disagrees with the JSON report")
+    verdict = ("no breaking change" if diff["breaking"] == 0
+               else f"{diff['breaking']} breaking change(s)")
+    headline = markdown.splitlines()[0] if markdown else ""
+    mark = "\u2705" if diff["breaking"] == 0 else "\u274c"
+    if not headline.startswith(f"## {mark} conform diff:") or not headline.endswith(verdict):
+        problems.append(f"the Markdown headline is not the diff's verdict: {headline!r}")
+    heading = re.search(r"<h1>(.*?)</h1>", html)
+    if not heading or not heading.group(1).startswith(f"conform diff: {verdict}"):
+        problems.append("the HTML headline is not the diff's verdict: "
+                        f"{heading.group(1) if heading else None!r}")
+    for row in diff["streams"]:
+        cells = f"| {inline(row['stream'])} | {row['control']} \u2192 {row['target']} |"
+        if cells not in markdown or f"<code>{escaped(row['stream'])}</code>" not in html:
+            problems.append(f"the per-stream counts of {row['stream']} are missing from the "
+                            "HTML or Markdown report")
+    for note in diff["notes"]:
+        if escaped(note) not in html or inline(note) not in markdown:
+            problems.append(f"the note {note!r} is missing from the HTML or Markdown report")
     return problems
+
+
+def expectation_problems(args, diff):
+    """--expect-detail and --expect-note."""
+    problems = []
+    for entry in args.expect_detail or []:
+        rule, _, text = entry.partition("=")
+        if not any(c["rule"] == rule and text in c["detail"] for c in diff["changes"]):
+            problems.append(f"no {rule} whose detail contains {text!r}")
+    for text in args.expect_note or []:
+        if not any(text in note for note in diff["notes"]):
+            problems.append(f"no note contains {text!r}")
+    return problems
+
+
+def help_problems(conform):
+    """`conform diff --help` states diff's own exit codes, not only run's."""
+    result = harness.run([conform, "diff", "--help"])
+    text = " ".join(result.stdout.split())
+    wanted = ["Exit codes of diff: 0 no breaking difference", "1 at least one breaking difference"]
+    missing = [phrase for phrase in wanted if phrase not in text]
+    if result.returncode != 0 or missing:
+        print(result.stdout, result.stderr, sep="\n")
+        print(f"FAIL: exit {result.returncode}; missing from the help: {missing}")
+        return 1
+    print("PASS: conform diff --help states diff's exit codes")
+    return 0
 
 
 def main():
@@ -73,6 +151,12 @@ def main():
                         help="CONFORM_REF_CHANGES of the control (default: none)")
     parser.add_argument("--expect-breaking", required=True)
     parser.add_argument("--expect-harmless", default="")
+    parser.add_argument("--expect-detail", action="append")
+    parser.add_argument("--expect-note", action="append")
+    parser.add_argument("--keyless", action="store_true")
+    parser.add_argument("--no-volatile", action="store_true")
+    parser.add_argument("--no-catalog", action="store_true",
+                        help="the test config names no catalog: each version's is discovered")
     parser.add_argument("--accept", action="append")
     parser.add_argument("--image")
     parser.add_argument("--target-image")
@@ -81,8 +165,12 @@ def main():
     parser.add_argument("--baseline", action="store_true",
                         help="save the control's report with --record-digests, then run the "
                              "target with --baseline instead of `conform diff`")
+    parser.add_argument("--help-only", action="store_true",
+                        help="only check that `conform diff --help` states diff's exit codes")
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
+    if args.help_only:
+        return help_problems(args.conform)
 
     with harness.temporary_folder("diff") as folder:
         test_config = write_test_config(folder, args)
@@ -143,6 +231,7 @@ def main():
         if len(suites) != 1 or int(suites[0].get("failures")) != diff["breaking"]:
             problems.append("the JUnit report has no diff testsuite with one failure per "
                             "breaking change")
+        problems += expectation_problems(args, diff)
         problems += page_problems(html_path, markdown_path, diff)
         # The saved report renders the same differences again (conform report).
         html_again = os.path.join(folder, "again.html")

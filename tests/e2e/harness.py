@@ -293,7 +293,6 @@ def write_test_config(folder, fixtures, connector=None, fault="", image=None, ru
         "expected_records": {"path": "expected_records.jsonl", "mode": "subset"},
         "timeouts": {"spec": 20, "check": 20, "discover": 20, "read": read_timeout},
         "grace_seconds": grace_seconds,
-        "resume": {"sample": 2},
         "merge": {"config": "merge_config.json", "full_state_config": "legacy_config.json"},
         "tail": {
             "inject_command": ["sh", "-c",

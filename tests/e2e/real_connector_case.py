@@ -7,6 +7,12 @@
                            --expect CHECK[,CHECK...]|none
     real_connector_case.py --conform BIN --source-root DIR --validate REL --catalog REL
                            [--must-pass ...] --expect CHECK[,CHECK...]|none
+    real_connector_case.py --conform BIN --source-root DIR --flags-folder REL
+                           --connector 'COMMAND' --config FILE [--catalog FILE] [--strict] ...
+
+With --flags-folder, conform runs with flags only (no test config), as a newcomer would:
+`conform run --connector COMMAND --config FILE [--catalog FILE]`, where {dir} in COMMAND is the
+copied folder and FILE names are relative to it.
 
 The connectors live in tests/connectors/ (tests/connectors/README.md says what each is and which
 verdict each of its behaviours deserves). The test config's folder and every --copy folder (paths
@@ -62,7 +68,10 @@ def main():
     parser.add_argument("--source-root", required=True)
     parser.add_argument("--test-config", help="test config, relative to the source root")
     parser.add_argument("--validate", help="a recorded read transcript (relative to the root)")
-    parser.add_argument("--catalog", help="with --validate: its configured catalog")
+    parser.add_argument("--catalog", help="with --validate or --flags-folder: a configured catalog")
+    parser.add_argument("--flags-folder", help="a connector folder run with flags only")
+    parser.add_argument("--connector", help="with --flags-folder: the connector command")
+    parser.add_argument("--config", help="with --flags-folder: the connector config")
     parser.add_argument("--copy", action="append", default=[],
                         help="another folder the test config needs, relative to the source root")
     parser.add_argument("--needs-node-modules", help="folder whose npm packages must be installed")
@@ -74,8 +83,11 @@ def main():
                         help="a config secret that must appear nowhere in conform's output")
     parser.add_argument("--expect", required=True)
     args = parser.parse_args()
-    if bool(args.test_config) == bool(args.validate) or bool(args.validate) != bool(args.catalog):
-        parser.error("give --test-config, or --validate with --catalog")
+    modes = [bool(args.test_config), bool(args.validate), bool(args.flags_folder)]
+    if sum(modes) != 1 or (args.validate and not args.catalog) or \
+            (args.flags_folder and not (args.connector and args.config)):
+        parser.error("give --test-config, --validate with --catalog, or --flags-folder with "
+                     "--connector and --config")
     expected = harness.check_set(args.expect)
     must_pass = {name for group in args.must_pass for name in group.split(",") if name}
     root = os.path.abspath(args.source_root)
@@ -95,6 +107,13 @@ def main():
                        "--report-json", report_path]
             if args.only:
                 command += ["--only"] + args.only
+        elif args.flags_folder:
+            copy_tree(root, args.flags_folder, folder)
+            copied = os.path.join(folder, args.flags_folder)
+            command = [args.conform, "run", "--connector", args.connector.replace("{dir}", copied),
+                       "--config", os.path.join(copied, args.config), "--report-json", report_path]
+            if args.catalog:
+                command += ["--catalog", os.path.join(copied, args.catalog)]
         else:
             command = [args.conform, "validate", "--catalog", os.path.join(root, args.catalog),
                        os.path.join(root, args.validate), "--report-json", report_path]
@@ -115,7 +134,7 @@ def main():
             problems.append(f"the connector's secret {secret[:4]}... appears in conform's output")
     harness.print_not_passing(seen, "seen")
     harness.fail_with_output(problems, completed, stdout_tail=8000)
-    print(f"ok: {args.test_config or args.validate} -> "
+    print(f"ok: {args.test_config or args.validate or args.flags_folder} -> "
           f"{sorted(expected) or 'all checks pass'} (exit {completed.returncode})")
 
 

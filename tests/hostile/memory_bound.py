@@ -12,6 +12,11 @@ Cases:
               `conform run --only resume` with the reference connector emitting a STATE after
               each of RECORDS records (200,000 by default)
   types       `conform validate` of 1,000,000 messages of distinct unknown types
+  type-names  `conform validate` of 1,000 messages of distinct unknown types with 1 MiB names
+  traces      `conform validate` of 50 TRACE messages of 15 MiB each
+  deep-spec   `conform run --only spec` of a SPEC nested 1,350,000 oneOf levels deep (15 MB)
+  state-spill `conform validate` of a 1 MiB STATE of one stream followed by 1,000 small STATEs of
+              another: the bytes conform writes (its spill files) stay below 64 MiB
   measure     prints peak RSS and wall time of validate and run, asserts nothing
 
 The bound: peak RSS <= 64 MiB + 16 bytes x records observed, where a record observed is one
@@ -33,11 +38,19 @@ FIXED = 64 * 1024 * 1024
 PER_RECORD = 16
 
 
+WRITTEN = {}  # the bytes the last measured process wrote (/proc/PID/io wchar)
+
+
 def run_measured(command, **kwargs):
     """Runs command; returns (exit code, peak RSS in bytes, wall seconds, stdout, stderr)."""
     start = time.monotonic()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         process = subprocess.Popen(command, stdout=out, stderr=err, **kwargs)
+        # Waited for without reaping first: its I/O counters are readable until it is reaped.
+        os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
+        with open(f"/proc/{process.pid}/io") as io:
+            WRITTEN["bytes"] = next(int(line.split()[1]) for line in io
+                                    if line.startswith("wchar:"))
         _, status, usage = os.wait4(process.pid, 0)
         process.returncode = os.waitstatus_to_exitcode(status)
         wall = time.monotonic() - start
@@ -180,6 +193,63 @@ def case_types(conform, connector, folder, records):
         text = file.read()
     if "other" not in text:
         sys.exit("FAIL types: the report does not say that types beyond the cap were counted as other")
+
+
+def case_type_names(conform, connector, folder, records):
+    transcript = os.path.join(folder, "type-names.jsonl")
+    name = "N" * (1024 * 1024)
+    with open(transcript, "w") as out:
+        for i in range(1000):
+            out.write('{"type":"%07d%s"}\n' % (i, name))
+    code, peak, wall, err, _ = validate(conform, folder, transcript)
+    line("1,000 distinct unknown types with 1 MiB names", code, peak, wall, 0)
+    expect_within("type-names", code, (0, 1), peak, 0, err)
+
+
+def case_traces(conform, connector, folder, records):
+    transcript = os.path.join(folder, "traces.jsonl")
+    filler = "t" * (15 * 1024 * 1024)
+    with open(transcript, "w") as out:
+        for i in range(50):
+            out.write('{"type":"TRACE","trace":{"type":"ERROR","emitted_at":1,"error":'
+                      '{"message":"%d %s"}}}\n' % (i, filler))
+    code, peak, wall, err, _ = validate(conform, folder, transcript)
+    line("50 TRACEs of 15 MiB", code, peak, wall, 0)
+    expect_within("traces", code, (0, 1), peak, 0, err)
+
+
+def case_deep_spec(conform, connector, folder, records):
+    hostile = os.path.join(HERE, "connector.py")
+    test_config = {"connector": {"command": [sys.executable, hostile]},
+                   "config": write(folder, "config.json", {"api_key": "k3y-abcdef-123456"}),
+                   "grace_seconds": 1, "timeouts": {"spec": 600}}
+    path = write(folder, "conform.json", test_config)
+    report = os.path.join(folder, "run-report.json")
+    env = dict(os.environ, HOSTILE_MODE="deep_spec", HOSTILE_DEPTH="1350000")
+    code, peak, wall, _, err = run_measured(
+        [conform, "run", "--test-config", path, "--only", "spec", "--report-json", report],
+        env=env)
+    line("SPEC nested 1,350,000 levels", code, peak, wall, 0)
+    expect_within("deep-spec", code, (0, 1), peak, 0, err)
+
+
+def case_state_spill(conform, connector, folder, records):
+    transcript = os.path.join(folder, "state-spill.jsonl")
+    large = "L" * (1024 * 1024)
+    with open(transcript, "w") as out:
+        out.write('{"type":"STATE","state":{"type":"STREAM","stream":{"stream_descriptor":'
+                  '{"name":"users"},"stream_state":{"pad":"%s"}}}}\n' % large)
+        for i in range(1000):
+            out.write('{"type":"STATE","state":{"type":"STREAM","stream":{"stream_descriptor":'
+                      '{"name":"events"},"stream_state":{"seq":%d}}}}\n' % i)
+    size = os.path.getsize(transcript)
+    code, peak, wall, err, _ = validate(conform, folder, transcript)
+    written = WRITTEN["bytes"]
+    line("a 1 MiB STATE, then 1,000 small ones", code, peak, wall, 0)
+    print(f"  {size / 2**20:.1f} MiB of input; conform wrote {written / 2**20:.1f} MiB")
+    expect_within("state-spill", code, (0, 1), peak, 0, err)
+    if written > 64 * 2**20:
+        sys.exit(f"FAIL state-spill: conform wrote {written} B for {size} B of STATEs")
 
 
 def case_measure(conform, connector, folder, records):

@@ -8,5 +8,6 @@ namespace conform::checks::airbyte {
 suite::Checks message_checks();  // messages.cpp: judged line by line
 suite::Checks core_checks();     // core.cpp: AP-* clauses judged once the runs are over
 suite::Checks estuary_checks();  // estuary.cpp: X-* clauses (Estuary's protocol extensions)
+suite::Checks probe_checks();    // probes.cpp: inputs made wrong on purpose, answers asked twice
 
 }  // namespace conform::checks::airbyte

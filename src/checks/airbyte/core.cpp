@@ -23,6 +23,28 @@ using suite::StepResult;
 
 namespace {
 
+// The message of the run's first TRACE error, as the connector put it; "" without one.
+std::string trace_error_message(const protocol::Observation& run) {
+    for (const auto& kept : run.kept) {
+        if (kept.type != "TRACE" || kept.json.find("\"ERROR\"") == std::string::npos) {
+            continue;
+        }
+        auto message = json::parse_json_text(kept.json, "TRACE");
+        const auto& trace = message["trace"];
+        if (trace.IsObject() && trace.HasMember("error") && trace["error"].IsObject() &&
+            trace["error"].HasMember("message") && trace["error"]["message"].IsString()) {
+            return trace["error"]["message"].GetString();
+        }
+    }
+    return {};
+}
+
+// ", and said: <its TRACE error message>" when the failed run emitted one.
+std::string said(const protocol::Observation& run) {
+    auto message = trace_error_message(run);
+    return message.empty() ? std::string() : fmt::format(", and said: \"{}\"", message);
+}
+
 // Exactly one `type` message and exit 0, for the runs of spec, check or discover steps.
 void expect_single(const std::vector<const StepResult*>& steps, const std::string& type,
                    Verdict& verdict) {
@@ -35,8 +57,9 @@ void expect_single(const std::vector<const StepResult*>& steps, const std::strin
                              {run.label});
             }
             if (!exited_cleanly(run)) {
-                verdict.fail(fmt::format("expected exit code 0, got {}", exit_text(run)),
-                             {run.label, 0, run.process.stderr_text.substr(0, 300)});
+                verdict.fail(
+                    fmt::format("expected exit code 0, got {}{}", exit_text(run), said(run)),
+                    {run.label, 0, stderr_tail(run)});
             }
         }
     }
@@ -95,7 +118,8 @@ void check_read_command(const Inputs& inputs, Verdict& verdict) {
             if (exited_cleanly(run)) {
                 continue;
             }
-            std::string trace = has_trace_error(run) ? "" : "; no TRACE error message came first";
+            std::string trace =
+                has_trace_error(run) ? said(run) : "; no TRACE error message came first";
             verdict.fail(fmt::format("read failed: {}{}", exit_text(run), trace),
                          {run.label, 0, stderr_tail(run)});
         }
@@ -348,15 +372,28 @@ void check_deterministic(const Inputs& inputs, Verdict& verdict) {
     const auto& first = first_step.runs.front();
     const auto& second = second_step.runs.front();
     const auto& catalog = inputs.catalog();
+    // Plain reads compare the full-refresh streams; reads in full refresh the incremental streams
+    // that support it (read-twice-as-full-refresh), so each stream is compared once.
     bool as_full_refresh = first_step.step->as_full_refresh && second_step.step->as_full_refresh;
-    auto full_refresh = [&catalog, as_full_refresh](const protocol::RecordEntry& entry) {
-        const auto& stream = catalog.streams[entry.stream];
-        return !stream.incremental() || (as_full_refresh && stream.supports_full_refresh);
+    auto compared_stream = [as_full_refresh](const protocol::CatalogStream& stream) {
+        return as_full_refresh ? stream.incremental() && stream.supports_full_refresh
+                               : !stream.incremental();
+    };
+    auto full_refresh = [&catalog, &compared_stream](const protocol::RecordEntry& entry) {
+        return compared_stream(catalog.streams[entry.stream]);
     };
     RecordSet first_records(first, full_refresh);
     RecordSet second_records(second, full_refresh);
     verdict.judged(first_records.size() + second_records.size());
     auto names = inputs.stream_names();
+    std::vector<std::string> compared;
+    for (std::size_t s = 0; s < catalog.streams.size(); ++s) {
+        if (compared_stream(catalog.streams[s])) {
+            compared.push_back(names[s]);
+        }
+    }
+    verdict.note(fmt::format("compared: {}{}", fmt::join(compared, ", "),
+                             as_full_refresh ? " (incremental, read in full refresh)" : ""));
     auto changed = changed_records(first_records, second_records);
     for (const auto& [before, after] : changed.examples) {
         auto fields = suite::describe_changes(
@@ -575,7 +612,10 @@ void check_final_state(const Inputs& inputs, Verdict& verdict) {
             }
             auto ends = stream_ends(run, catalog.streams.size());
             for (std::size_t s = 0; s < catalog.streams.size(); ++s) {
-                bool owes = catalog.streams[s].incremental() || ends.checkpointed[s];
+                const auto& stream = catalog.streams[s];
+                bool read_incrementally = stream.incremental() && !(step->step->as_full_refresh &&
+                                                                    stream.supports_full_refresh);
+                bool owes = read_incrementally || ends.checkpointed[s];
                 if (!owes || ends.last_record[s] == 0) {
                     continue;
                 }

@@ -30,17 +30,24 @@ using suite::StepResult;
 
 // Reports the differences of `diff`, each kind with its own wording (an empty text leaves that
 // kind out).
+// Where a record example was seen, so the report can show its line.
+engine::Where where_of(const suite::RecordRef& record) {
+    return {record.run == nullptr ? std::string() : record.run->label, record.entry.line};
+}
+
 void report_diff(const DiffCounts& diff, const std::vector<std::string>& names, Verdict& verdict,
                  std::string_view missing_text, std::string_view extra_text) {
     if (!missing_text.empty()) {
         for (const auto& record : diff.examples.missing) {
-            verdict.fail(fmt::format("{}: {}", missing_text, describe_record(record, names)));
+            verdict.fail(fmt::format("{}: {}", missing_text, describe_record(record, names)),
+                         where_of(record));
         }
         verdict.count_more(diff.missing_count - diff.examples.missing.size());
     }
     if (!extra_text.empty()) {
         for (const auto& record : diff.examples.extra) {
-            verdict.fail(fmt::format("{}: {}", extra_text, describe_record(record, names)));
+            verdict.fail(fmt::format("{}: {}", extra_text, describe_record(record, names)),
+                         where_of(record));
         }
         verdict.count_more(diff.extra_count - diff.examples.extra.size());
     }
@@ -104,6 +111,13 @@ ResumeExpectation expectation_after(const Inputs& inputs, const protocol::Observ
         RecordSet(base, owed),
         RecordSet(base, [=](const auto& entry) { return !owed(entry) && incremental(entry); }),
         RecordSet(base, [=](const auto& entry) { return !owed(entry) && !incremental(entry); })};
+}
+
+// The test config says the stream emits every record again on each read (reemitting_streams).
+bool reemits_by_design(const Inputs& inputs, std::uint32_t stream) {
+    const auto& listed = inputs.test_config().reemitting_streams;
+    return std::find(listed.begin(), listed.end(), inputs.catalog().streams[stream].name) !=
+           listed.end();
 }
 
 struct ResumeComparison {
@@ -187,11 +201,14 @@ std::vector<ResumeComparison> compare_resumes(const Inputs& inputs,
             }
             auto expectation = expectation_after(inputs, base_run, *plan.checkpoint);
             RecordSet resumed(resumed_run);
+            RecordSet resumed_once(resumed_run, [&inputs](const protocol::RecordEntry& entry) {
+                return !reemits_by_design(inputs, entry.stream);
+            });
             note_keyless(base_run, verdict);
             note_keyless(resumed_run, verdict);
             comparisons.push_back(
                 {expectation.owed, resumed, lost_records(expectation.owed, resumed),
-                 overlap_records(resumed, expectation.committed, CompareBy::identity),
+                 overlap_records(resumed_once, expectation.committed, CompareBy::identity),
                  changed_records(expectation.owed, resumed), *plan.checkpoint, &base_run,
                  &resumed_run});
             note_resume(comparisons.back(), inputs);
@@ -287,6 +304,12 @@ void check_resume_exactly_once(const Inputs& inputs, Verdict& verdict) {
         verdict.count_more(comparison.reemitted.count - comparison.reemitted.examples.size());
     }
     verdict.note("incremental streams only: a full-refresh stream is read whole again");
+    if (!inputs.test_config().reemitting_streams.empty()) {
+        verdict.note(
+            fmt::format("not judged, as the test config's reemitting_streams says they "
+                        "emit every record again by design: {}",
+                        fmt::join(inputs.test_config().reemitting_streams, ", ")));
+    }
 }
 
 // A loss confined, stream by stream, to the records that the checkpoint after k commits means
@@ -407,6 +430,44 @@ RecordSet added_between(const protocol::Observation& earlier, const protocol::Ob
     return extra_records(RecordSet(earlier), RecordSet(later), CompareBy::identity);
 }
 
+// X-TAIL-3 for a tailing run: the last of `fresh` (its records beyond the backlog) is followed by
+// a STATE before the run was stopped.
+void fail_unless_committed(const protocol::Observation& run, const RecordSet& fresh,
+                           Verdict& verdict) {
+    std::uint64_t last_new = 0;
+    fresh.scan([&last_new](std::uint64_t, const protocol::RecordEntry& entry) {
+        last_new = std::max(last_new, entry.line);
+    });
+    if (run.checkpoints.empty() || run.checkpoints.back().line < last_new) {
+        verdict.fail(fmt::format("the new data (last at line {}) was never followed by a STATE "
+                                 "before SIGTERM: nothing committed it",
+                                 last_new),
+                     {run.label, last_new});
+    }
+}
+
+// When no later plain read shows the injected data, the tailing run is judged by itself: after
+// the injection it emits a record whose content its backlog lacks (by content: an injected update
+// keeps its key), and a STATE after it.
+void judge_tail_delivery_alone(const protocol::Observation& run, const RecordSet& delivered,
+                               const protocol::Observation& backlog, Verdict& verdict) {
+    auto fresh = extra_records(RecordSet(backlog), delivered, CompareBy::content);
+    verdict.judged(std::max<std::uint64_t>(fresh.size(), 1));
+    if (fresh.empty()) {
+        verdict.fail(
+            "conform injected new data while the connector tailed, but the tailing run emitted no "
+            "record beyond its backlog afterwards (and a later plain read shows no new record "
+            "either: if tail.inject_command adds data this connector reads, it never delivers it)",
+            {run.label, run.mark_line});
+        return;
+    }
+    verdict.note(fmt::format(
+        "a later plain read shows no injected record; judged by the {} record(s) the tailing run "
+        "emitted beyond its backlog after the injection",
+        fresh.size()));
+    fail_unless_committed(run, fresh, verdict);
+}
+
 void check_tail_delivers(const Inputs& inputs, Verdict& verdict) {
     const auto& step = inputs.first(0);
     const auto& run = step.runs.front();
@@ -414,7 +475,7 @@ void check_tail_delivers(const Inputs& inputs, Verdict& verdict) {
         verdict.fail(step.inject_problem, {run.label});
     }
     if (inputs.test_config().inject_command.empty()) {
-        verdict.skip("the test config has no \"tail\": {\"inject_command\"} to add data with");
+        verdict.skip(inputs.test_config().lacks("inject_command") + " to add data with");
         return;
     }
     const auto* before = inputs.base_of(step, Reference::backlog);
@@ -429,16 +490,14 @@ void check_tail_delivers(const Inputs& inputs, Verdict& verdict) {
             "the tailing run ended before conform injected new data (tail.on_streams says why)");
         return;
     }
+    RecordSet delivered(
+        run, [&run](const protocol::RecordEntry& entry) { return entry.line > run.mark_line; });
     auto injected = added_between(before->runs.front(), after.runs.front());
     if (injected.empty()) {
-        verdict.skip(
-            "the inject command added no record that a plain read emits: check "
-            "tail.inject_command");
+        judge_tail_delivery_alone(run, delivered, before->runs.front(), verdict);
         return;
     }
     verdict.judged(injected.size());
-    RecordSet delivered(
-        run, [&run](const protocol::RecordEntry& entry) { return entry.line > run.mark_line; });
     auto diff = diff_records(injected, delivered, CompareBy::identity, CompareBy::identity);
     report_diff(diff, inputs.stream_names(), verdict,
                 "added while the connector ran (a later plain read emits it), never delivered by "
@@ -447,17 +506,7 @@ void check_tail_delivers(const Inputs& inputs, Verdict& verdict) {
     if (diff.missing_count > 0) {
         return;
     }
-    std::uint64_t last_new = 0;
-    shared_records(delivered, injected, CompareBy::identity)
-        .scan([&last_new](std::uint64_t, const protocol::RecordEntry& entry) {
-            last_new = std::max(last_new, entry.line);
-        });
-    if (run.checkpoints.empty() || run.checkpoints.back().line < last_new) {
-        verdict.fail(fmt::format("the new data (last at line {}) was never followed by a STATE "
-                                 "before SIGTERM: nothing committed it",
-                                 last_new),
-                     {run.label, last_new});
-    }
+    fail_unless_committed(run, shared_records(delivered, injected, CompareBy::identity), verdict);
 }
 
 // Data added after a read's final STATE is delivered by the next read resumed from that STATE.
@@ -729,17 +778,71 @@ void check_merge_equals_full(const Inputs& inputs, Verdict& verdict) {
         "member set to null is absent), whatever envelope carried it");
 }
 
+void report_unprojected(const protocol::Observation& projected, Verdict& verdict) {
+    for (const auto& record : projected.unprojected) {
+        verdict.fail(fmt::format("\"{}\" is still a top-level field and nothing is at {}: the "
+                                 "projection was not applied",
+                                 record.field, record.pointer),
+                     {projected.label, record.line});
+    }
+    verdict.count_more(projected.unprojected_count - projected.unprojected.size());
+}
+
+// X-PROJ-1 is about where fields are placed, not about the data, which may change between the
+// two reads (AP-READ-6 judges that): records of streams with a primary key are paired by key, and
+// a pair that differs only warns once every field was placed.
 void check_projections(const Inputs& inputs, Verdict& verdict) {
     const auto& plain = inputs.first(0).runs.front();
     const auto& projected = inputs.first(1).runs.front();
     verdict.judged(plain.records.size() + projected.records.size());
+    if (projected.unprojected_count > 0) {
+        report_unprojected(projected, verdict);
+        return;
+    }
+    auto names = inputs.stream_names();
     auto diff = diff_records(RecordSet(plain), RecordSet(projected), CompareBy::projected,
                              CompareBy::content);
-    report_diff(
-        diff, inputs.stream_names(), verdict,
-        "the plain record with the projections applied by conform was not emitted by the "
-        "run with projections",
-        "emitted by the run with projections but differs from every projected plain record");
+    bool by_key = plain.records_without_key == 0 && projected.records_without_key == 0;
+    if (!by_key || diff.missing_count + diff.extra_count == 0) {
+        report_diff(
+            diff, names, verdict,
+            "the plain record with the projections applied by conform was not emitted by the "
+            "run with projections",
+            "emitted by the run with projections but differs from every projected plain record");
+        return;
+    }
+    const auto& catalog = inputs.catalog();
+    auto keyed = [&catalog](const protocol::RecordEntry& entry) {
+        return !catalog.streams[entry.stream].primary_key.empty();
+    };
+    auto keyless = [&keyed](const protocol::RecordEntry& entry) { return !keyed(entry); };
+    report_diff(diff_records(RecordSet(plain, keyless), RecordSet(projected, keyless),
+                             CompareBy::projected, CompareBy::content),
+                names, verdict,
+                "the plain record (a stream without a key) with the projections applied was not "
+                "emitted by the run with projections",
+                "emitted by the run with projections (a stream without a key) but differs from "
+                "every projected plain record");
+    auto lost = lost_records(RecordSet(plain, keyed), RecordSet(projected, keyed));
+    auto gained = lost_records(RecordSet(projected, keyed), RecordSet(plain, keyed));
+    report_diff(lost, names, verdict,
+                "the plain read emitted this key, the run with projections "
+                "never did",
+                "");
+    report_diff(gained, names, verdict,
+                "the run with projections emitted this key, the plain "
+                "read never did",
+                "");
+    auto changed = changed_records(RecordSet(plain, keyed), RecordSet(projected, keyed), 5,
+                                   CompareBy::projected);
+    for (const auto& [expected, actual] : changed.examples) {
+        verdict.advise(
+            fmt::format("the same key with other content than the projected plain "
+                        "record, though every projected field was placed (the data "
+                        "changed between the reads?): {}",
+                        describe_record(actual, names)));
+    }
+    verdict.count_more(changed.count - changed.examples.size());
 }
 
 void check_compat(const Inputs& inputs, Verdict& verdict) {

@@ -350,8 +350,14 @@ void report_schema(const Inputs& inputs, Verdict& verdict) {
 }
 
 void report_secrets(const Inputs& inputs, Verdict& verdict) {
-    if (inputs.secrets().empty()) {
-        verdict.skip("the spec marks no config property airbyte_secret: no secret to look for");
+    if (inputs.secrets().empty() || !inputs.secrets().from_spec()) {
+        verdict.skip(!inputs.no_secret_reason().empty() ? inputs.no_secret_reason()
+                     : inputs.secrets().from_spec()
+                         ? std::string("the spec marks no config property airbyte_secret: no "
+                                       "secret to look for")
+                         : std::string("the connector yielded no spec (no SPEC with a "
+                                       "connectionSpecification): conform cannot tell which "
+                                       "config values are secret, so it looks for none"));
     }
     report_line_findings(k_secrets.id(), inputs, verdict);
 }

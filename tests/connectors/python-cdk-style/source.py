@@ -28,6 +28,10 @@ What it prints, as that CDK does:
   ..."), exit 0. `read` or `discover` with such a config: a FATAL LOG with the traceback, then a
   TRACE ERROR (failure_type config_error), exit 1.
 - A Python DeprecationWarning on stderr, as the CDK's dependencies print one.
+- A configured catalog with a sync mode that is not one of the protocol's: the pydantic
+  validation error of the CDK's catalog model (FATAL LOG, TRACE ERROR, exit 1). A configured
+  stream the source does not have: a WARN log and the stream INCOMPLETE, as `AbstractSource.read`
+  does when `raise_exception_on_missing_stream` is off.
 
 PYCDK_QUIRKS (comma separated) turns on behaviours real Python-CDK connectors have, each tested
 for the verdict it deserves (tests/connectors/README.md):
@@ -316,9 +320,27 @@ def read_stream(config, configured, stream_state):
     log("INFO", f"Finished syncing {name}")
 
 
+SYNC_MODES = ("full_refresh", "incremental")
+DESTINATION_SYNC_MODES = ("append", "overwrite", "append_dedup")
+
+
+def validate_catalog(catalog):
+    """Raises what the CDK's pydantic ConfiguredAirbyteCatalog model raises for an unknown sync
+    mode (read_catalog parses the catalog before any stream is read)."""
+    for index, configured in enumerate(catalog["streams"]):
+        for key, allowed in (("sync_mode", SYNC_MODES),
+                             ("destination_sync_mode", DESTINATION_SYNC_MODES)):
+            if configured.get(key) not in allowed:
+                permitted = ", ".join(f"'{value}'" for value in allowed)
+                raise ValueError(f"1 validation error for ConfiguredAirbyteCatalog\n"
+                                 f"streams -> {index} -> {key}\n  value is not a valid "
+                                 f"enumeration member; permitted: {permitted}")
+
+
 def read(config, catalog_path, state_path):
     with open(catalog_path) as source:
         catalog = json.load(source)
+    validate_catalog(catalog)
     states = read_state(state_path)
     log("INFO", f"Starting syncing {SOURCE_NAME}")
     for configured in catalog["streams"]:

@@ -78,7 +78,8 @@ TEST_CASE("test config: a minimal config with a command array loads") {
     CHECK(!config.invalid_config_text);
     CHECK(config.extensions.empty());
     CHECK(config.read_timeout == std::chrono::milliseconds(300'000));
-    CHECK(config.resume_sample == 2);
+    CHECK(config.resume.max == 20);
+    CHECK(!config.resume.sample);
 }
 
 TEST_CASE("test config: comments are allowed and optional sections are read") {
@@ -101,7 +102,7 @@ TEST_CASE("test config: comments are allowed and optional sections are read") {
   "expected_records": {"path": "expected.jsonl", "mode": "exact"},
   "timeouts": {"read": 1.5},
   "grace_seconds": 0.25,
-  "resume": {"sample": 4},
+  "resume": {"sample": 4, "max": 7},
   "merge": {"config": "merge.json"},
   "tail": {"inject_command": ["touch", "x"], "observe_seconds": 3},
   "projections": {"users": {"uid": "/id"}}
@@ -128,7 +129,8 @@ TEST_CASE("test config: comments are allowed and optional sections are read") {
     CHECK(config.read_timeout == std::chrono::milliseconds(1500));
     CHECK(config.spec_timeout == std::chrono::milliseconds(30'000));
     CHECK(config.grace == std::chrono::milliseconds(250));
-    CHECK(config.resume_sample == 4);
+    CHECK(config.resume.sample == 4u);
+    CHECK(config.resume.max == 7);
     CHECK(config.merge_config_text == R"({"merge":1})");
     CHECK(!config.full_state_config_text);
     CHECK(config.inject_command == std::vector<std::string>{"touch", "x"});
@@ -187,7 +189,10 @@ TEST_CASE("test config: an unknown key names the file, the key's line and the fi
     CHECK(message.starts_with(path.string() + ": invalid test config:"));
     CHECK(
         contains(message, path.string() + ":5: /timeouts/reed: property \"reed\" is not allowed"));
-    CHECK(contains(message, "(schema: schemas/test-config.schema.json)"));
+    CHECK(contains(message, "(did you mean 'read'?)"));
+    CHECK(
+        contains(message, "(what each key means: docs/test-config.md in conform's documentation)"));
+    CHECK_FALSE(contains(message, "schemas/"));  // conform's source tree, which users do not have
 }
 
 TEST_CASE("test config: a wrong type names the field and its line") {
@@ -309,4 +314,53 @@ TEST_CASE("test config: a blank command line is an error, not a crash") {
         dir.write("conform.json", R"({"connector": {"command": "   "}, "config": "config.json"})");
     auto message = load_error(path);
     CHECK(contains(message, "/connector/command: expected a program to run"));
+}
+
+TEST_CASE("test config: a missing setting is named as the user gave the others") {
+    TestConfig from_file;
+    from_file.origin = "conform.json";
+    CHECK(from_file.lacks("invalid_config") == "the test config has no \"invalid_config\"");
+    CHECK(from_file.lacks("inject_command") ==
+          "the test config has no \"tail\": {\"inject_command\"}");
+    CHECK(from_file.lacks("claims:tail") ==
+          "the test config does not claim the 'tail' extension (its \"extensions\" list)");
+    TestConfig from_flags;
+    from_flags.origin = std::string(k_command_line_origin);
+    REQUIRE(from_flags.from_flags());
+    CHECK(from_flags.lacks("invalid_config") == "no --invalid-config FILE was given");
+    CHECK(from_flags.lacks("inject_command") == "no --inject 'COMMAND' was given");
+    CHECK(from_flags.lacks("claims:range") == "--extensions does not list 'range'");
+    CHECK(from_flags.lacks("projections") ==
+          "no test config says \"projections\" (only a test config can; this run has flags only)");
+}
+
+TEST_CASE("test config: a connector config's syntax error names it and hides its line") {
+    TempDir dir;
+    dir.write("config.json", "{\n  \"api_key\": \"k3y-abcdef-123456\" \"x\": 1\n}\n");
+    auto path =
+        dir.write("conform.json", R"({"connector": {"command": ["x"]}, "config": "config.json"})");
+    auto message = load_error(path);
+    INFO(message);
+    CHECK(message.starts_with((fs::absolute(dir.path()) / "config.json").string() + ":2:"));
+    CHECK_FALSE(contains(message, "k3y-abcdef"));
+    dir.write("catalog.json", "{\"streams\": [}");
+    dir.write("config.json", "{}");
+    path = dir.write("conform.json", R"({"connector": {"command": ["x"]}, "config": "config.json",
+                                        "catalog": "catalog.json"})");
+    message = load_error(path);
+    CHECK(message.starts_with((fs::absolute(dir.path()) / "catalog.json").string() + ":1:"));
+}
+
+TEST_CASE("test config: the files it read are listed") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    dir.write("catalog.json", "{\"streams\": []}");
+    auto path =
+        dir.write("conform.json", R"({"connector": {"command": ["x"]}, "config": "config.json",
+                                        "catalog": "catalog.json"})");
+    auto config = load_test_config(path);
+    REQUIRE(config.files.size() == 3);
+    CHECK(config.files[0] == path);
+    CHECK(config.files[1].filename() == "config.json");
+    CHECK(config.files[2].filename() == "catalog.json");
 }

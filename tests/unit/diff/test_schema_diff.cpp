@@ -191,10 +191,95 @@ TEST_CASE("verdicts: a new failure is breaking, a fix or a skip is not") {
     };
     using report::Status;
     auto changes = diff_verdicts(report_with(Status::passed, Status::failed),
-                                 report_with(Status::failed, Status::skipped));
+                                 report_with(Status::failed, Status::passed));
     CHECK(summary(changes) ==
           Lines{"verdict.fixed@basic/read.valid", "verdict.regressed@basic/spec.valid!"});
     CHECK(diff_verdicts(report_with(Status::passed, Status::passed),
                         report_with(Status::passed, Status::passed))
               .empty());
+    CHECK(summary(diff_verdicts(report_with(Status::passed, Status::passed),
+                                report_with(Status::warned, Status::passed))) ==
+          Lines{"verdict.changed@basic/spec.valid"});
+}
+
+TEST_CASE("verdicts: skipped is no verdict, a check skipped on one side is a note") {
+    auto report_with = [](report::Status spec, report::Status read, const char* note) {
+        report::RunReport run;
+        report::ScenarioResult scenario;
+        scenario.id = "resume";
+        scenario.checks.push_back(
+            {"spec.valid", {}, report::Level::must, "", spec, {}, 0, 0, note});
+        scenario.checks.push_back(
+            {"read.valid", {}, report::Level::must, "", read, {}, 0, 0, note});
+        run.scenarios.push_back(scenario);
+        return run;
+    };
+    using report::Status;
+    std::vector<std::string> notes;
+    auto changes = diff_verdicts(report_with(Status::skipped, Status::failed, "no state"),
+                                 report_with(Status::failed, Status::skipped, "no state"), &notes);
+    CHECK(changes.empty());
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].find("resume: 2 check(s) skipped on one side or the other") == 0);
+    notes.clear();
+    CHECK(diff_verdicts(report_with(Status::passed, Status::passed, ""),
+                        report_with(Status::skipped, Status::skipped, "the read failed"), &notes)
+              .empty());
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0] ==
+          "resume: 2 check(s) skipped on the target and judged on the other side, not compared: "
+          "read.valid (passed), spec.valid (passed) (skipped: the read failed)");
+}
+
+TEST_CASE("catalog: a primary key or cursor gained, lost or changed is reported") {
+    auto gained = catalog_changes(edited(
+        k_catalog,
+        {{R"("supported_sync_modes": ["full_refresh"]})",
+          R"("supported_sync_modes": ["full_refresh"], "source_defined_primary_key": [["id"]]})"}}));
+    CHECK(summary(gained) == Lines{"catalog.primary_key_changed@events!"});
+    CHECK(gained[0].detail == R"(gained source_defined_primary_key: none -> [["id"]])");
+    auto lost =
+        catalog_changes(edited(k_catalog, {{R"("source_defined_primary_key": [["id"]], )", ""}}));
+    CHECK(summary(lost) == Lines{"catalog.primary_key_changed@users!"});
+    CHECK(lost[0].detail.find("lost") == 0);
+    CHECK(summary(catalog_changes(edited(k_catalog, {{R"([["id"]])", "[]"}}))) ==
+          Lines{"catalog.primary_key_changed@users!"});
+    // A cursor gained by a stream without incremental syncs moves nothing.
+    auto cursor = catalog_changes(
+        edited(k_catalog,
+               {{R"("supported_sync_modes": ["full_refresh"]})",
+                 R"("supported_sync_modes": ["full_refresh"], "default_cursor_field": ["id"]})"}}));
+    CHECK(summary(cursor) == Lines{"catalog.cursor_changed@events"});
+    CHECK(summary(
+              catalog_changes(edited(k_catalog, {{R"(, "default_cursor_field": ["at"])", ""}}))) ==
+          Lines{"catalog.cursor_changed@users!"});
+}
+
+TEST_CASE("catalog: a likely rename is one change with what else changed in the stream") {
+    auto changes =
+        catalog_changes(edited(k_catalog, {{R"({"name": "users")", R"({"name": "Users")"},
+                                           {R"(["x", "y"])", R"(["x"])"}}));
+    REQUIRE(summary(changes) == Lines{"catalog.stream_renamed@users!"});
+    CHECK(changes[0].detail ==
+          "now Users (the names differ only in case or punctuation): breaking "
+          "catalog.enum_narrowed /kind: values removed: \"y\"");
+    auto similar =
+        catalog_changes(edited(k_catalog, {{R"({"name": "users")", R"({"name": "people")"}}));
+    CHECK(summary(similar) == Lines{"catalog.stream_renamed@users!"});
+    CHECK(similar[0].detail.find("now people (100% of the fields are the same): nothing else") ==
+          0);
+    // A stream with other fields and another name is a removal and an addition.
+    auto other =
+        catalog_changes(edited(k_catalog, {{R"({"name": "events")", R"({"name": "orders")"}}));
+    CHECK(summary(other) == Lines{"catalog.stream_added@orders", "catalog.stream_removed@events!"});
+}
+
+TEST_CASE("spec: a changed default and a relaxed required list are harmless") {
+    auto changes = spec_changes(edited(
+        k_spec,
+        {{R"("required": ["api_key"])", R"("required": [])"},
+         {R"("count": {"type": "integer"})", R"("count": {"type": "integer", "default": 5})"}}));
+    CHECK(summary(changes) ==
+          Lines{"spec.default_changed@/count", "spec.no_longer_required@/api_key"});
+    CHECK(breaking_count(changes) == 0);
 }

@@ -511,15 +511,21 @@ TEST_CASE("a process that left the group with setsid and ignores SIGTERM is kill
     CHECK(process_gone(std::stoi(recorder.lines[0].text)));
 }
 
+// A connector that leaves a daemon behind: `launcher` starts `/bin/sh -c DAEMON`, which ignores
+// SIGTERM and writes its pid; the connector prints that pid and exits.
+LaunchSpec leaving_a_daemon(const std::string& launcher, const std::filesystem::path& dir) {
+    LaunchSpec spec = shell(launcher +
+                            " /bin/sh -c 'trap \"\" TERM; echo $$ > pid.tmp; /bin/mv pid.tmp pid; "
+                            "while :; do /bin/sleep 1; done' </dev/null >/dev/null 2>&1 & "
+                            "while [ ! -s pid ]; do sleep 0.01; done; cat pid");
+    spec.working_dir = dir;
+    return spec;
+}
+
 TEST_CASE("a double-forked daemon in its own session holding no pipes is killed and reaped") {
     conform::process::PrivateDir dir;
     Recorder recorder;
-    LaunchSpec spec = shell(
-        "setsid sh -c 'trap \"\" TERM; echo $$ > pid.tmp; mv pid.tmp pid; "
-        "while :; do sleep 1; done' </dev/null >/dev/null 2>&1 & "
-        "while [ ! -s pid ]; do sleep 0.01; done; cat pid");
-    spec.working_dir = dir.path();
-    RunResult result = conform::process::run(spec, recorder);
+    RunResult result = conform::process::run(leaving_a_daemon("setsid", dir.path()), recorder);
     CHECK(result.exit.succeeded());
     CHECK(result.stop_reason == StopReason::none);
     REQUIRE(recorder.lines.size() == 1);
@@ -556,4 +562,53 @@ TEST_CASE("the timeout fires while an observer callback blocks") {
     RunResult result = conform::process::run(spec, recorder);
     CHECK(result.stop_reason == StopReason::timeout);
     CHECK(result.exit.signal == SIGTERM);
+}
+
+TEST_CASE("a daemon that cleared its environment and left the session is killed at the end") {
+    conform::process::PrivateDir dir;
+    Recorder recorder;
+    // No marker to find it by: it is found as conform's descendant (conform is its subreaper).
+    RunResult result =
+        conform::process::run(leaving_a_daemon("setsid env -i", dir.path()), recorder);
+    CHECK(result.exit.succeeded());
+    REQUIRE(recorder.lines.size() == 1);
+    CHECK(process_gone(std::stoi(recorder.lines[0].text)));
+}
+
+TEST_CASE("what a helper run that keeps its leftovers started outlives it") {
+    conform::process::PrivateDir dir;
+    Recorder recorder;
+    LaunchSpec spec = leaving_a_daemon("setsid env -u CONFORM_RUN_ID", dir.path());
+    spec.leftovers = LaunchSpec::Leftovers::keep;
+    conform::process::run(spec, recorder);
+    REQUIRE(recorder.lines.size() == 1);
+    pid_t service = std::stoi(recorder.lines[0].text);
+    CHECK(::kill(service, 0) == 0);
+    // A later run that sweeps spares it: it started before that run.
+    Recorder later;
+    conform::process::run(shell("echo done"), later);
+    CHECK(::kill(service, 0) == 0);
+    ::kill(service, SIGKILL);
+    CHECK(process_ended(service));
+}
+
+TEST_CASE("a signal is told apart by its sender: conform's descendants, or not") {
+    CHECK_FALSE(conform::process::sent_by_descendant(::getppid()));
+    CHECK_FALSE(conform::process::sent_by_descendant(::getpid()));
+    CHECK_FALSE(conform::process::sent_by_descendant(0));
+    conform::process::PrivateDir dir;
+    Recorder recorder;
+    bool seen_during = false;
+    recorder.on_line = [&](std::string_view line) {
+        seen_during = conform::process::sent_by_descendant(std::stoi(std::string(line)));
+        std::ofstream(dir.path() / "seen").close();
+    };
+    // A grandchild in a session of its own, which waits until it was looked at.
+    LaunchSpec spec =
+        shell("setsid sh -c 'echo $$; while [ ! -e seen ]; do sleep 0.01; done' & wait");
+    spec.working_dir = dir.path();
+    RunResult result = conform::process::run(spec, recorder);
+    CHECK(seen_during);
+    // The leader, just after conform reaped it: it may have signalled and exited at once.
+    CHECK(conform::process::sent_by_descendant(result.pid));
 }

@@ -1,7 +1,12 @@
 #include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "protocol/checkpoint_store.hpp"
 #include "protocol/record_store.hpp"
@@ -159,4 +164,123 @@ TEST_CASE("CheckpointStore: reads back every checkpoint, texts and streams, acro
         visited += checkpoint.line == numbered(visited).line ? 1 : 0;
     }
     CHECK(visited == count);
+}
+
+TEST_CASE("CheckpointStore: a large state shared by many checkpoints is written once") {
+    using conform::protocol::Checkpoint;
+    using conform::protocol::CheckpointStore;
+    // One stream's 256 KiB state, then STATEs that change only another stream's cursor.
+    std::string large(256 * 1024, 'a');
+    auto state_with = [&](int n) {
+        return "[{\"a\":\"" + large + "\"},{\"b\":" + std::to_string(n) + "}]";
+    };
+    CheckpointStore store;
+    for (int n = 0; n < 1000; ++n) {
+        Checkpoint checkpoint;
+        checkpoint.line = static_cast<std::uint64_t>(n) + 1;
+        checkpoint.state_file = state_with(n);
+        checkpoint.materialized = n % 2 == 0 ? state_with(n) : "{\"other\":" + state_with(n);
+        store.push_back(checkpoint);
+    }
+    for (int n : {0, 1, 2, 511, 998, 999}) {
+        auto checkpoint = store[static_cast<std::size_t>(n)];
+        CHECK(checkpoint.state_file == state_with(n));
+        CHECK(checkpoint.materialized ==
+              (n % 2 == 0 ? state_with(n) : "{\"other\":" + state_with(n)));
+    }
+    CheckpointStore copy = store;
+    CHECK(copy[999].state_file == state_with(999));
+}
+
+TEST_CASE("CheckpointStore: texts that change everywhere are written whole and read back") {
+    using conform::protocol::Checkpoint;
+    using conform::protocol::CheckpointStore;
+    CheckpointStore store;
+    std::vector<std::string> texts;
+    for (int n = 0; n < 64; ++n) {
+        // Shares a long prefix and suffix, with changes at a new place each time: more pieces
+        // than a text may take.
+        std::string text(20000, 'p');
+        text[static_cast<std::size_t>(n) * 300 + 10] = static_cast<char>('A' + n % 26);
+        text[19999 - static_cast<std::size_t>(n) * 200] = 'q';
+        texts.push_back(text);
+        Checkpoint checkpoint;
+        checkpoint.state_file = text;
+        checkpoint.materialized = n % 3 == 0 ? "" : text.substr(0, 5000);
+        store.push_back(checkpoint);
+    }
+    for (std::size_t n = 0; n < texts.size(); ++n) {
+        CHECK(store[n].state_file == texts[n]);
+        CHECK(store[n].materialized == (n % 3 == 0 ? "" : texts[n].substr(0, 5000)));
+    }
+}
+
+TEST_CASE("TranscriptFile: lines read back in order, long ones cut, through its descriptor") {
+    conform::protocol::TranscriptFile transcript;
+    transcript.append_line("first");
+    transcript.append_line("");
+    transcript.append_line(std::string(200000, 'x'));
+    transcript.append_line("last");
+    transcript.flush();
+    std::vector<std::string> lines;
+    transcript.for_each_line(
+        [&](std::uint64_t number, std::string_view line) {
+            CHECK(number == lines.size() + 1);
+            lines.emplace_back(line);
+            return true;
+        },
+        1000);
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[0] == "first");
+    CHECK(lines[1].empty());
+    CHECK(lines[2] == std::string(1000, 'x'));
+    CHECK(lines[3] == "last");
+    std::size_t visited = 0;
+    transcript.for_each_line(
+        [&](std::uint64_t, std::string_view) {
+            ++visited;
+            return visited < 2;
+        },
+        1000);
+    CHECK(visited == 2);
+}
+
+TEST_CASE("for_each_line_of_file: a regular file is read, a FIFO or device never") {
+    auto folder =
+        std::filesystem::temp_directory_path() / ("conform-lines-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
+    auto count_lines = [](const std::filesystem::path& path) {
+        std::size_t count = 0;
+        conform::protocol::for_each_line_of_file(
+            path,
+            [&](std::uint64_t, std::string_view) {
+                ++count;
+                return true;
+            },
+            100);
+        return count;
+    };
+    auto file = folder / "transcript.jsonl";
+    std::ofstream(file) << "a\nb\nc";
+    CHECK(count_lines(file) == 3);
+    auto fifo = folder / "fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK(count_lines(fifo) == 0);  // neither blocks nor reads
+    CHECK(count_lines("/dev/zero") == 0);
+    CHECK(count_lines(folder / "missing") == 0);
+    std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("SpillFile: it has no name in its folder") {
+    auto folder = std::filesystem::temp_directory_path() /
+                  ("conform-spill-names-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
+    {
+        SpillFile file(folder);
+        file.append("kept");
+        CHECK(std::filesystem::is_empty(folder));
+        CHECK(file.read(0, 4) == "kept");
+        CHECK(file.size() == 4);
+    }
+    std::filesystem::remove_all(folder);
 }

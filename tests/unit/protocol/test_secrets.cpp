@@ -143,3 +143,88 @@ TEST_CASE("secrets::collect_secrets survives a spec nested 500,000 oneOf levels 
     CHECK(conform::protocol::collect_secrets(document, config) ==
           std::vector<std::string>{"deep-secret"});
 }
+
+TEST_CASE("secrets::collect_secrets follows $ref, additional and pattern properties, branches") {
+    auto spec = parse_iteratively(R"({
+        "definitions": {"secret": {"type": "string", "airbyte_secret": true},
+                        "node": {"properties": {"key": {"$ref": "#/definitions/secret"},
+                                                "next": {"$ref": "#/definitions/node"}}}},
+        "properties": {
+            "auth": {"$ref": "#/definitions/node"},
+            "headers": {"additionalProperties": {"airbyte_secret": true},
+                        "properties": {"Accept": {"type": "string"}}},
+            "tokens": {"patternProperties": {"^tok_": {"airbyte_secret": true}}},
+            "tuple": {"items": [{"type": "string"}, {"airbyte_secret": true}],
+                      "additionalItems": {"airbyte_secret": true}},
+            "mode": {"if": {"properties": {"kind": {"const": "a"}}},
+                     "then": {"properties": {"pass": {"airbyte_secret": true}}}},
+            "loop": {"$ref": "#/properties/loop"},
+            "escaped": {"$ref": "#/definitions/a~1b"}},
+        "dependencies": {"user": {"properties": {"pw": {"airbyte_secret": true}}}}})");
+    auto config = parse_iteratively(R"({
+        "auth": {"key": "ref-one", "next": {"key": "ref-two"}},
+        "headers": {"Accept": "json", "X-Key": "header-secret"},
+        "tokens": {"tok_a": "tok-secret", "plain": "visible"},
+        "tuple": ["first", "second-secret", "third-secret"],
+        "mode": {"kind": "a", "pass": "branch-secret"},
+        "loop": "not-a-secret", "escaped": "no-target",
+        "user": "u", "pw": "dependent-secret"})");
+    auto secrets = conform::protocol::collect_secrets(spec, config);
+    std::sort(secrets.begin(), secrets.end());
+    CHECK(secrets == std::vector<std::string>{"branch-secret", "dependent-secret", "header-secret",
+                                              "ref-one", "ref-two", "second-secret", "third-secret",
+                                              "tok-secret"});
+}
+
+TEST_CASE("secrets: a secret used as a JSON pointer token is masked in that spelling too") {
+    Secrets secrets({"k3y/abc~def"});
+    CHECK(secrets.redact("at '/record/data/k3y~1abc~0def': not allowed") ==
+          "at '/record/data/**********': not allowed");
+    CHECK(secrets.found_in("k3y~1abc~0def"));
+}
+
+TEST_CASE("secrets: found and masked inside JSON inside JSON strings, up to three levels") {
+    Secrets secrets({"cl\xC3\xA9-secret"});
+    // A request body logged as a JSON string: json.dumps({"key": secret}) with ensure_ascii.
+    std::string twice = R"({"message":"{\"key\": \"cl\\u00e9-secret\"}"})";
+    CHECK(secrets.found_in(twice));
+    CHECK(secrets.redact(twice).find("secret") == std::string::npos);
+    std::string thrice = R"(x cl\\\\u00e9-secret y)";
+    CHECK(secrets.found_in(thrice));
+    CHECK(secrets.redact(thrice) == "x ********** y");
+    CHECK_FALSE(Secrets({"hunter22"}).found_in(R"(hu\\\\\\\\u006eter22)"));  // four levels
+}
+
+TEST_CASE("secrets: masking a line with thousands of escaped secrets masks every one") {
+    Secrets secrets({"hunter22"});
+    std::string escaped = R"(\u0068\u0075\u006e\u0074\u0065\u0072\u0032\u0032)";
+    std::string line;
+    for (int i = 0; i < 20000; ++i) {
+        line += escaped + (i % 2 == 0 ? " " : "hunter22 ");
+    }
+    auto masked = secrets.redact(line);
+    CHECK(masked.find("hunter22") == std::string::npos);
+    CHECK(masked.find(R"(\u0068)") == std::string::npos);
+    std::size_t masks = 0;
+    for (auto at = masked.find("**********"); at != std::string::npos;
+         at = masked.find("**********", at + 10)) {
+        ++masks;
+    }
+    CHECK(masks == 30000);
+}
+
+TEST_CASE("secrets: without a spec every config string is masked and none is reported") {
+    rapidjson::Document config;
+    config.Parse(R"({"api_key": "k3y-abcdef", "nested": [{"start": "2024-01-01"}], "n": 12345,
+                    "ok": true})");
+    auto strings = conform::protocol::config_strings(config);
+    std::sort(strings.begin(), strings.end());
+    CHECK(strings == std::vector<std::string>{"2024-01-01", "k3y-abcdef"});
+    auto secrets = Secrets::without_spec(strings);
+    CHECK_FALSE(secrets.from_spec());
+    CHECK_FALSE(secrets.empty());
+    CHECK(secrets.redact("key k3y-abcdef since 2024-01-01") == "key ********** since **********");
+    CHECK(secrets.redact(R"({"k":"k3y\u002dabcdef"})") == R"({"k":"**********"})");
+    CHECK_FALSE(secrets.found_in("key k3y-abcdef"));
+    CHECK(Secrets({"k3y-abcdef"}).from_spec());
+}

@@ -52,6 +52,32 @@ TEST_CASE("certification: core certified with nothing-to-judge skips, extensions
     CHECK(verdict_for(report, "tail").level == Certified::not_claimed);
 }
 
+TEST_CASE("certification: the skips of unclaimed extensions, in their scenarios and core ones") {
+    auto read = scenario("read", "", {Status::passed, Status::skipped});
+    read.checks[1].id = "merge.reduction_valid";
+    auto report = claiming({"tail"}, {read, scenario("range-splits", "range", {Status::skipped}),
+                                      scenario("tail-on", "tail", {Status::skipped})});
+    CHECK(unclaimed_extension_of(report.scenarios[0], report.scenarios[0].checks[1],
+                                 report.claimed_extensions) == "merge");
+    CHECK(unclaimed_extension_of(report.scenarios[0], report.scenarios[0].checks[0],
+                                 report.claimed_extensions)
+              .empty());
+    CHECK(unclaimed_extension_of(report.scenarios[2], report.scenarios[2].checks[0],
+                                 report.claimed_extensions)
+              .empty());  // tail is claimed: its skip is the connector's
+    auto skips = unclaimed_skips(report, report.claimed_extensions);
+    CHECK(skips.checks == 2);
+    CHECK(skips.extensions == std::vector<std::string>{"range", "merge"});
+    report.test_config = std::string(k_command_line_origin);
+    CHECK(unclaimed_summary(report, skips) ==
+          "2 check(s) of extensions the connector does not claim: range, merge; a "
+          "connector that supports one claims it with --extensions range,merge");
+    report.recorded_transcript = true;
+    CHECK(unclaimed_summary(report, skips)
+              .ends_with("; conform run tests the extensions a connector claims"));
+    CHECK(unclaimed_summary(report, {}).empty());
+}
+
 TEST_CASE("certification: a claimed extension with a skipped check is incomplete") {
     auto report =
         claiming({"tail"}, {scenario("read", "", {Status::passed}),

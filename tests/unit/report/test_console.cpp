@@ -61,3 +61,28 @@ TEST_CASE("console: terminal escape sequences from a connector never reach the t
     scenario.checks[0].examples[0].excerpt = "café 🐲";
     CHECK(printed(scenario).find("café 🐲") != std::string::npos);
 }
+
+TEST_CASE("console: findings beyond the examples are counted per level") {
+    ScenarioResult scenario;
+    scenario.id = "resume";
+    scenario.title = "resume";
+    scenario.status = Status::failed;
+    CheckResult check;
+    check.id = "state.resume_no_loss";
+    check.status = Status::failed;
+    check.examples = {{"lost: events key [1]"},
+                      {"lost: events key [2]"},
+                      {"(SHOULD) re-emitted: events key [3]"}};
+    check.occurrences = 2900;
+    check.advisories = 2000;
+    scenario.checks.push_back(check);
+    auto text = printed(scenario);
+    CHECK(text.find("… and 898 more, and 1999 more (SHOULD)") != std::string::npos);
+
+    check.occurrences = 900;
+    check.advisories = 0;
+    check.examples.pop_back();
+    CHECK(more_findings(check) == "898 more");
+    check.occurrences = 2;
+    CHECK(more_findings(check).empty());
+}

@@ -234,7 +234,7 @@ TEST_CASE("junit: failures, warnings and skips carry escaped text") {
     CHECK(body.find("read.records_match_schema [AP-READ-2]: title of read.records_match_schema") ==
           0);
     CHECK(body.find("seen: {\"a\":\"<b>\"}") != std::string::npos);
-    CHECK(body.find("- second (read, line 13)") != std::string::npos);
+    CHECK(body.find("- second (run read, stdout line 13)") != std::string::npos);
     CHECK(body.find("rerun: conform run --only read") != std::string::npos);
     CHECK(cases[0]->count("skipped") == 0);
 
@@ -281,11 +281,47 @@ TEST_CASE("write_report_file: writes the content and names an unwritable path") 
                          "cannot write report '/nonexistent-dir/r.json'", Error);
 }
 
+TEST_CASE("prepare_report_file: creates missing folders and says why a path cannot be written") {
+    auto root = std::filesystem::temp_directory_path() /
+                ("conform-test-prepare-" + std::to_string(::getpid()));
+    CHECK(prepare_report_file(root / "new" / "deeper" / "junit.xml").empty());
+    CHECK(std::filesystem::is_directory(root / "new" / "deeper"));
+    CHECK(prepare_report_file(root / "new") == "it is a folder; give a file name in it");
+    std::ofstream(root / "plain") << "a file";
+    CHECK(prepare_report_file(root / "plain" / "r.json")
+              .starts_with("cannot create its folder '" + (root / "plain").string() + "': "));
+    CHECK(prepare_report_file("relative-report.json").empty());  // the current folder
+    std::filesystem::remove_all(root);
+}
+
+TEST_CASE("console: skips of extensions the connector does not claim are one line") {
+    std::FILE* out = std::tmpfile();
+    REQUIRE(out != nullptr);
+    auto report = sample_report();
+    report.test_config = std::string(k_command_line_origin);
+    auto reporter = make_console_reporter(out, false, {});
+    for (const auto& scenario : report.scenarios) {
+        reporter->scenario_finished(scenario);
+    }
+    reporter->run_finished(report);
+    std::rewind(out);
+    std::string text;
+    for (int c = std::fgetc(out); c != EOF; c = std::fgetc(out)) {
+        text += static_cast<char>(c);
+    }
+    std::fclose(out);
+    INFO(text);
+    CHECK(text.find("SKIP range.split_union") == std::string::npos);
+    CHECK(text.find("SKIP 1 check(s) of extensions the connector does not claim: range; a "
+                    "connector that supports one claims it with --extensions range\n") !=
+          std::string::npos);
+}
+
 TEST_CASE("console: a failed scenario shows its checks, examples, counts and rerun") {
     std::FILE* out = std::tmpfile();
     REQUIRE(out != nullptr);
-    auto reporter = make_console_reporter(out, false);
     auto report = sample_report();
+    auto reporter = make_console_reporter(out, false, report.claimed_extensions);
     reporter->scenario_started("read", "read emits valid records");
     reporter->scenario_finished(report.scenarios[0]);
     reporter->run_finished(report);
@@ -299,7 +335,7 @@ TEST_CASE("console: a failed scenario shows its checks, examples, counts and rer
     CHECK(text.find("FAIL read") != std::string::npos);
     CHECK(text.find("  FAIL read.records_match_schema [AP-READ-2] title of "
                     "read.records_match_schema\n") != std::string::npos);
-    CHECK(text.find("      - second (read, stdout line 13)\n") != std::string::npos);
+    CHECK(text.find("      - second (run read, stdout line 13)\n") != std::string::npos);
     CHECK(text.find("        seen: {\"a\":\"<b>\"}\n") != std::string::npos);
     CHECK(text.find("      … and 5 more\n") != std::string::npos);
     CHECK(text.find("  WARN io.json_lines") != std::string::npos);

@@ -52,6 +52,28 @@ TEST_CASE("markdown summary: verdict, certification table, the failure with its 
     CHECK(text.find("```sh\nconform run -t conform.json --only read\n```") != std::string::npos);
 }
 
+TEST_CASE("markdown summary: an example names only the location it has") {
+    auto report = report_with(Status::failed);
+    report.scenarios[0].checks[0].examples = {{"the config does not match the spec"}};
+    auto text = to_markdown_summary(report);
+    CHECK(text.find("- the config does not match the spec\n") != std::string::npos);
+    CHECK(text.find("stdout line 0") == std::string::npos);
+    CHECK(text.find("(run ,") == std::string::npos);
+}
+
+TEST_CASE("markdown summary: unclaimed extensions' skips are one line, not table rows") {
+    auto report = report_with(Status::passed);
+    report.claimed_extensions = {};
+    report.test_config = "conform.json";
+    report.scenarios[1].status = Status::skipped;
+    report.scenarios[1].checks[0].status = Status::skipped;
+    auto text = to_markdown_summary(report);
+    CHECK(text.find("⏭️ 1 check(s) of extensions the connector does not claim: range; a "
+                    "connector that supports one claims it in its test config: "
+                    "\"extensions\": \\[\"range\"\\]\n") != std::string::npos);
+    CHECK(text.find("| range-splits |") == std::string::npos);
+}
+
 TEST_CASE("markdown summary: an excerpt with backticks cannot close its fence") {
     auto text = to_markdown_summary(report_with(Status::failed, "a ``` b ```` c"));
     CHECK(text.find("`````json\na ``` b ```` c\n`````") != std::string::npos);

@@ -91,6 +91,14 @@ TEST_CASE("schema::violation paths and messages") {
     REQUIRE(extra != nullptr);
     CHECK(extra->instance_path == "/d~0~1");  // the unexpected property itself
     CHECK(extra->message == "property \"d~/\" is not allowed (additionalProperties is false)");
+    SUBCASE("an unexpected property names the nearest one the schema describes") {
+        auto near = violations_of(schema, R"({"a": 1, "bee": []})");
+        const Violation* unexpected = find_violation(near, "/additionalProperties");
+        REQUIRE(unexpected != nullptr);
+        CHECK(
+            unexpected->message ==
+            "property \"bee\" is not allowed (additionalProperties is false) (did you mean 'b'?)");
+    }
 
     SUBCASE("max_violations caps the list, and the fast path agrees") {
         CHECK(violations_of(schema, instance, 2).size() == 2);
@@ -127,7 +135,13 @@ TEST_CASE("schema::keyword messages") {
     CHECK(first_message(R"({"pattern": "^a"})", R"("ba")") ==
           "\"ba\" does not match pattern \"^a\"");
     CHECK(first_message(R"({"enum": ["a", "b"]})", R"("c")") ==
-          "\"c\" is not one of the 2 values the enum allows");
+          "\"c\" is not one of the values the enum allows: \"a\", \"b\"");
+    CHECK(first_message(R"({"enum": ["never", "missing", "always"]})", R"("alway")") ==
+          "\"alway\" is not one of the values the enum allows: \"never\", \"missing\", "
+          "\"always\" (did you mean 'always'?)");
+    CHECK(first_message(R"({"enum": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]})", "14") ==
+          "14 is not one of the values the enum allows: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 2 "
+          "more");
     CHECK(first_message(R"({"const": "a"})", "{}") ==
           "expected \"a\", got an object with 0 properties");
     CHECK(first_message(R"({"format": "date-time"})", R"("2021-13-01T00:00:00Z")") ==

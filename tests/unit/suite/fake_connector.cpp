@@ -160,7 +160,7 @@ config::TestConfig fake_test_config(const std::string& catalog_json,
     config.config_text = "{}";
     config.catalog_text = catalog_json;
     config.extensions = std::move(extensions);
-    config.resume_sample = 0;
+    config.resume.sample = 0;
     return config;
 }
 
@@ -251,6 +251,8 @@ enum class StateFormat { per_stream, merge_patch, full };
 struct Shared {
     int injected = 0;
     int reads = 0;
+    int specs = 0;
+    int discovers = 0;
 };
 
 bool contains(const std::string& text, std::string_view part) {
@@ -320,6 +322,8 @@ std::string placed_note(const std::string& pointer) {
     return text.substr(1, text.size() - 2);
 }
 
+constexpr int k_far_beyond_data = 1000;
+
 class SourceRun {
 public:
     SourceRun(const SourceModel& model, const Invocation& invocation, Shared& shared)
@@ -338,6 +342,9 @@ public:
         ++m_shared.reads;
         Answer answer;
         int from = resumed_events_seq(m_invocation);
+        if (from > k_far_beyond_data && m_model.future_state_rereads) {
+            from = 0;
+        }
         if (from > 0 && m_model.resume_inclusive) {
             --from;
         }
@@ -377,7 +384,11 @@ public:
     }
 
 private:
-    int last_seq() const { return 6 + (m_model.inject_adds_nothing ? 0 : 2 * m_shared.injected); }
+    int last_seq() const {
+        bool sees_injected = !m_model.inject_adds_nothing &&
+                             (m_invocation.tail || !m_model.plain_read_misses_injected);
+        return 6 + (sees_injected ? 2 * m_shared.injected : 0);
+    }
 
     std::string item_data(int id) const {
         auto name = m_model.items_change_between_reads
@@ -488,12 +499,18 @@ Answer failing_read() {
     return answer_with({k_trace_error}, 1, "Error: cannot read");
 }
 
-Answer answer_spec(const SourceModel& model) {
+Answer answer_spec(const SourceModel& model, Shared& shared) {
     if (model.spec_silent) {
         return {};
     }
-    auto line = fmt::format(R"({{"type":"SPEC","spec":{{"connectionSpecification":{}}}}})",
-                            model.connection_specification);
+    int call = ++shared.specs;
+    auto extra = model.spec_unstable ? fmt::format(R"(,"documentationUrl":"https://x/{}")", call)
+                                     : std::string();
+    auto line = model.spec_reorders_keys && call % 2 == 0
+                    ? fmt::format(R"({{"spec":{{"connectionSpecification":{}{}}},"type":"SPEC"}})",
+                                  model.connection_specification, extra)
+                    : fmt::format(R"({{"type":"SPEC","spec":{{"connectionSpecification":{}{}}}}})",
+                                  model.connection_specification, extra);
     return model.spec_twice ? answer_with({line, line}) : answer_with({line});
 }
 
@@ -501,26 +518,42 @@ Answer answer_check(const SourceModel& model, const Invocation& invocation) {
     if (model.check_crashes_without_region && !contains(invocation.config, "region")) {
         return answer_with({}, 1, "KeyError: 'region'");
     }
+    bool keyless = !contains(invocation.config, "api_key");
+    if (model.check_crashes_without_key && keyless) {
+        return answer_with({}, 1, "KeyError: 'api_key'");
+    }
     bool invalid = contains(invocation.config, "invalid-key");
-    auto status = invalid && !model.check_accepts_invalid ? std::string("FAILED")
-                  : invalid                               ? std::string("SUCCEEDED")
-                                                          : model.check_status;
+    auto status = (invalid || keyless) && !model.check_accepts_invalid ? std::string("FAILED")
+                  : invalid                                            ? std::string("SUCCEEDED")
+                                                                       : model.check_status;
     auto message = status == "FAILED" && !model.check_fails_silently
                        ? R"(,"message":"the api_key was refused")"
                        : "";
+    if (model.check_echoes_key && !keyless) {
+        message = R"(,"message":"checked with k-0123456789")";
+    }
     return answer_with({fmt::format(R"({{"type":"CONNECTION_STATUS","connectionStatus":)"
                                     R"({{"status":"{}"{}}}}})",
                                     status, message)});
 }
 
-Answer answer_discover(const SourceModel& model) {
+Answer answer_discover(const SourceModel& model, Shared& shared) {
     if (model.discover_silent) {
         return {};
     }
+    int call = ++shared.discovers;
     auto streams =
         model.discovered_streams.empty() ? k_discovered_streams : model.discovered_streams;
+    if (model.discover_unstable) {
+        streams.insert(streams.size() - 2, fmt::format(R"(,"description":"call {}")", call));
+    }
     return answer_with(
         {fmt::format(R"({{"type":"CATALOG","catalog":{{"streams":{}}}}})", streams)});
+}
+
+bool invalid_catalog(const Invocation& invocation) {
+    return contains(invocation.catalog, "conform_unknown_stream") ||
+           contains(invocation.catalog, "\"INVALID\"");
 }
 
 Answer answer_read(const SourceModel& model, const Invocation& invocation, Shared& shared) {
@@ -529,8 +562,10 @@ Answer answer_read(const SourceModel& model, const Invocation& invocation, Share
         return answer_with({}, 1, "Segmentation fault");
     }
     if ((invalid && !model.invalid_config_read_succeeds) ||
+        (invalid_catalog(invocation) && !model.accepts_invalid_catalog) ||
         (invocation.range_malformed && !model.accepts_malformed_range) ||
-        (model.fails_on_extension_keys && contains(invocation.catalog, "projections"))) {
+        (model.fails_on_extension_keys && contains(invocation.catalog, "projections")) ||
+        model.read_fails) {
         return failing_read();
     }
     return SourceRun(model, invocation, shared).read();
@@ -542,13 +577,13 @@ Behaviour SourceModel::behaviour() const {
     auto shared = std::make_shared<Shared>();
     return [model = *this, shared](const Invocation& invocation) -> Answer {
         if (invocation.command == "spec") {
-            return answer_spec(model);
+            return answer_spec(model, *shared);
         }
         if (invocation.command == "check") {
             return answer_check(model, invocation);
         }
         if (invocation.command == "discover") {
-            return answer_discover(model);
+            return answer_discover(model, *shared);
         }
         if (invocation.command == "read") {
             return answer_read(model, invocation, *shared);

@@ -82,10 +82,16 @@ struct SourceModel {
     bool check_accepts_invalid = false;
     bool check_fails_silently = false;          // FAILED for the invalid config, without a message
     bool check_crashes_without_region = false;  // the minimal config has no region
+    bool check_crashes_without_key = false;     // exit 1, no status, when api_key is missing
+    bool check_echoes_key = false;              // the status message repeats the api_key
+    bool spec_unstable = false;                 // each SPEC differs from the one before
+    bool spec_reorders_keys = false;            // every other SPEC written in another key order
     bool discover_silent = false;               // exit 0, no CATALOG
+    bool discover_unstable = false;             // each CATALOG differs from the one before
     std::string discovered_streams;             // replaces the discovered streams when set
     // read
     bool read_crashes = false;  // exit 1, no TRACE error
+    bool read_fails = false;    // exit 1 after a TRACE error "cannot read"
     bool invalid_config_read_succeeds = false;
     bool items_change_between_reads = false;
     bool drops_item_3 = false;
@@ -97,7 +103,10 @@ struct SourceModel {
     bool resume_inclusive = false;
     bool resume_skips_new_data = false;  // resumed from a final state: nothing new delivered
     bool inject_adds_nothing = false;
+    bool plain_read_misses_injected = false;  // only a tailing read sees what was injected
     bool hangs_without_tail = false;
+    bool accepts_invalid_catalog = false;  // an unknown stream or INVALID sync mode: read anyway
+    bool future_state_rereads = false;     // a seq far beyond the data: read from the start
     // tail
     bool tail_exits = false;
     bool tail_skips_backlog = false;  // with tail true, only what is added while it runs

@@ -99,6 +99,28 @@ TEST_CASE("cross-run spec.config_valid: a config missing a required property fai
                    "spec emitted no SPEC message");
 }
 
+TEST_CASE("cross-run secrets.not_leaked: the skip says why no secret is known") {
+    expect_verdict(run_source(SourceModel{}, {"spec"}), "spec", "secrets.not_leaked", "passed", "");
+
+    auto without_secret = source_test_config();
+    without_secret.config_text = R"({"page_size":2,"region":"eu"})";
+    without_secret.invalid_config_text.reset();  // it sets api_key
+    expect_verdict(run_source(SourceModel{}, {"spec"}, without_secret), "spec",
+                   "secrets.not_leaked", "skipped",
+                   "the spec marks 1 property airbyte_secret, but the config sets none of them");
+
+    SourceModel unmarked;
+    unmarked.connection_specification =
+        R"({"type":"object","properties":{"api_key":{"type":"string"}}})";
+    expect_verdict(run_source(unmarked, {"spec"}), "spec", "secrets.not_leaked", "skipped",
+                   "the spec marks no config property airbyte_secret");
+
+    SourceModel silent;
+    silent.spec_silent = true;
+    expect_verdict(run_source(silent, {"check-valid"}), "check-valid", "secrets.not_leaked",
+                   "skipped", "the setup spec run emitted no SPEC");
+}
+
 TEST_CASE("cross-run cli.check: a wrong status for either config fails; no invalid config skips") {
     SourceModel refuses_valid;
     refuses_valid.check_status = "FAILED";
@@ -176,6 +198,11 @@ TEST_CASE("cross-run cli.read: a read that crashes without a TRACE error fails A
     crashes.read_crashes = true;
     expect_verdict(run_source(crashes, {"read"}), "read", "cli.read", "failed",
                    "read failed: exit code 1; no TRACE error message came first");
+
+    SourceModel fails;
+    fails.read_fails = true;
+    expect_verdict(run_source(fails, {"read"}), "read", "cli.read", "failed",
+                   "read failed: exit code 1, and said: \"cannot read\"");
 }
 
 TEST_CASE("cross-run cli.read_invalid_config: reading with the invalid config must fail") {
@@ -212,6 +239,23 @@ TEST_CASE("cross-run read.full_refresh_deterministic: other content in the secon
     expect_verdict(run_source(SourceModel{}, {"read-twice"}, events_only), "read-twice",
                    "read.full_refresh_deterministic", "skipped",
                    "no full-refresh stream in the configured catalog");
+}
+
+TEST_CASE("cross-run read.full_refresh_deterministic: a mixed catalog compares every stream once") {
+    auto report = run_source(SourceModel{}, {"read-twice", "read-twice-as-full-refresh"});
+    expect_verdict(report, "read-twice", "read.full_refresh_deterministic", "passed",
+                   "compared: items");
+    expect_verdict(report, "read-twice-as-full-refresh", "read.full_refresh_deterministic",
+                   "passed", "compared: events (incremental, read in full refresh)");
+
+    auto items_only = source_test_config();
+    items_only.catalog_text = R"({"streams":[
+      {"stream":{"name":"items","json_schema":{"type":"object"},
+                 "supported_sync_modes":["full_refresh"]},
+       "sync_mode":"full_refresh","destination_sync_mode":"overwrite"}]})";
+    expect_verdict(run_source(SourceModel{}, {"read-twice-as-full-refresh"}, items_only),
+                   "read-twice-as-full-refresh", "read.full_refresh_deterministic", "skipped",
+                   "no incremental stream of the configured catalog supports full refresh");
 }
 
 TEST_CASE("cross-run read.expected_records: an expected record not emitted fails AP-READ-7") {
@@ -300,6 +344,12 @@ TEST_CASE("cross-run state.resume_exactly_once: re-emitting a committed record w
     inclusive.resume_inclusive = true;
     expect_verdict(run_source(inclusive, {"resume"}), "resume", "state.resume_exactly_once",
                    "warned", "re-emitted after resuming from checkpoint");
+    auto by_design = source_test_config();
+    by_design.reemitting_streams = {"events"};
+    expect_verdict(run_source(inclusive, {"resume"}, by_design), "resume",
+                   "state.resume_exactly_once", "passed",
+                   "not judged, as the test config's reemitting_streams says they emit every "
+                   "record again by design: events");
 
     auto items_only = source_test_config();
     items_only.catalog_text = R"({"streams":[

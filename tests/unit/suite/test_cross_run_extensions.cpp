@@ -83,7 +83,20 @@ TEST_CASE("cross-run tail.delivers_new_data: data injected while tailing, then a
     SourceModel adds_nothing;
     adds_nothing.inject_adds_nothing = true;
     expect_verdict(run_source(adds_nothing, {"tail-on"}), "tail-on", "tail.delivers_new_data",
-                   "skipped", "the inject command added no record that a plain read emits");
+                   "failed", "the tailing run emitted no record beyond its backlog afterwards");
+
+    SourceModel unseen_later;
+    unseen_later.plain_read_misses_injected = true;
+    auto judged_alone = run_source(unseen_later, {"tail-on"});
+    expect_verdict(judged_alone, "tail-on", "tail.delivers_new_data", "passed",
+                   "judged by the 2 record(s) the tailing run emitted beyond its backlog");
+    unseen_later.tail_state_before_new_data = true;
+    expect_verdict(run_source(unseen_later, {"tail-on"}), "tail-on", "tail.delivers_new_data",
+                   "failed", "was never followed by a STATE before SIGTERM: nothing committed it");
+    unseen_later.tail_state_before_new_data = false;
+    unseen_later.tail_misses_new_data = true;
+    expect_verdict(run_source(unseen_later, {"tail-on"}), "tail-on", "tail.delivers_new_data",
+                   "failed", "the tailing run emitted no record beyond its backlog afterwards");
 
     auto no_inject = source_test_config();
     no_inject.inject_command.clear();
@@ -190,8 +203,13 @@ TEST_CASE("cross-run projections.differential: a connector ignoring projections 
     ignores.ignores_projections = true;
     expect_verdict(run_source(ignores, {"projections"}), "projections", "projections.differential",
                    "failed",
-                   "the plain record with the projections applied by conform was not emitted by "
-                   "the run with projections");
+                   "\"note\" is still a top-level field and nothing is at /payload/note: the "
+                   "projection was not applied");
+
+    SourceModel drifts;
+    drifts.items_change_between_reads = true;
+    expect_verdict(run_source(drifts, {"projections"}), "projections", "projections.differential",
+                   "warned", "the same key with other content than the projected plain record");
 
     auto none = source_test_config();
     none.projections.clear();

@@ -39,10 +39,23 @@ protocol::Observation run_with_checkpoints(std::size_t count) {
     return run;
 }
 
+// The older "resume": {"sample": n}: first, middle, last and n evenly spaced checkpoints.
+config::ResumeSampling old_style(std::size_t sample) {
+    config::ResumeSampling sampling;
+    sampling.sample = sample;
+    return sampling;
+}
+
+config::ResumeSampling at_most(std::size_t max) {
+    config::ResumeSampling sampling;
+    sampling.max = max;
+    return sampling;
+}
+
 std::vector<RunPlan> expand(const Step& step, const protocol::Observation* base = nullptr,
-                            std::size_t sample = 2) {
+                            const config::ResumeSampling& sampling = old_style(2)) {
     std::string why_not;
-    auto plans = expand_step(step, base, sample, why_not);
+    auto plans = expand_step(step, base, sampling, why_not);
     CHECK(why_not.empty());
     return plans;
 }
@@ -63,34 +76,68 @@ CheckpointChoice choice(const std::string& which) {
 }  // namespace
 
 TEST_CASE("pick_checkpoints: first, middle, last") {
-    CHECK(pick_checkpoints(choice("first"), 5, 2) == Indexes{0});
-    CHECK(pick_checkpoints(choice("middle"), 5, 2) == Indexes{2});
-    CHECK(pick_checkpoints(choice("middle"), 4, 2) == Indexes{2});
-    CHECK(pick_checkpoints(choice("middle"), 1, 2) == Indexes{0});
-    CHECK(pick_checkpoints(choice("last"), 5, 2) == Indexes{4});
-    CHECK(pick_checkpoints(choice("last"), 1, 2) == Indexes{0});
+    CHECK(pick_checkpoints(choice("first"), 5, old_style(2)) == Indexes{0});
+    CHECK(pick_checkpoints(choice("middle"), 5, old_style(2)) == Indexes{2});
+    CHECK(pick_checkpoints(choice("middle"), 4, old_style(2)) == Indexes{2});
+    CHECK(pick_checkpoints(choice("middle"), 1, old_style(2)) == Indexes{0});
+    CHECK(pick_checkpoints(choice("last"), 5, old_style(2)) == Indexes{4});
+    CHECK(pick_checkpoints(choice("last"), 1, old_style(2)) == Indexes{0});
 }
 
 TEST_CASE("pick_checkpoints: sample adds evenly spaced checkpoints, without repeats, in order") {
-    CHECK(pick_checkpoints(choice("sample"), 10, 2) == Indexes{0, 3, 5, 6, 9});
-    CHECK(pick_checkpoints(choice("sample"), 10, 0) == Indexes{0, 5, 9});
-    CHECK(pick_checkpoints(choice("sample"), 1, 3) == Indexes{0});
-    CHECK(pick_checkpoints(choice("sample"), 2, 5) == Indexes{0, 1});
-    auto all = pick_checkpoints(choice("sample"), 4, 100);
+    CHECK(pick_checkpoints(choice("sample"), 10, old_style(2)) == Indexes{0, 3, 5, 6, 9});
+    CHECK(pick_checkpoints(choice("sample"), 10, old_style(0)) == Indexes{0, 5, 9});
+    CHECK(pick_checkpoints(choice("sample"), 1, old_style(3)) == Indexes{0});
+    CHECK(pick_checkpoints(choice("sample"), 2, old_style(5)) == Indexes{0, 1});
+    auto all = pick_checkpoints(choice("sample"), 4, old_style(100));
     CHECK(all == Indexes{0, 1, 2, 3});
 }
 
+TEST_CASE("pick_checkpoints: sample by default is every checkpoint up to the bound of 20") {
+    config::ResumeSampling by_default;
+    CHECK(by_default.max == 20);
+    CHECK(pick_checkpoints(choice("sample"), 14, by_default) ==
+          Indexes{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
+    CHECK(pick_checkpoints(choice("sample"), 20, by_default).size() == 20);
+    CHECK(pick_checkpoints(choice("sample"), 1, by_default) == Indexes{0});
+}
+
+TEST_CASE("pick_checkpoints: beyond the bound, that many evenly spaced, first and last included") {
+    CHECK(pick_checkpoints(choice("sample"), 10, at_most(4)) == Indexes{0, 3, 6, 9});
+    CHECK(pick_checkpoints(choice("sample"), 9, at_most(3)) == Indexes{0, 4, 8});
+    CHECK(pick_checkpoints(choice("sample"), 100, at_most(1)) == Indexes{99});
+    auto picked = pick_checkpoints(choice("sample"), 45, config::ResumeSampling{});
+    CHECK(picked.size() == 20);
+    CHECK(picked.front() == 0);
+    CHECK(picked.back() == 44);
+}
+
+TEST_CASE("describe_checkpoints_used: every checkpoint, or which of them") {
+    auto base_run = run_with_checkpoints(5);
+    Step step = read_step();
+    step.state_from = "full";
+    step.state_checkpoint = choice("sample");
+    BaseStep base;
+    base.runs = std::span<const protocol::Observation>(&base_run, 1);
+    std::string why_not;
+    auto all = expand_step(step, base, config::ResumeSampling{}, why_not);
+    CHECK(describe_checkpoints_used(all, base) == "resumed from every checkpoint (1-5 of 5)");
+    auto some = expand_step(step, base, at_most(2), why_not);
+    CHECK(describe_checkpoints_used(some, base) == "resumed from 2 of 5 checkpoints: 1, 5");
+    CHECK(describe_checkpoints_used(expand(read_step()), BaseStep{}).empty());
+}
+
 TEST_CASE("pick_checkpoints: a 1-based number, and nothing when out of range") {
-    CHECK(pick_checkpoints(choice("1"), 3, 2) == Indexes{0});
-    CHECK(pick_checkpoints(choice("3"), 3, 2) == Indexes{2});
-    CHECK(pick_checkpoints(choice("4"), 3, 2).empty());
-    CHECK(pick_checkpoints(choice("0"), 3, 2).empty());
+    CHECK(pick_checkpoints(choice("1"), 3, old_style(2)) == Indexes{0});
+    CHECK(pick_checkpoints(choice("3"), 3, old_style(2)) == Indexes{2});
+    CHECK(pick_checkpoints(choice("4"), 3, old_style(2)).empty());
+    CHECK(pick_checkpoints(choice("0"), 3, old_style(2)).empty());
 }
 
 TEST_CASE("pick_checkpoints: no checkpoints gives nothing") {
     for (std::string which : {"first", "middle", "last", "sample", "1"}) {
         CAPTURE(which);
-        CHECK(pick_checkpoints(choice(which), 0, 2).empty());
+        CHECK(pick_checkpoints(choice(which), 0, old_style(2)).empty());
     }
 }
 
@@ -170,7 +217,7 @@ TEST_CASE("expand_step: resuming without checkpoints cannot run and says why") {
     const auto empty = run_with_checkpoints(0);
     for (const auto* base : {&empty, static_cast<const protocol::Observation*>(nullptr)}) {
         std::string why_not;
-        CHECK(expand_step(step, base, 2, why_not).empty());
+        CHECK(expand_step(step, base, old_style(2), why_not).empty());
         CHECK(why_not ==
               "step 'child' resumes from step 'first', which emitted 0 STATE "
               "message(s): no checkpoint 'last' to resume from");
@@ -178,7 +225,7 @@ TEST_CASE("expand_step: resuming without checkpoints cannot run and says why") {
     auto two = run_with_checkpoints(2);
     step.state_checkpoint = {CheckpointChoice::Kind::number, 3};
     std::string why_not;
-    CHECK(expand_step(step, &two, 2, why_not).empty());
+    CHECK(expand_step(step, &two, old_style(2), why_not).empty());
     CHECK(why_not ==
           "step 'child' resumes from step 'first', which emitted 2 STATE "
           "message(s): no checkpoint '3' to resume from");
@@ -189,7 +236,7 @@ TEST_CASE("expand_step: resuming runs once per picked checkpoint with its state 
     auto step = read_step();
     step.state_from = "first";
     step.state_checkpoint.kind = CheckpointChoice::Kind::sample;
-    auto plans = expand(step, &base, 0);
+    auto plans = expand(step, &base, old_style(0));
     REQUIRE(plans.size() == 3);
     for (std::size_t i = 0; i < plans.size(); ++i) {
         CAPTURE(i);

@@ -251,7 +251,7 @@ TEST_CASE("suite: schema violations are listed with their lines") {
     INFO(message);
     CHECK(contains(message, "suites/test.json:5: /scenarios/0/steps/0/run: "));
     CHECK(contains(message, "suites/test.json:7: /scenarios/0/colour: "));
-    CHECK(contains(message, "(schema: schemas/suite.schema.json)"));
+    CHECK(contains(message, "(what each key means: CONTRIBUTING.md (\"Add a scenario\")"));
 }
 
 TEST_CASE("suite: a suite without scenarios or with malformed JSON is an error") {

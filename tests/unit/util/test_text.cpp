@@ -11,6 +11,12 @@ TEST_CASE("text::nearest_name") {
     CHECK(nearest_name("completely-else", names).empty());
 }
 
+TEST_CASE("text::did_you_mean") {
+    CHECK(did_you_mean("--stirct", {"--strict", "--shard"}) == " (did you mean '--strict'?)");
+    CHECK(did_you_mean("zzzzzz", {"run", "list"}).empty());
+    CHECK(did_you_mean("c", {"a", "b"}).empty());
+}
+
 TEST_CASE("text::excerpt") {
     CHECK(excerpt("short", 10) == "short");
     CHECK(excerpt("abcdefghij", 4) == "abcd…");

@@ -1,0 +1,386 @@
+// The Singer checks across syncs: --properties (SG-CLI-4), selection (SG-SEL-1, SG-SEL-2),
+// incremental syncs and resumes (SG-INC-2, SG-INC-3, SG-INC-4) and the start date (SG-START-1).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "checks/singer/helpers.hpp"
+#include "checks/singer/singer.hpp"
+#include "suite/compare.hpp"
+
+namespace conform::checks::sg {
+
+namespace {
+
+using singer::Role;
+using singer::StreamSeen;
+
+std::vector<std::string> stream_names(const Inputs& inputs) {
+    std::vector<std::string> names;
+    if (inputs.catalog() != nullptr) {
+        for (const auto& stream : inputs.catalog()->streams()) {
+            names.push_back(stream.stream);
+        }
+    }
+    names.emplace_back("(a stream not in the catalog)");
+    return names;
+}
+
+const StreamSeen* seen_in(const TapRun& run, const std::string& stream) {
+    auto found = run.streams.find(stream);
+    return found == run.streams.end() ? nullptr : &found->second;
+}
+
+// False (and a skip) when `run` did not exit 0: sg.sync_exit says why.
+bool usable(const TapRun& run, Verdict& verdict) {
+    if (run.exited_with(0)) {
+        return true;
+    }
+    verdict.skip(fmt::format("{} gave {} (see sg.sync_exit)", run.label, run.outcome()));
+    return false;
+}
+
+void fail_records(Verdict& verdict, const Inputs& inputs, const std::vector<suite::RecordRef>& refs,
+                  std::uint64_t count, const std::string& what, const TapRun& run) {
+    if (count == 0) {
+        return;
+    }
+    auto names = stream_names(inputs);
+    verdict.fail(fmt::format("{} {}: {}", count, what,
+                             refs.empty() ? std::string() : suite::describe_record(refs[0], names)),
+                 {run.label, refs.empty() ? 0 : refs[0].entry.line, ""});
+}
+
+void check_properties_flag(const Inputs& inputs, Verdict& verdict) {
+    const auto& catalog_run = inputs.first(0).runs.front();
+    const auto& properties_run = inputs.first(1).runs.front();
+    if (!usable(catalog_run, verdict)) {
+        return;
+    }
+    verdict.judged();
+    if (!properties_run.exited_with(0)) {
+        fail_with_stderr(
+            verdict, properties_run,
+            fmt::format("with --properties: {}, expected exit code 0", properties_run.outcome()));
+        return;
+    }
+    auto diff = suite::diff_records(suite::RecordSet(catalog_run.records),
+                                    suite::RecordSet(properties_run.records),
+                                    suite::CompareBy::identity, suite::CompareBy::identity);
+    fail_records(verdict, inputs, diff.examples.missing, diff.missing_count,
+                 "record(s) the --catalog sync emitted are missing with --properties",
+                 properties_run);
+    fail_records(verdict, inputs, diff.examples.extra, diff.extra_count,
+                 "record(s) with --properties that the --catalog sync did not emit",
+                 properties_run);
+}
+
+void check_selection(const Inputs& inputs, Verdict& verdict) {
+    const auto& catalog = *inputs.catalog();
+    const auto& full = inputs.first(0).runs.front();
+    for (std::size_t need = 0; need < 3; ++need) {
+        for (const auto* run : inputs.runs(need)) {
+            for (const auto& stream : catalog.streams()) {
+                const auto* seen = seen_in(*run, stream.stream);
+                if (seen == nullptr) {
+                    continue;
+                }
+                for (const auto& [field, inclusion] : stream.inclusion) {
+                    if (inclusion == "unsupported" && seen->fields.contains(field)) {
+                        verdict.fail(fmt::format("records of '{}' carry '{}', which the catalog "
+                                                 "marks \"inclusion\": \"unsupported\"",
+                                                 stream.stream, field),
+                                     {run->label, 0, ""});
+                    }
+                }
+            }
+        }
+    }
+    for (std::size_t need = 1; need < 3; ++need) {
+        const auto& step = inputs.first(need);
+        const auto& run = step.runs.front();
+        if (!usable(run, verdict)) {
+            continue;
+        }
+        for (const auto& id : step.unselected_streams) {
+            const auto* stream = catalog.find(id);
+            const auto* seen = seen_in(run, stream->stream);
+            verdict.judged();
+            if (seen != nullptr && (seen->records > 0 || seen->schemas > 0)) {
+                verdict.fail(fmt::format("stream '{}' was not selected, yet the sync emitted {} "
+                                         "SCHEMA(s) and {} RECORD(s) of it",
+                                         stream->stream, seen->schemas, seen->records),
+                             {run.label, seen->first_record_line, ""});
+            }
+        }
+        for (const auto& [id, chosen] : step.selection) {
+            const auto* stream = catalog.find(id);
+            const auto* seen = seen_in(run, stream->stream);
+            if (!chosen.selected || seen == nullptr || seen->records == 0) {
+                continue;
+            }
+            auto automatic = stream->automatic_fields();
+            for (const auto& field : chosen.deselected_fields) {
+                if (automatic.contains(field)) {
+                    continue;  // emitted all the same: sg.automatic_fields
+                }
+                verdict.judged();
+                if (seen->fields.contains(field)) {
+                    verdict.fail(fmt::format("field '{}' of '{}' was deselected, yet records carry "
+                                             "it",
+                                             field, stream->stream),
+                                 {run.label, 0, ""});
+                }
+            }
+        }
+    }
+    if (full.exited_with(0)) {
+        verdict.note(
+            "every selected stream and field in the first sync, then one stream and one "
+            "available field left out, then every field (automatic ones are emitted all the same)");
+    }
+}
+
+void check_automatic_fields(const Inputs& inputs, Verdict& verdict) {
+    const auto& catalog = *inputs.catalog();
+    const auto& full = inputs.first(0).runs.front();
+    const auto& minimal = inputs.first(1).runs.front();
+    if (!usable(full, verdict) || !usable(minimal, verdict)) {
+        return;
+    }
+    for (const auto& stream : catalog.streams()) {
+        const auto* before = seen_in(full, stream.stream);
+        if (before == nullptr || before->records == 0 || !before->always) {
+            continue;
+        }
+        verdict.judged();
+        const auto* after = seen_in(minimal, stream.stream);
+        if (after == nullptr || after->records == 0) {
+            verdict.fail(fmt::format("'{}' emitted {} record(s) with every field selected and none "
+                                     "with its automatic fields only",
+                                     stream.stream, before->records),
+                         {minimal.label, 0, ""});
+            continue;
+        }
+        for (const auto& field : stream.automatic_fields()) {
+            if (before->always->contains(field) && !after->always->contains(field)) {
+                verdict.fail(fmt::format("records of '{}' lack the automatic field '{}' when only "
+                                         "automatic fields are selected",
+                                         stream.stream, field),
+                             {minimal.label, 0, ""});
+            }
+        }
+    }
+}
+
+// Records older than the floor the run was given fail; records equal to it are re-emitted
+// boundary records (`advise` when `equal_is_should`).
+void judge_floors(const Inputs& inputs, const TapRun& run, Verdict& verdict, const char* floor_is,
+                  bool equal_is_should) {
+    for (const auto& stream : inputs.catalog()->streams()) {
+        if (!stream.incremental()) {
+            continue;
+        }
+        verdict.judged();
+        const auto* seen = seen_in(run, stream.stream);
+        if (seen == nullptr) {
+            continue;
+        }
+        if (seen->below_floor > 0) {
+            verdict.fail(fmt::format("{} record(s) of '{}' older than {}: {}", seen->below_floor,
+                                     stream.stream, floor_is, seen->below_example),
+                         {run.label, 0, ""});
+        }
+        if (equal_is_should && seen->at_floor > 0) {
+            verdict.advise(fmt::format("{} record(s) of '{}' equal to {} were emitted again (the "
+                                       "boundary re-read: at-least-once): {}",
+                                       seen->at_floor, stream.stream, floor_is, seen->at_example),
+                           {run.label, 0, ""});
+        }
+    }
+}
+
+void check_incremental_no_older(const Inputs& inputs, Verdict& verdict) {
+    const auto& second = inputs.first(1).runs.front();
+    if (!usable(second, verdict)) {
+        return;
+    }
+    judge_floors(inputs, second, verdict, "the final STATE's bookmark", true);
+    verdict.note(
+        "the bookmark is the state's replication_key_value (or the replication key's "
+        "member) of the stream, the lowest of its partitions; else the newest value the "
+        "first sync emitted");
+}
+
+void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {
+    const auto& full = inputs.first(0).runs.front();
+    for (const auto* resumed : inputs.runs(1)) {
+        verdict.judged();
+        if (!resumed->exited_with(0)) {
+            fail_with_stderr(verdict, *resumed,
+                             fmt::format("{}: {}", resumed->label, resumed->outcome()));
+            continue;
+        }
+        auto k = resumed->resumed_from;
+        suite::RecordSet owed(full.records, [k](const protocol::RecordEntry& entry) {
+            return entry.checkpoint >= k;
+        });
+        auto diff = suite::diff_records(owed, suite::RecordSet(resumed->records),
+                                        suite::CompareBy::identity, suite::CompareBy::identity);
+        fail_records(verdict, inputs, diff.examples.missing, diff.missing_count,
+                     fmt::format("record(s) the full sync emitted after STATE {} are missing "
+                                 "after resuming from it",
+                                 k),
+                     *resumed);
+    }
+}
+
+void check_currently_syncing(const Inputs& inputs, Verdict& verdict) {
+    const auto& step = inputs.first(1);
+    const auto& run = step.runs.front();
+    if (!usable(run, verdict)) {
+        return;
+    }
+    auto first_line = [&run](const std::string& stream) -> std::uint64_t {
+        const auto* seen = seen_in(run, stream);
+        return seen == nullptr ? 0 : seen->first_record_line;
+    };
+    const auto& interrupted = step.interrupted_stream;
+    auto interrupted_at = first_line(interrupted);
+    std::uint64_t first_synced = 0;
+    std::string first_synced_stream;
+    for (const auto& stream : step.synced_streams) {
+        auto at = first_line(stream);
+        if (at != 0 && (first_synced == 0 || at < first_synced)) {
+            first_synced = at;
+            first_synced_stream = stream;
+        }
+    }
+    for (const auto& stream : run.stream_order) {
+        if (stream == interrupted || interrupted_at == 0) {
+            break;
+        }
+        verdict.fail(
+            fmt::format("the state marks '{}' currently_syncing, yet '{}' was synced "
+                        "first (line {}, '{}' at line {})",
+                        interrupted, stream, first_line(stream), interrupted, interrupted_at),
+            {run.label, first_line(stream), ""});
+        break;
+    }
+    if (interrupted_at != 0) {
+        verdict.judged();
+    }
+    for (const auto& stream : step.pending_streams) {
+        auto at = first_line(stream);
+        if (at == 0) {
+            continue;
+        }
+        verdict.judged();
+        if (first_synced != 0 && first_synced < at) {
+            verdict.fail(fmt::format("'{}' (already synced) came before the pending stream '{}' "
+                                     "(line {} before line {})",
+                                     first_synced_stream, stream, first_synced, at),
+                         {run.label, first_synced, ""});
+        }
+    }
+    if (const auto* seen = seen_in(run, interrupted); seen != nullptr && seen->below_floor > 0) {
+        verdict.fail(fmt::format("{} record(s) of the interrupted stream '{}' older than its "
+                                 "bookmark: {}",
+                                 seen->below_floor, interrupted, seen->below_example),
+                     {run.label, 0, ""});
+    }
+    for (const auto& note : step.notes) {
+        verdict.note(note);
+    }
+}
+
+void check_start_date(const Inputs& inputs, Verdict& verdict) {
+    const auto& full = inputs.first(0).runs.front();
+    const auto& step = inputs.first(1);
+    const auto& later = step.runs.front();
+    if (!usable(full, verdict) || !usable(later, verdict)) {
+        return;
+    }
+    judge_floors(inputs, later, verdict, fmt::format("the start date {}", step.start_date).c_str(),
+                 false);
+    auto diff = suite::diff_records(suite::RecordSet(full.records), suite::RecordSet(later.records),
+                                    suite::CompareBy::identity, suite::CompareBy::identity);
+    fail_records(verdict, inputs, diff.examples.extra, diff.extra_count,
+                 "record(s) with the later start date that the full sync did not emit", later);
+    verdict.note(fmt::format("{} record(s) with the later start date, {} without",
+                             later.record_count, full.record_count));
+}
+
+}  // namespace
+
+singer::Checks sync_checks() {
+    using singer::Need;
+    using enum Role;
+    using engine::Basis;
+    using engine::Count;
+    using engine::Reference;
+    return {
+        {{"sg.properties_flag",
+          {"SG-CLI-4"},
+          report::Level::should,
+          "the older --properties gives the records --catalog gives"},
+         {Need(full_sync, {}, {}, std::nullopt, Count::one),
+          Need(properties_sync, {}, {}, std::nullopt, Count::one)},
+         "the sync with --catalog failed",
+         check_properties_flag},
+        {{"sg.selection_honoured",
+          {"SG-SEL-1"},
+          report::Level::must,
+          "only selected streams and fields are emitted; unsupported fields never"},
+         {Need(full_sync, {}, {}, std::nullopt, Count::one),
+          Need(partial_selection, {}, {}, std::nullopt, Count::one),
+          Need(minimal_selection, {}, {}, std::nullopt, Count::one)},
+         "nothing was left out to check",
+         check_selection},
+        {{"sg.automatic_fields",
+          {"SG-SEL-2"},
+          report::Level::must,
+          "with only automatic fields selected, records still carry every automatic field"},
+         {Need(full_sync, {}, {}, std::nullopt, Count::one),
+          Need(minimal_selection, {}, {}, std::nullopt, Count::one)},
+         "no stream emitted records",
+         check_automatic_fields},
+        {{"sg.incremental_no_older",
+          {"SG-INC-2"},
+          report::Level::must,
+          "a sync from the final STATE emits nothing older than its bookmark (equal values: a "
+          "SHOULD)"},
+         {Need(full_sync, {}, {}, std::nullopt, Count::one),
+          Need(from_final_state, {}, {}, Basis<Role>{Reference::state, full_sync}, Count::one)},
+         "no stream under test is incremental",
+         check_incremental_no_older},
+        {{"sg.resume_no_loss",
+          {"SG-INC-3"},
+          report::Level::must,
+          "resuming from any emitted STATE emits every record the full sync emitted after it"},
+         {Need(full_sync, {}, {}, std::nullopt, Count::one),
+          Need(resumed, {}, {}, Basis<Role>{Reference::state, full_sync}, Count::one)},
+         "the full sync emitted no STATE to resume from",
+         check_resume_no_loss},
+        {{"sg.resume_currently_syncing",
+          {"SG-INC-4"},
+          report::Level::should,
+          "a mid-list currently_syncing state syncs the interrupted stream first, then the pending "
+          "ones, then those already synced"},
+         {Need(full_sync, {}, {}, std::nullopt, Count::one),
+          Need(crafted_state, {}, {}, Basis<Role>{Reference::state, full_sync}, Count::one)},
+         "neither the interrupted stream nor a pending one emitted records",
+         check_currently_syncing},
+        {{"sg.start_date_honoured",
+          {"SG-START-1"},
+          report::Level::must,
+          "with a later start date the records are a subset, every replication key at or after "
+          "it"},
+         {Need(full_sync, {}, {}, std::nullopt, Count::one),
+          Need(later_start_date, {}, {}, std::nullopt, Count::one)},
+         "no stream under test is incremental",
+         check_start_date},
+    };
+}
+
+}  // namespace conform::checks::sg

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+// A Singer catalog as discovery prints it (`{"streams": [...]}` with `tap_stream_id`, `schema`
+// and `metadata`), read leniently: what conform needs to select streams and fields and to know
+// each stream's keys and replication key. The checks judge the document itself.
+namespace conform::singer {
+
+// The strings of the array member `name` of `object` (other items skipped; none without it).
+std::vector<std::string> strings_member(const rapidjson::Value& object, const char* name);
+
+struct CatalogStream {
+    std::string tap_stream_id;
+    std::string stream;                   // the name RECORDs carry (tap_stream_id when absent)
+    std::vector<std::string> properties;  // top-level properties of the schema
+    std::map<std::string, std::string> inclusion;  // per field with metadata: its `inclusion`
+    std::vector<std::string> key_properties;       // table-key-properties
+    std::vector<std::string> valid_replication_keys;
+    std::string forced_replication_method;
+    // What conform asks for: the first valid replication key, unless FULL_TABLE is forced.
+    std::string replication_key;
+
+    bool incremental() const { return !replication_key.empty(); }
+    // Fields the tap must always emit: `inclusion: automatic`, the keys and the replication key.
+    std::set<std::string> automatic_fields() const;
+    // Fields that may be deselected: `available` (or without metadata), not automatic.
+    std::vector<std::string> available_fields() const;
+};
+
+// What conform selects of one stream: the stream, and the fields it marks `selected: false`
+// (automatic ones too, which the tap must emit all the same).
+struct StreamSelection {
+    bool selected = true;
+    std::set<std::string> deselected_fields;
+};
+using Selection = std::map<std::string, StreamSelection>;  // by tap_stream_id
+
+class Catalog {
+public:
+    // Reads `text` (one JSON document); nothing when it is not a JSON object with a `streams`
+    // array, and then `problem` says why.
+    static std::optional<Catalog> read(std::string_view text, std::string& problem);
+
+    const std::vector<CatalogStream>& streams() const { return m_streams; }
+    const CatalogStream* find(std::string_view name) const;  // by stream name or tap_stream_id
+    const rapidjson::Document& document() const { return *m_document; }
+    // Index of `name` (stream or tap_stream_id) among the streams; streams().size() when unknown.
+    std::uint32_t index_of(std::string_view name) const;
+
+    // The catalog conform passes with --catalog: the streams of `streams` (tap_stream_ids, in
+    // catalog order) with their selection, `replication-method` and `replication-key`; every
+    // other stream deselected.
+    std::string write(const std::vector<std::string>& streams, const Selection& selection) const;
+
+private:
+    std::shared_ptr<rapidjson::Document> m_document;
+    std::vector<CatalogStream> m_streams;
+};
+
+}  // namespace conform::singer

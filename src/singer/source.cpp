@@ -1,0 +1,748 @@
+#include "singer/source.hpp"
+
+#include <rapidjson/document.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "container/launcher.hpp"
+#include "engine/scenarios.hpp"
+#include "json/pointer.hpp"
+#include "json/write.hpp"
+#include "process/workdir.hpp"
+#include "protocol/secrets.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+
+namespace conform::singer {
+
+namespace {
+
+rapidjson::Document parse(std::string_view text) {
+    rapidjson::Document document;
+    document.Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
+    return document;
+}
+
+bool mentions(std::string_view text, std::initializer_list<std::string_view> words) {
+    std::string lower(text);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return std::any_of(words.begin(), words.end(), [&lower](std::string_view word) {
+        return lower.find(word) != std::string::npos;
+    });
+}
+
+// The values of the settings --about marks secret (`secret: true` or `writeOnly: true`, as the
+// Meltano SDK writes them), following nested objects.
+void secret_settings(const rapidjson::Value& schema, const rapidjson::Value& config,
+                     std::vector<std::string>& values, int depth = 0) {
+    if (!schema.IsObject() || !config.IsObject() || depth > 64) {
+        return;
+    }
+    auto properties = schema.FindMember("properties");
+    if (properties == schema.MemberEnd() || !properties->value.IsObject()) {
+        return;
+    }
+    for (const auto& property : properties->value.GetObject()) {
+        auto value = config.FindMember(property.name);
+        if (value == config.MemberEnd() || !property.value.IsObject()) {
+            continue;
+        }
+        auto flag = [&property](const char* name) {
+            auto it = property.value.FindMember(name);
+            return it != property.value.MemberEnd() && it->value.IsBool() && it->value.GetBool();
+        };
+        if (flag("secret") || flag("writeOnly")) {
+            if (value->value.IsString()) {
+                values.emplace_back(value->value.GetString());
+            } else if (value->value.IsNumber()) {
+                values.push_back(json::to_json(value->value));
+            }
+        }
+        secret_settings(property.value, value->value, values, depth + 1);
+    }
+}
+
+report::RunSummary summarize(const TapRun& run) {
+    report::RunSummary summary;
+    summary.label = run.label;
+    summary.command = run.command_line;
+    summary.exit = run.outcome();
+    summary.duration_ms = run.process.elapsed.count();
+    summary.records = run.record_count;
+    summary.states = run.state_count;
+    summary.lines = run.lines;
+    summary.stderr_tail = excerpt(run.process.stderr_text, 2000);
+    summary.cleanup_problem = run.process.cleanup_problem;
+    return summary;
+}
+
+// The median of the text values of `keys`.
+std::optional<std::string> median_text(const std::vector<protocol::CursorValue>& keys) {
+    std::vector<std::string> texts;
+    for (const auto& key : keys) {
+        if (key.text) {
+            texts.push_back(*key.text);
+        }
+    }
+    if (texts.empty()) {
+        return std::nullopt;
+    }
+    std::sort(texts.begin(), texts.end());
+    return texts[texts.size() / 2];
+}
+
+}  // namespace
+
+struct SingerSource::Impl {
+    const TestConfig& config;
+    const Checks& checks;
+    Executor executor;
+    std::vector<Scenario> scenarios;
+    std::vector<engine::ScenarioHeader> headers;
+    process::PrivateDir dir;
+    std::unique_ptr<container::Launcher> launcher;
+    protocol::Secrets secrets;
+    std::optional<TapRun> about;
+    bool about_offered = false;
+    std::vector<std::string> capabilities;
+    std::string version;
+    std::optional<TapRun> discovery;
+    std::optional<Catalog> catalog;
+    std::string catalog_problem;
+    std::vector<std::string> streams;  // under test, tap_stream_ids in catalog order
+    std::map<std::string, std::string> replication_keys;  // by stream name
+    std::set<std::string> full_table;
+    int runs_started = 0;
+
+    Impl(const TestConfig& test_config, const Checks& table, Executor run)
+        : config(test_config),
+          checks(table),
+          executor(std::move(run)),
+          scenarios(builtin_scenarios(table)) {
+        for (const auto& scenario : scenarios) {
+            headers.push_back({scenario.id, std::string(k_suite), scenario.title, scenario.checks});
+        }
+    }
+
+    std::vector<std::string> config_secrets() const {
+        std::vector<std::string> values;
+        auto document = parse(config.config_text);
+        if (!document.IsObject()) {
+            return values;
+        }
+        for (const auto& pointer : config.secret_pointers) {
+            const auto* value = json::find_value(document, pointer);
+            if (value != nullptr && value->IsString()) {
+                values.emplace_back(value->GetString());
+            } else if (value != nullptr && value->IsNumber()) {
+                values.push_back(json::to_json(*value));
+            }
+        }
+        return values;
+    }
+
+    // One invocation of the tap: `args` plus files written to the private folder.
+    TapRun invoke(std::string label, std::vector<std::string> args,
+                  const std::vector<std::pair<std::string, std::string>>& files,
+                  std::chrono::milliseconds timeout, ReaderSetup setup) {
+        TapRun run;
+        run.label = std::move(label);
+        container::Call call;
+        call.args = std::move(args);
+        call.timeout = timeout;
+        call.grace = config.grace;
+        ++runs_started;
+        for (const auto& [flag, content] : files) {
+            auto name = flag.substr(2) + ".json";
+            call.file_args.emplace_back(flag, dir.write_file(name, content));
+        }
+        setup.secrets = &secrets;
+        setup.catalog = catalog ? &*catalog : nullptr;
+        setup.scratch = dir.path();
+        setup.activate_version_claimed = setup.activate_version_claimed && config.activate_version;
+        Reader reader(std::move(setup), run);
+        try {
+            auto spec = launcher->prepare(call);
+            run.command_line = shell_join(spec.argv);
+            run.process = executor ? executor(spec, reader) : process::run(spec, reader);
+            run.started = true;
+            run.timed_out = run.process.stop_reason == process::StopReason::timeout;
+        } catch (const Error& error) {
+            if (error.kind() == ErrorKind::interrupted || error.kind() == ErrorKind::usage) {
+                throw;
+            }
+            run.start_error = error.what();
+        }
+        reader.finish(run.process.stderr_text);
+        return run;
+    }
+
+    static std::string shell_join(const std::vector<std::string>& argv) {
+        std::string line;
+        for (const auto& word : argv) {
+            line += (line.empty() ? "" : " ") + shell_quote(word);
+        }
+        return line;
+    }
+
+    ReaderSetup sync_setup(const std::vector<const MessageJudge*>& judges) const {
+        ReaderSetup setup;
+        setup.replication_keys = replication_keys;
+        setup.full_table_streams = full_table;
+        setup.judges = judges;
+        setup.activate_version_claimed = true;
+        return setup;
+    }
+
+    TapRun sync(std::string label, const std::string& catalog_text,
+                const std::vector<const MessageJudge*>& judges,
+                const std::optional<std::string>& state = std::nullopt,
+                const std::optional<std::string>& config_text = std::nullopt,
+                std::map<std::string, protocol::CursorValue> floors = {},
+                const std::string& catalog_flag = "--catalog") {
+        std::vector<std::pair<std::string, std::string>> files = {
+            {"--config", config_text.value_or(config.config_text)}, {catalog_flag, catalog_text}};
+        if (state) {
+            files.emplace_back("--state", *state);
+        }
+        auto setup = sync_setup(judges);
+        setup.floors = std::move(floors);
+        auto run = invoke(std::move(label), {}, files, config.sync_timeout, std::move(setup));
+        if (state) {
+            auto document = parse(*state);
+            run.start_bookmarks = bookmarks_of(document, replication_keys);
+        }
+        return run;
+    }
+
+    void prepare() {
+        if (config.image) {
+            launcher = container::make_image_launcher(*config.image);
+        } else {
+            launcher =
+                container::make_native_launcher(config.command, config.env, config.working_dir);
+        }
+        secrets = protocol::Secrets(config_secrets());
+        if (config.about.value_or(true)) {
+            about = invoke("--about --format=json", {"--about", "--format=json"},
+                           {{"--config", config.config_text}}, config.about_timeout, {});
+            read_about();
+        }
+        discovery = invoke("--discover", {"--discover"}, {{"--config", config.config_text}},
+                           config.discover_timeout, {});
+        if (!discovery->exited_with(0)) {
+            catalog_problem = fmt::format("discovery gave {}", discovery->outcome());
+            return;
+        }
+        catalog = Catalog::read(discovery->stdout_text, catalog_problem);
+        if (!catalog) {
+            return;
+        }
+        for (const auto& stream : catalog->streams()) {
+            if (config.streams.empty() || std::find(config.streams.begin(), config.streams.end(),
+                                                    stream.tap_stream_id) != config.streams.end()) {
+                streams.push_back(stream.tap_stream_id);
+                if (stream.incremental()) {
+                    replication_keys[stream.stream] = stream.replication_key;
+                } else {
+                    full_table.insert(stream.stream);
+                }
+            }
+        }
+        for (const auto& wanted : config.streams) {
+            if (catalog->find(wanted) == nullptr) {
+                throw Error(ErrorKind::input,
+                            fmt::format("{}: streams names '{}', which the tap's catalog lacks",
+                                        config.origin.string(), wanted));
+            }
+        }
+        if (streams.empty()) {
+            catalog_problem = "the catalog has no stream";
+            catalog.reset();
+        }
+    }
+
+    void read_about() {
+        const auto& run = *about;
+        bool refused = run.started && !run.timed_out && !run.exited_with(0) &&
+                       (run.exited_with(2) ||
+                        mentions(run.process.stderr_text,
+                                 {"unrecognized argument", "no such option", "unknown option"}));
+        about_offered = config.about.value_or(false) || !refused;
+        auto document = parse(run.stdout_text);
+        if (!run.exited_with(0) || !document.IsObject()) {
+            return;
+        }
+        if (auto it = document.FindMember("capabilities");
+            it != document.MemberEnd() && it->value.IsArray()) {
+            for (const auto& item : it->value.GetArray()) {
+                if (item.IsString()) {
+                    capabilities.emplace_back(item.GetString());
+                }
+            }
+        }
+        if (auto it = document.FindMember("version");
+            it != document.MemberEnd() && it->value.IsString()) {
+            version = it->value.GetString();
+        }
+        if (auto it = document.FindMember("settings"); it != document.MemberEnd()) {
+            auto config_document = parse(config.config_text);
+            std::vector<std::string> values = config_secrets();
+            secret_settings(it->value, config_document, values);
+            secrets = protocol::Secrets(std::move(values));
+        }
+    }
+
+    bool claims_properties() const {
+        return config.properties || std::find(capabilities.begin(), capabilities.end(),
+                                              "properties") != capabilities.end();
+    }
+
+    // Why the scenario cannot run, in the test config's terms; nothing when it can.
+    std::optional<std::string> unmet_requirement(const Scenario& scenario) const {
+        for (const auto& requirement : scenario.requires_) {
+            if (requirement == "about" && about && !about_offered) {
+                return "the tap does not offer --about (it rejected the option); set \"about\": "
+                       "true to judge it anyway";
+            }
+            if (requirement == "about" && !config.about.value_or(true)) {
+                return "the test config says the tap offers no --about (\"about\": false)";
+            }
+            if (requirement == "catalog" && discovery && !catalog) {
+                return fmt::format(
+                    "discovery gave no catalog to select from ({}; see "
+                    "sg-discover)",
+                    catalog_problem);
+            }
+            if (requirement == "properties" && discovery && !claims_properties()) {
+                return "the test config does not say the tap accepts --properties "
+                       "(\"properties\": true) and --about lists no 'properties' capability";
+            }
+            if (requirement == "batch_config" && !config.batch_config_text) {
+                return "the test config names no batch_config (a config that makes the tap emit "
+                       "BATCH messages)";
+            }
+            if (requirement == "invalid_config" && !config.invalid_config_text) {
+                return "the test config names no invalid_config";
+            }
+            if (requirement == "two_streams" && catalog && streams.size() < 2) {
+                return "fewer than two streams are under test";
+            }
+            if (requirement == "incremental" && catalog && replication_keys.empty()) {
+                return "no stream under test has a replication key (valid-replication-keys)";
+            }
+            if (requirement == "currently_syncing" && !config.currently_syncing) {
+                return "the test config says the tap does not resume by currently_syncing "
+                       "(\"currently_syncing\": false)";
+            }
+            if (requirement == "start_date") {
+                auto document = parse(config.config_text);
+                if (!document.IsObject() || !document.HasMember(config.start_date_key.c_str())) {
+                    return fmt::format(
+                        "the tap's config has no '{}' (start_date.key names the setting)",
+                        config.start_date_key);
+                }
+            }
+        }
+        return std::nullopt;
+    }
+
+    std::vector<const MessageJudge*> judges_of(const Scenario& scenario,
+                                               const std::vector<std::string>& selected) const {
+        std::vector<const MessageJudge*> judges;
+        for (const auto& id : scenario.checks) {
+            const auto* check = find_check(checks, id);
+            if (check != nullptr && check->judge != nullptr &&
+                std::find(selected.begin(), selected.end(), id) != selected.end()) {
+                judges.push_back(check->judge);
+            }
+        }
+        return judges;
+    }
+
+    std::string full_catalog() const { return catalog->write(streams, {}); }
+
+    // The lowest bookmark per stream of `run`'s final STATE, else its newest replication key.
+    std::map<std::string, protocol::CursorValue> floors_after(const TapRun& run) const {
+        std::map<std::string, protocol::CursorValue> floors;
+        for (const auto& bookmark : run.final_bookmarks()) {
+            auto it = floors.find(bookmark.stream);
+            if (it == floors.end() || bookmark.value.compare(it->second).value_or(0) < 0) {
+                floors[bookmark.stream] = bookmark.value;
+            }
+        }
+        for (const auto& [stream, seen] : run.streams) {
+            if (!floors.contains(stream) && seen.max_key && replication_keys.contains(stream)) {
+                floors[stream] = *seen.max_key;
+            }
+        }
+        return floors;
+    }
+
+    void run_partial(StepResult& result, const std::vector<const MessageJudge*>& judges) {
+        Selection selection;
+        if (streams.size() >= 2) {
+            selection[streams.back()].selected = false;
+            result.unselected_streams.push_back(streams.back());
+        }
+        for (const auto& id : streams) {
+            const auto* stream = catalog->find(id);
+            auto available = stream->available_fields();
+            if (!available.empty() && (!selection.contains(id) || selection[id].selected)) {
+                selection[id].deselected_fields.insert(available.front());
+                result.notes.push_back(
+                    fmt::format("left out field '{}' of stream '{}'", available.front(), id));
+                break;
+            }
+        }
+        if (selection.empty()) {
+            result.why_not = "nothing to leave out: one stream under test and no available field";
+            return;
+        }
+        for (const auto& stream : result.unselected_streams) {
+            result.notes.push_back(fmt::format("left out stream '{}'", stream));
+        }
+        result.selection = selection;
+        result.runs.push_back(
+            sync("sync, partial selection", catalog->write(streams, selection), judges));
+    }
+
+    void run_minimal(StepResult& result, const std::vector<const MessageJudge*>& judges) {
+        Selection selection;
+        for (const auto& id : streams) {
+            const auto& properties = catalog->find(id)->properties;
+            selection[id].deselected_fields.insert(properties.begin(), properties.end());
+        }
+        result.selection = selection;
+        result.runs.push_back(
+            sync("sync, every field deselected", catalog->write(streams, selection), judges));
+    }
+
+    void run_resumed(const StepResult& base, StepResult& result,
+                     const std::vector<const MessageJudge*>& judges) {
+        const auto& full = base.runs.front();
+        if (full.states.empty()) {
+            result.why_not = "the full sync emitted no STATE to resume from";
+            return;
+        }
+        // Distinct STATE values, spread over the run, at most max_resumed_states of them.
+        std::vector<std::size_t> distinct;
+        for (std::size_t i = 0; i < full.states.size(); ++i) {
+            if (distinct.empty() || full.states[distinct.back()].value != full.states[i].value) {
+                distinct.push_back(i);
+            }
+        }
+        std::vector<std::size_t> chosen;
+        auto wanted = std::min(distinct.size(), config.max_resumed_states);
+        for (std::size_t n = 0; n < wanted; ++n) {
+            auto index = distinct[wanted == 1 ? distinct.size() - 1
+                                              : n * (distinct.size() - 1) / (wanted - 1)];
+            if (chosen.empty() || chosen.back() != index) {
+                chosen.push_back(index);
+            }
+        }
+        if (distinct.size() > chosen.size()) {
+            result.notes.push_back(fmt::format("resumed from {} of {} distinct STATEs",
+                                               chosen.size(), distinct.size()));
+        }
+        for (auto index : chosen) {
+            const auto& state = full.states[index];
+            auto run = sync(fmt::format("resume from STATE {} (line {})", index + 1, state.line),
+                            full_catalog(), judges, state.value);
+            run.resumed_from = index + 1;
+            result.runs.push_back(std::move(run));
+        }
+    }
+
+    // Sets `stream`'s bookmark in `bookmarks` to `value`, in the shape the tap wrote it (a member
+    // named after the replication key, else the SDK's replication_key_value); partitions and
+    // progress markers are dropped.
+    static void set_bookmark(rapidjson::Value& bookmarks, const CatalogStream& stream,
+                             const protocol::CursorValue& mid,
+                             rapidjson::Document::AllocatorType& alloc) {
+        rapidjson::Value value;
+        if (mid.number) {
+            value.SetDouble(*mid.number);
+            if (*mid.number == static_cast<double>(static_cast<std::int64_t>(*mid.number))) {
+                value.SetInt64(static_cast<std::int64_t>(*mid.number));
+            }
+        } else {
+            value.SetString(mid.text->c_str(), alloc);
+        }
+        auto found = bookmarks.FindMember(stream.stream.c_str());
+        if (found == bookmarks.MemberEnd() || !found->value.IsObject()) {
+            bookmarks.RemoveMember(stream.stream.c_str());
+            bookmarks.AddMember(rapidjson::Value(stream.stream.c_str(), alloc),
+                                rapidjson::Value(rapidjson::kObjectType), alloc);
+        }
+        auto& entry = bookmarks[stream.stream.c_str()];
+        entry.RemoveMember("partitions");
+        entry.RemoveMember("progress_markers");
+        const char* slot = entry.HasMember(stream.replication_key.c_str()) &&
+                                   !entry.HasMember("replication_key_value")
+                               ? stream.replication_key.c_str()
+                               : "replication_key_value";
+        if (std::string_view(slot) == "replication_key_value") {
+            entry.RemoveMember("replication_key");
+            entry.AddMember("replication_key",
+                            rapidjson::Value(stream.replication_key.c_str(), alloc), alloc);
+        }
+        entry.RemoveMember(slot);
+        entry.AddMember(rapidjson::Value(slot, alloc), value, alloc);
+    }
+
+    void run_crafted(const StepResult& base, StepResult& result,
+                     const std::vector<const MessageJudge*>& judges) {
+        const auto& full = base.runs.front();
+        auto middle = streams.size() / 2;
+        const auto* interrupted = catalog->find(streams[middle]);
+        result.interrupted_stream = interrupted->stream;
+        for (std::size_t i = 0; i < streams.size(); ++i) {
+            if (i != middle) {
+                (i < middle ? result.synced_streams : result.pending_streams)
+                    .push_back(catalog->find(streams[i])->stream);
+            }
+        }
+        rapidjson::Document state =
+            full.states.empty() ? parse("{}") : parse(full.states.back().value);
+        if (!state.IsObject()) {
+            state.SetObject();
+        }
+        auto& alloc = state.GetAllocator();
+        if (!state.HasMember("bookmarks") || !state["bookmarks"].IsObject()) {
+            state.RemoveMember("bookmarks");
+            state.AddMember("bookmarks", rapidjson::Value(rapidjson::kObjectType), alloc);
+        }
+        auto& bookmarks = state["bookmarks"];
+        for (const auto& pending : result.pending_streams) {
+            bookmarks.RemoveMember(pending.c_str());
+        }
+        std::map<std::string, protocol::CursorValue> floors;
+        // The interrupted stream's bookmark at its middle record; the streams before it (already
+        // synced) at theirs too, as if new data had come since they completed, so that the order
+        // in which the tap syncs them shows in their records.
+        auto set_middle = [&](const CatalogStream& stream) {
+            auto seen = full.streams.find(stream.stream);
+            if (!stream.incremental() || seen == full.streams.end() || seen->second.keys.empty()) {
+                return;
+            }
+            const auto& keys = seen->second.keys;
+            auto mid = keys[keys.size() / 2];
+            floors[stream.stream] = mid;
+            set_bookmark(bookmarks, stream, mid, alloc);
+            result.notes.push_back(
+                fmt::format("bookmark of '{}' set to {}", stream.stream, mid.describe()));
+        };
+        set_middle(*interrupted);
+        for (std::size_t i = 0; i < middle; ++i) {
+            set_middle(*catalog->find(streams[i]));
+        }
+        state.RemoveMember("currently_syncing");
+        state.AddMember("currently_syncing",
+                        rapidjson::Value(interrupted->tap_stream_id.c_str(), alloc), alloc);
+        result.notes.push_back(fmt::format("currently_syncing '{}'", interrupted->tap_stream_id));
+        result.runs.push_back(sync("sync from a mid-list currently_syncing state", full_catalog(),
+                                   judges, json::to_json(state), std::nullopt, floors));
+    }
+
+    void run_later_start(const StepResult& base, StepResult& result,
+                         const std::vector<const MessageJudge*>& judges) {
+        auto later = config.later_start_date;
+        if (!later) {
+            for (const auto& id : streams) {
+                const auto* stream = catalog->find(id);
+                auto seen = base.runs.front().streams.find(stream->stream);
+                if (stream->incremental() && seen != base.runs.front().streams.end()) {
+                    later = median_text(seen->second.keys);
+                    if (later) {
+                        break;
+                    }
+                }
+            }
+        }
+        if (!later) {
+            result.why_not =
+                "no later start date: the test config names none (start_date.later) "
+                "and the full sync emitted no text replication key to take one from";
+            return;
+        }
+        auto document = parse(config.config_text);
+        auto& value = document[config.start_date_key.c_str()];
+        value.SetString(later->c_str(), document.GetAllocator());
+        result.start_date = *later;
+        result.notes.push_back(fmt::format("{} = {}", config.start_date_key, *later));
+        std::map<std::string, protocol::CursorValue> floors;
+        for (const auto& [stream, key] : replication_keys) {
+            floors[stream] = protocol::CursorValue{std::nullopt, *later};
+        }
+        result.runs.push_back(sync(fmt::format("sync with {} {}", config.start_date_key, *later),
+                                   full_catalog(), judges, std::nullopt, json::to_json(document),
+                                   floors));
+    }
+
+    StepResult execute(const Step& step, const std::vector<StepResult>& earlier,
+                       const std::vector<const MessageJudge*>& judges) {
+        StepResult result;
+        result.step = &step;
+        const StepResult* base =
+            step.base && *step.base < earlier.size() ? &earlier[*step.base] : nullptr;
+        if (base != nullptr && !base->ran()) {
+            result.why_not = fmt::format("step '{}' did not run", base->step->id);
+            return result;
+        }
+        if (base != nullptr && !base->runs.front().exited_with(0)) {
+            result.why_not =
+                fmt::format("step '{}' gave {}", base->step->id, base->runs.front().outcome());
+            return result;
+        }
+        switch (step.kind) {
+            case Role::about:
+                if (about) {
+                    result.runs.push_back(*about);
+                }
+                break;
+            case Role::discover:
+                result.runs.push_back(*discovery);
+                break;
+            case Role::full_sync:
+            case Role::sync:
+                result.runs.push_back(sync("sync", full_catalog(), judges));
+                break;
+            case Role::properties_sync:
+                result.runs.push_back(sync("sync with --properties", full_catalog(), judges,
+                                           std::nullopt, std::nullopt, {}, "--properties"));
+                break;
+            case Role::partial_selection:
+                run_partial(result, judges);
+                break;
+            case Role::minimal_selection:
+                run_minimal(result, judges);
+                break;
+            case Role::from_final_state: {
+                const auto& first = base->runs.front();
+                if (first.states.empty()) {
+                    result.why_not = "the first sync emitted no STATE";
+                    break;
+                }
+                result.runs.push_back(sync("sync from the final STATE", full_catalog(), judges,
+                                           first.states.back().value, std::nullopt,
+                                           floors_after(first)));
+                break;
+            }
+            case Role::resumed:
+                run_resumed(*base, result, judges);
+                break;
+            case Role::crafted_state:
+                run_crafted(*base, result, judges);
+                break;
+            case Role::later_start_date:
+                run_later_start(*base, result, judges);
+                break;
+            case Role::batch_sync:
+                result.runs.push_back(sync("sync with the batch config", full_catalog(), judges,
+                                           std::nullopt, config.batch_config_text));
+                break;
+            case Role::invalid_config: {
+                std::vector<std::pair<std::string, std::string>> files = {
+                    {"--config", *config.invalid_config_text}};
+                std::vector<std::string> args;
+                if (catalog) {
+                    files.emplace_back("--catalog", full_catalog());
+                } else {
+                    args.emplace_back("--discover");
+                }
+                result.runs.push_back(invoke("sync with the invalid config", args, files,
+                                             config.sync_timeout, sync_setup({})));
+                break;
+            }
+            case Role::run:
+                break;
+        }
+        return result;
+    }
+
+    report::ScenarioResult run_scenario(std::size_t index, const std::vector<std::string>& selected,
+                                        bool strict) {
+        const auto& scenario = scenarios[index];
+        auto unmet = unmet_requirement(scenario);
+        auto judges = unmet ? std::vector<const MessageJudge*>() : judges_of(scenario, selected);
+        const Catalog* known = catalog ? &*catalog : nullptr;
+        return engine::run_scenario<StepResult>(
+            scenario, k_suite, selected, strict, unmet,
+            [&](const Step& step, const std::vector<StepResult>& earlier) {
+                return execute(step, earlier, judges);
+            },
+            [&](const std::string& id, const std::vector<StepResult>& steps,
+                const engine::Matching& matching, const engine::Circumstances& circumstances) {
+                return engine::judge(*find_check(checks, id),
+                                     Inputs(steps, matching, config, known), circumstances);
+            },
+            [](const StepResult& step, report::ScenarioResult& result) {
+                for (const auto& run : step.runs) {
+                    result.runs.push_back(summarize(run));
+                }
+            });
+    }
+};
+
+SingerSource::SingerSource(const TestConfig& config, const Checks& checks, Executor executor)
+    : m_impl(std::make_unique<Impl>(config, checks, std::move(executor))) {}
+
+SingerSource::~SingerSource() = default;
+
+const std::vector<engine::ScenarioHeader>& SingerSource::scenarios() const {
+    return m_impl->headers;
+}
+
+void SingerSource::prepare() {
+    m_impl->prepare();
+}
+
+engine::Target SingerSource::target() const {
+    engine::Target target;
+    target.description = m_impl->launcher ? m_impl->launcher->describe() : std::string();
+    if (!m_impl->version.empty()) {
+        target.version = m_impl->version;
+        target.version_source = "--about";
+    }
+    return target;
+}
+
+report::ScenarioResult SingerSource::run(std::size_t index, const std::vector<std::string>& checks,
+                                         bool strict) {
+    return m_impl->run_scenario(index, checks, strict);
+}
+
+engine::PlannedScenario SingerSource::plan(std::size_t index) const {
+    const auto& scenario = m_impl->scenarios[index];
+    engine::PlannedScenario planned;
+    if (auto unmet = m_impl->unmet_requirement(scenario)) {
+        planned.unmet = *unmet;
+        return planned;
+    }
+    for (const auto& step : scenario.steps) {
+        planned.lines.push_back(fmt::format("step {:<22} {}", step.id, to_string(step.kind)));
+        planned.runs += step.kind == Role::about || step.kind == Role::discover ? 0 : 1;
+        planned.exact = planned.exact && step.kind != Role::resumed;
+    }
+    return planned;
+}
+
+std::string SingerSource::mask(std::string_view text) const {
+    return m_impl->secrets.redact(text);
+}
+
+report::RunReport run_singer_suite(const TestConfig& config, const Checks& checks,
+                                   const engine::RunOptions& options, report::Reporter& reporter,
+                                   Executor executor) {
+    SingerSource source(config, checks, std::move(executor));
+    auto report = engine::run(source, options, reporter);
+    report.test_config = config.origin.string();
+    report.protocol = std::string(report::k_singer);
+    return report;
+}
+
+}  // namespace conform::singer

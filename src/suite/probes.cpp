@@ -1,0 +1,200 @@
+#include "suite/probes.hpp"
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+#include "json/parse.hpp"
+#include "json/write.hpp"
+
+namespace conform::suite {
+
+namespace {
+
+std::vector<std::string> required_names(const rapidjson::Value& spec) {
+    std::vector<std::string> names;
+    if (!spec.IsObject() || !spec.HasMember("required") || !spec["required"].IsArray()) {
+        return names;
+    }
+    for (const auto& name : spec["required"].GetArray()) {
+        if (name.IsString()) {
+            names.emplace_back(name.GetString());
+        }
+    }
+    return names;
+}
+
+// The configured streams of a catalog document, or null when it lists none.
+rapidjson::Value* configured_streams(rapidjson::Document& catalog) {
+    if (!catalog.IsObject() || !catalog.HasMember("streams") || !catalog["streams"].IsArray() ||
+        catalog["streams"].Empty()) {
+        return nullptr;
+    }
+    return &catalog["streams"];
+}
+
+void set_member(rapidjson::Value& object, const char* name, std::string_view text,
+                rapidjson::Document::AllocatorType& allocator) {
+    rapidjson::Value value(text.data(), static_cast<rapidjson::SizeType>(text.size()), allocator);
+    if (object.HasMember(name)) {
+        object[name] = value;
+    } else {
+        object.AddMember(rapidjson::StringRef(name), value, allocator);
+    }
+}
+
+bool looks_like_date(std::string_view text) {
+    return text.size() >= 10 && text[4] == '-' &&
+           std::all_of(text.begin(), text.begin() + 4,
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+// What a run's newest cursors and the incremental streams' cursor field names say a cursor is.
+struct CursorsOf {
+    std::vector<protocol::CursorValue> newest;
+    std::set<std::string> field_names;
+
+    bool matches(const rapidjson::Value& value, std::string_view key) const {
+        if (!key.empty() && field_names.count(std::string(key)) > 0) {
+            return true;
+        }
+        return std::any_of(newest.begin(), newest.end(), [&value](const auto& cursor) {
+            return (value.IsString() && cursor.text == std::string(value.GetString())) ||
+                   (value.IsNumber() && cursor.number == value.GetDouble());
+        });
+    }
+};
+
+CursorsOf cursors_of(const protocol::Observation& run, const protocol::Catalog& catalog) {
+    CursorsOf cursors;
+    for (std::size_t s = 0; s < catalog.streams.size(); ++s) {
+        const auto& stream = catalog.streams[s];
+        if (!stream.incremental()) {
+            continue;
+        }
+        if (!stream.cursor_field.empty()) {
+            cursors.field_names.insert(stream.cursor_field.back());
+        }
+        if (s < run.max_cursor.size() && run.max_cursor[s]) {
+            cursors.newest.push_back(*run.max_cursor[s]);
+        }
+    }
+    return cursors;
+}
+
+// Moves `value` far into the future; false when it is not a value that can be moved.
+bool move_to_future(rapidjson::Value& value, rapidjson::Document::AllocatorType& allocator) {
+    if (value.IsString() && looks_like_date(value.GetString())) {
+        std::string text = value.GetString();
+        text.replace(0, 4, "9999");
+        value.SetString(text.c_str(), static_cast<rapidjson::SizeType>(text.size()), allocator);
+        return true;
+    }
+    constexpr double k_factor = 1e6;
+    constexpr double k_largest_exact = 9e15;
+    if (value.IsInt64() || value.IsUint64()) {
+        double moved = std::min(std::max(value.GetDouble(), 1.0) * k_factor, k_largest_exact);
+        value.SetInt64(static_cast<std::int64_t>(moved));
+        return true;
+    }
+    if (value.IsDouble()) {
+        value.SetDouble(std::max(value.GetDouble(), 1.0) * k_factor);
+        return true;
+    }
+    return false;
+}
+
+std::size_t move_cursors(rapidjson::Value& value, std::string_view key, const CursorsOf& cursors,
+                         rapidjson::Document::AllocatorType& allocator) {
+    if (value.IsObject()) {
+        std::size_t moved = 0;
+        for (auto& member : value.GetObject()) {
+            moved += move_cursors(member.value, member.name.GetString(), cursors, allocator);
+        }
+        return moved;
+    }
+    if (value.IsArray()) {
+        std::size_t moved = 0;
+        for (auto& item : value.GetArray()) {
+            moved += move_cursors(item, "", cursors, allocator);
+        }
+        return moved;
+    }
+    return cursors.matches(value, key) && move_to_future(value, allocator) ? 1 : 0;
+}
+
+}  // namespace
+
+std::string required_only_config(const rapidjson::Value& spec, const rapidjson::Value& config) {
+    rapidjson::Document required(rapidjson::kObjectType);
+    auto& allocator = required.GetAllocator();
+    for (const auto& name : required_names(spec)) {
+        if (config.IsObject() && config.HasMember(name.c_str())) {
+            required.AddMember(rapidjson::Value(name.c_str(), allocator),
+                               rapidjson::Value(config[name.c_str()], allocator), allocator);
+        }
+    }
+    return json::to_json(required);
+}
+
+std::vector<ConfigWithout> configs_without_each_required(const rapidjson::Value& spec,
+                                                         const rapidjson::Value& config) {
+    std::vector<ConfigWithout> configs;
+    for (const auto& name : required_names(spec)) {
+        if (!config.IsObject() || !config.HasMember(name.c_str())) {
+            continue;
+        }
+        rapidjson::Document without;
+        without.CopyFrom(config, without.GetAllocator());
+        without.EraseMember(name.c_str());  // keeps the order of the others
+        configs.push_back({name, json::to_json(without)});
+    }
+    return configs;
+}
+
+std::optional<std::string> catalog_with_unknown_stream(std::string_view catalog_json) {
+    auto catalog = json::parse_json_text(catalog_json, "configured catalog");
+    auto* streams = configured_streams(catalog);
+    if (streams == nullptr) {
+        return std::nullopt;
+    }
+    auto& allocator = catalog.GetAllocator();
+    rapidjson::Value unknown((*streams)[0], allocator);
+    if (unknown.IsObject() && unknown.HasMember("stream") && unknown["stream"].IsObject()) {
+        set_member(unknown["stream"], "name", k_unknown_stream, allocator);
+    }
+    streams->PushBack(unknown, allocator);
+    return json::to_json(catalog);
+}
+
+std::optional<std::string> catalog_with_invalid_sync_modes(std::string_view catalog_json) {
+    auto catalog = json::parse_json_text(catalog_json, "configured catalog");
+    auto* streams = configured_streams(catalog);
+    if (streams == nullptr) {
+        return std::nullopt;
+    }
+    auto& allocator = catalog.GetAllocator();
+    for (auto& stream : streams->GetArray()) {
+        if (stream.IsObject()) {
+            set_member(stream, "sync_mode", "INVALID", allocator);
+            set_member(stream, "destination_sync_mode", "INVALID", allocator);
+        }
+    }
+    return json::to_json(catalog);
+}
+
+std::optional<std::string> state_with_future_cursors(std::string_view state_json,
+                                                     const protocol::Observation& run,
+                                                     const protocol::Catalog& catalog) {
+    auto state = json::parse_json_text(state_json, "state");
+    auto moved = move_cursors(state, "", cursors_of(run, catalog), state.GetAllocator());
+    if (moved == 0) {
+        return std::nullopt;
+    }
+    return json::to_json(state);
+}
+
+}  // namespace conform::suite

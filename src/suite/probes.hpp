@@ -1,0 +1,50 @@
+#pragma once
+
+#include <rapidjson/fwd.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/catalog.hpp"
+#include "protocol/observation.hpp"
+
+// Inputs made wrong on purpose, to see that the connector answers them: configs derived from the
+// spec, invalid catalogs, a state whose cursors lie far in the future (docs/CONTRACT.md AP-CLI-5,
+// AP-READ-10, AP-STATE-4).
+namespace conform::suite {
+
+// The config with the properties `spec` requires alone, their values taken from `config`: no
+// defaults filled in.
+std::string required_only_config(const rapidjson::Value& spec, const rapidjson::Value& config);
+
+struct ConfigWithout {
+    std::string property;  // the required property left out
+    std::string text;
+};
+
+// For each property `spec` requires that `config` has, `config` without it.
+std::vector<ConfigWithout> configs_without_each_required(const rapidjson::Value& spec,
+                                                         const rapidjson::Value& config);
+
+// The name of the stream catalog_with_unknown_stream adds.
+inline constexpr std::string_view k_unknown_stream = "conform_unknown_stream";
+
+// The configured catalog with a copy of its first stream renamed to k_unknown_stream; nullopt when
+// it has no stream.
+std::optional<std::string> catalog_with_unknown_stream(std::string_view catalog_json);
+
+// The configured catalog with every stream's sync_mode and destination_sync_mode "INVALID", as
+// Airbyte's acceptance tests write it; nullopt when it has no stream.
+std::optional<std::string> catalog_with_invalid_sync_modes(std::string_view catalog_json);
+
+// The state with every cursor value moved far into the future: a value equal to the newest cursor
+// `run` emitted for an incremental stream of `catalog`, or held under the name of such a stream's
+// cursor field. A date-like string gets the year 9999, a number a value a million times larger.
+// nullopt when the state holds no such value.
+std::optional<std::string> state_with_future_cursors(std::string_view state_json,
+                                                     const protocol::Observation& run,
+                                                     const protocol::Catalog& catalog);
+
+}  // namespace conform::suite

@@ -1,0 +1,92 @@
+# End-to-end cases for Singer taps: the built conform against the reference tap
+# (fixtures/reference-tap, python3 stdlib) and the test taps written the way the Meltano SDK writes
+# (tests/connectors/singer-sdk-style). Included by CMakeLists.txt.
+set(singer_case ${CMAKE_CURRENT_SOURCE_DIR}/singer_case.py)
+set(reference_tap ${PROJECT_SOURCE_DIR}/fixtures/reference-tap)
+
+# conform_singer_case(NAME FAULT EXPECTED_CHECKS [extra singer_case.py arguments...])
+# EXPECTED_CHECKS: the exact set of checks that must fail or warn ("none": all pass); each fault
+# of the reference tap is built for one check (docs/singer.md, "The reference tap").
+function(conform_singer_case name fault expected)
+  set(fault_args "")
+  if(NOT fault STREQUAL "-")
+    set(fault_args --fault ${fault})
+  endif()
+  add_test(NAME e2e.singer.${name}
+           COMMAND ${Python3_EXECUTABLE} ${singer_case} --conform ${conform_bin}
+                   --tap-dir ${reference_tap} ${fault_args} --expect ${expected} ${ARGN})
+  set_tests_properties(e2e.singer.${name} PROPERTIES TIMEOUT 600)
+endfunction()
+
+# Every check judges something and passes: nothing is skipped.
+conform_singer_case(reference_tap_passes - none --expect-skipped - --secret reftap-secret-key-4321
+                    --must-pass sg.about,sg.discover,sg.catalog_valid,sg.catalog_metadata
+                    --must-pass sg.sync_exit,sg.messages_valid,sg.schema_before_record
+                    --must-pass sg.records_match_schema,sg.key_properties_present
+                    --must-pass sg.state_bookmarks,sg.bookmarks_monotonic,sg.activate_version
+                    --must-pass sg.batch_files,sg.metrics_valid,sg.secrets_not_leaked
+                    --must-pass sg.invalid_config,sg.properties_flag,sg.selection_honoured
+                    --must-pass sg.automatic_fields,sg.incremental_no_older,sg.resume_no_loss
+                    --must-pass sg.resume_currently_syncing,sg.start_date_honoured)
+conform_singer_case(reference_tap_passes_strict - none --strict)
+
+# One fault per SG clause, caught by exactly its check.
+conform_singer_case(fault.about_broken about_broken sg.about)
+conform_singer_case(fault.discover_exit_nonzero discover_exit_nonzero sg.discover)
+conform_singer_case(fault.catalog_duplicate_id catalog_duplicate_id sg.catalog_valid)
+conform_singer_case(fault.metadata_bad_breadcrumb metadata_bad_breadcrumb sg.catalog_metadata)
+conform_singer_case(fault.sync_exit_nonzero sync_exit_nonzero sg.sync_exit)
+conform_singer_case(fault.invalid_config_accepted invalid_config_accepted sg.invalid_config)
+conform_singer_case(fault.properties_ignored properties_ignored sg.properties_flag)
+conform_singer_case(fault.leak_secret leak_secret sg.secrets_not_leaked
+                    --secret reftap-secret-key-4321)
+conform_singer_case(fault.stdout_garbage stdout_garbage sg.messages_valid)
+conform_singer_case(fault.record_before_schema record_before_schema sg.schema_before_record)
+conform_singer_case(fault.record_schema_violation record_schema_violation sg.records_match_schema)
+conform_singer_case(fault.missing_key_property missing_key_property sg.key_properties_present)
+conform_singer_case(fault.final_progress_markers final_progress_markers sg.state_bookmarks)
+conform_singer_case(fault.bookmark_backwards bookmark_backwards sg.bookmarks_monotonic)
+conform_singer_case(fault.record_wrong_version record_wrong_version sg.activate_version)
+conform_singer_case(fault.batch_missing_file batch_missing_file sg.batch_files)
+conform_singer_case(fault.metric_broken metric_broken sg.metrics_valid)
+conform_singer_case(fault.selection_ignored selection_ignored sg.selection_honoured)
+conform_singer_case(fault.automatic_dropped automatic_dropped sg.automatic_fields)
+conform_singer_case(fault.resume_reemits_older resume_reemits_older sg.incremental_no_older)
+conform_singer_case(fault.resume_loses resume_loses sg.resume_no_loss)
+conform_singer_case(fault.currently_syncing_ignored currently_syncing_ignored
+                    sg.resume_currently_syncing)
+conform_singer_case(fault.start_date_ignored start_date_ignored sg.start_date_honoured)
+# Re-reading the boundary record (>= on resume) is at-least-once: a SHOULD, a warning only.
+conform_singer_case(reading.inclusive_bookmark inclusive_bookmark sg.incremental_no_older)
+conform_singer_case(strict.inclusive_bookmark inclusive_bookmark sg.incremental_no_older --strict)
+# --only selects Singer scenarios and checks as it does Airbyte ones.
+conform_singer_case(only.resume resume_loses sg.resume_no_loss --only sg-resume)
+
+# A tap written the way the Meltano SDK writes one (tests/connectors/singer-sdk-style/README.md).
+# Deserved: its inclusive start re-reads the boundary record (a SHOULD), and the SDK does not
+# resume by currently_syncing (a SHOULD).
+set(sdk_style_tap ${PROJECT_SOURCE_DIR}/tests/connectors/singer-sdk-style)
+function(conform_sdk_style_case name quirk expected)
+  set(quirk_args "")
+  if(NOT quirk STREQUAL "-")
+    set(quirk_args --fault ${quirk} --fault-variable SDKSTYLE_QUIRKS)
+  endif()
+  add_test(NAME e2e.singer.${name}
+           COMMAND ${Python3_EXECUTABLE} ${singer_case} --conform ${conform_bin}
+                   --tap-dir ${sdk_style_tap} ${quirk_args} --expect ${expected} ${ARGN})
+  set_tests_properties(e2e.singer.${name} PROPERTIES TIMEOUT 600)
+endfunction()
+set(sdk_style_warned sg.incremental_no_older,sg.resume_currently_syncing)
+conform_sdk_style_case(sdk_style - ${sdk_style_warned} --secret sdkstyle-secret-token-8842
+                       --must-pass sg.about,sg.catalog_metadata,sg.records_match_schema
+                       --must-pass sg.state_bookmarks,sg.bookmarks_monotonic,sg.resume_no_loss
+                       --must-pass sg.selection_honoured,sg.automatic_fields,sg.batch_files
+                       --must-pass sg.metrics_valid,sg.secrets_not_leaked,sg.invalid_config
+                       --must-pass sg.start_date_honoured)
+conform_sdk_style_case(sdk_style_quirk_unfinalized_markers unfinalized_markers
+                       ${sdk_style_warned},sg.state_bookmarks)
+conform_sdk_style_case(sdk_style_quirk_nested_key_stuck nested_key_stuck
+                       sg.resume_currently_syncing,sg.incremental_no_older)
+# Every resume crashes; the crafted state has no partitions, so that sync runs (and warns as above).
+conform_sdk_style_case(sdk_style_quirk_duplicate_partitions duplicate_partitions
+                       sg.sync_exit,sg.resume_no_loss,sg.resume_currently_syncing)

@@ -1,0 +1,99 @@
+// The Singer pieces that need no tap: the scenario table binds every check, catalogs are written
+// with selections, draft-04 schemas read as draft-07, bookmarks read in the shapes taps write.
+#include <doctest/doctest.h>
+
+#include <rapidjson/document.h>
+
+#include <string>
+
+#include "checks/checks.hpp"
+#include "json/write.hpp"
+#include "singer/catalog.hpp"
+#include "singer/messages.hpp"
+#include "singer/scenario.hpp"
+
+using namespace conform;
+
+namespace {
+
+rapidjson::Document parse(const std::string& text) {
+    rapidjson::Document document;
+    document.Parse(text.c_str());
+    return document;
+}
+
+const char* k_catalog = R"({"streams": [
+  {"tap_stream_id": "users", "stream": "users",
+   "schema": {"type": "object", "properties": {"id": {"type": "integer"},
+              "name": {"type": "string"}, "updated_at": {"type": "string"}}},
+   "metadata": [{"breadcrumb": [], "metadata": {"table-key-properties": ["id"],
+                 "valid-replication-keys": ["updated_at"]}},
+                {"breadcrumb": ["properties", "id"], "metadata": {"inclusion": "automatic"}},
+                {"breadcrumb": ["properties", "name"], "metadata": {"inclusion": "available"}}]},
+  {"tap_stream_id": "plans", "stream": "plans",
+   "schema": {"type": "object", "properties": {"plan": {"type": "string"}}},
+   "metadata": [{"breadcrumb": [], "metadata": {"forced-replication-method": "FULL_TABLE"}}]}]})";
+
+}  // namespace
+
+TEST_CASE("singer scenarios: every check of every scenario is bound to its steps") {
+    auto scenarios = singer::builtin_scenarios(checks::singer_checks());
+    CHECK(scenarios.size() == 11);
+    std::set<std::string> listed;
+    for (const auto& scenario : scenarios) {
+        CHECK(scenario.inputs.size() == scenario.checks.size());
+        listed.insert(scenario.checks.begin(), scenario.checks.end());
+    }
+    for (const auto& check : checks::singer_checks()) {
+        INFO(check.info.id);
+        CHECK(listed.contains(std::string(check.info.id)));
+    }
+}
+
+TEST_CASE("singer catalog: keys, replication keys and selections") {
+    std::string problem;
+    auto catalog = singer::Catalog::read(k_catalog, problem);
+    REQUIRE(catalog);
+    const auto& users = catalog->streams()[0];
+    CHECK(users.replication_key == "updated_at");
+    CHECK(users.automatic_fields() == std::set<std::string>{"id", "updated_at"});
+    CHECK(users.available_fields() == std::vector<std::string>{"name"});
+    CHECK(!catalog->streams()[1].incremental());
+    singer::Selection selection;
+    selection["users"].deselected_fields = {"name"};
+    auto written = parse(catalog->write({"users"}, selection));
+    const auto& metadata = written["streams"][0]["metadata"];
+    CHECK(metadata[0]["metadata"]["selected"].GetBool());
+    CHECK(std::string(metadata[0]["metadata"]["replication-key"].GetString()) == "updated_at");
+    CHECK(std::string(metadata[0]["metadata"]["replication-method"].GetString()) == "INCREMENTAL");
+    CHECK(!metadata[2]["metadata"]["selected"].GetBool());                           // name
+    CHECK(!written["streams"][1]["metadata"][0]["metadata"]["selected"].GetBool());  // plans
+    CHECK(!singer::Catalog::read("{\"streams\": 3}", problem));
+    CHECK(problem.find("streams") != std::string::npos);
+}
+
+TEST_CASE("singer schemas: draft-04 exclusive bounds and id become draft-07") {
+    auto schema = parse(R"({"$schema": "http://json-schema.org/draft-04/schema#", "id": "x",
+        "properties": {"a": {"type": "number", "minimum": 0, "exclusiveMinimum": true},
+                       "b": {"maximum": 5, "exclusiveMaximum": false}}})");
+    singer::to_draft7(schema, schema.GetAllocator());
+    CHECK(
+        json::to_canonical_json(schema) ==
+        R"({"$id":"x","properties":{"a":{"exclusiveMinimum":0,"type":"number"},"b":{"maximum":5}}})");
+}
+
+TEST_CASE("singer bookmarks: the SDK's, its partitions', singer-python's; no progress markers") {
+    auto state = parse(R"({"bookmarks": {
+        "users": {"replication_key": "updated_at", "replication_key_value": "2021-01-02"},
+        "events": {"partitions": [{"context": {"source": "web"}, "replication_key_value": 7},
+                                  {"context": {"source": "app"},
+                                   "progress_markers": {"replication_key_value": 9}}]},
+        "orders": {"updated_at": "2021-03-04"}}, "currently_syncing": null})");
+    auto bookmarks = singer::bookmarks_of(state, {{"orders", "updated_at"}});
+    REQUIRE(bookmarks.size() == 3);
+    CHECK(bookmarks[0].stream == "users");
+    CHECK(*bookmarks[0].value.text == "2021-01-02");
+    CHECK(bookmarks[1].partition == R"({"source":"web"})");
+    CHECK(*bookmarks[1].value.number == 7);
+    CHECK(*bookmarks[2].value.text == "2021-03-04");
+}

@@ -1,0 +1,110 @@
+#include <doctest/doctest.h>
+
+#include <rapidjson/document.h>
+
+#include <string>
+
+#include "json/parse.hpp"
+#include "protocol/catalog.hpp"
+#include "suite/probes.hpp"
+
+using namespace conform;
+using namespace conform::suite;
+
+namespace {
+
+const char* const k_spec =
+    R"({"type":"object","required":["api_key","host"],"properties":{)"
+    R"("api_key":{"type":"string"},"host":{"type":"string"},"port":{"type":"integer","default":5}}})";
+
+rapidjson::Document parsed(std::string_view text) {
+    return json::parse_json_text(text, "test");
+}
+
+protocol::Catalog incremental_on(const std::string& cursor) {
+    protocol::Catalog catalog;
+    protocol::CatalogStream stream;
+    stream.name = "events";
+    stream.sync_mode = "incremental";
+    stream.cursor_field = {cursor};
+    catalog.streams.push_back(stream);
+    protocol::CatalogStream items;
+    items.name = "items";
+    items.sync_mode = "full_refresh";
+    catalog.streams.push_back(items);
+    return catalog;
+}
+
+protocol::Observation run_with_newest(protocol::CursorValue newest) {
+    protocol::Observation run;
+    run.max_cursor = {newest, std::nullopt};
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("required_only_config: the required properties alone, no defaults") {
+    auto config = parsed(R"({"api_key":"k","host":"h","port":7,"extra":1})");
+    CHECK(required_only_config(parsed(k_spec), config) == R"({"api_key":"k","host":"h"})");
+    CHECK(required_only_config(parsed(R"({"type":"object"})"), config) == "{}");
+}
+
+TEST_CASE("configs_without_each_required: the main config without each in turn") {
+    auto config = parsed(R"({"api_key":"k","host":"h","port":7})");
+    auto configs = configs_without_each_required(parsed(k_spec), config);
+    REQUIRE(configs.size() == 2);
+    CHECK(configs[0].property == "api_key");
+    CHECK(configs[0].text == R"({"host":"h","port":7})");
+    CHECK(configs[1].property == "host");
+    CHECK(configs[1].text == R"({"api_key":"k","port":7})");
+    auto without_host = parsed(R"({"api_key":"k"})");
+    CHECK(configs_without_each_required(parsed(k_spec), without_host).size() == 1);
+}
+
+TEST_CASE("invalid catalogs: an unknown stream added, every sync mode INVALID") {
+    const std::string catalog =
+        R"({"streams":[{"stream":{"name":"users"},"sync_mode":"full_refresh",)"
+        R"("destination_sync_mode":"overwrite"}]})";
+    auto unknown = catalog_with_unknown_stream(catalog);
+    REQUIRE(unknown);
+    auto document = parsed(*unknown);
+    REQUIRE(document["streams"].Size() == 2);
+    CHECK(std::string(document["streams"][1]["stream"]["name"].GetString()) ==
+          "conform_unknown_stream");
+    CHECK(std::string(document["streams"][0]["stream"]["name"].GetString()) == "users");
+    auto invalid = catalog_with_invalid_sync_modes(catalog);
+    REQUIRE(invalid);
+    CHECK(invalid->find(R"("sync_mode":"INVALID")") != std::string::npos);
+    CHECK(invalid->find(R"("destination_sync_mode":"INVALID")") != std::string::npos);
+    CHECK(!catalog_with_unknown_stream(R"({"streams":[]})"));
+}
+
+TEST_CASE("state_with_future_cursors: the newest cursor or the cursor field moves far ahead") {
+    auto catalog = incremental_on("updated_at");
+    protocol::CursorValue newest;
+    newest.text = "2024-01-01T01:00:00Z";
+    auto run = run_with_newest(newest);
+    auto moved = state_with_future_cursors(
+        R"([{"type":"STREAM","stream":{"stream_descriptor":{"name":"events"},)"
+        R"("stream_state":{"cursor":"2024-01-01T01:00:00Z","seq":60}}}])",
+        run, catalog);
+    REQUIRE(moved);
+    CHECK(moved->find(R"("cursor":"9999-01-01T01:00:00Z","seq":60)") != std::string::npos);
+
+    auto by_name = state_with_future_cursors(R"({"events":{"updated_at":"2023-05-05"}})",
+                                             run_with_newest({}), catalog);
+    REQUIRE(by_name);
+    CHECK(*by_name == R"({"events":{"updated_at":"9999-05-05"}})");
+
+    protocol::CursorValue number;
+    number.number = 6;
+    auto numeric = state_with_future_cursors(R"({"events":{"seq":6,"page":2}})",
+                                             run_with_newest(number), incremental_on("seq"));
+    REQUIRE(numeric);
+    CHECK(*numeric == R"({"events":{"seq":6000000,"page":2}})");
+}
+
+TEST_CASE("state_with_future_cursors: nothing to move gives nothing") {
+    CHECK(!state_with_future_cursors(R"({"items":{"done":true}})", run_with_newest({}),
+                                     incremental_on("updated_at")));
+}
