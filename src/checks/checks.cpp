@@ -51,13 +51,15 @@ void append_infos(std::vector<engine::CheckInfo>& infos, const Table& table) {
 }  // namespace
 
 const suite::Checks& airbyte_checks() {
-    static const suite::Checks k_checks = joined<suite::Checks>(
-        {airbyte::message_checks, airbyte::core_checks, airbyte::estuary_checks, airbyte::probe_checks});
+    static const suite::Checks k_checks =
+        joined<suite::Checks>({airbyte::message_checks, airbyte::core_checks,
+                               airbyte::estuary_checks, airbyte::probe_checks});
     return k_checks;
 }
 
 const meltano::Checks& meltano_checks() {
-    static const meltano::Checks k_checks = joined<meltano::Checks>({mx::command_checks, mx::output_checks});
+    static const meltano::Checks k_checks =
+        joined<meltano::Checks>({mx::command_checks, mx::output_checks});
     return k_checks;
 }
 

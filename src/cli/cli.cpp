@@ -511,14 +511,14 @@ void refuse_source_flags(const RunFlags& flags, const BuiltinProtocol& protocol)
     if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty() ||
         !flags.config.empty() || !flags.invalid_config.empty() || !flags.catalog.empty() ||
         !flags.extensions.empty() || (protocol.refuses_baseline && baseline)) {
-        throw Error(ErrorKind::usage,
-                    fmt::format("{} takes no --connector, --image, --suite, --config, "
-                                "--invalid-config, --catalog{} ({})",
-                                protocol.what,
-                                protocol.refuses_baseline
-                                    ? ", --extensions, --baseline or --record-digests"
-                                    : " or --extensions",
-                                protocol.doc));
+        throw Error(
+            ErrorKind::usage,
+            fmt::format("{} takes no --connector, --image, --suite, --config, "
+                        "--invalid-config, --catalog{} ({})",
+                        protocol.what,
+                        protocol.refuses_baseline ? ", --extensions, --baseline or --record-digests"
+                                                  : " or --extensions",
+                        protocol.doc));
     }
 }
 

@@ -67,7 +67,8 @@ void read_destination(const rapidjson::Value& destination, TestConfig& config,
         if (config.command.empty() || config.command.front().empty()) {
             problems.emplace_back("/destination/command", "a program to run");
         } else if (config.command.front().find('/') != std::string::npos) {
-            config.command.front() = resolve_under(config.base_dir, config.command.front()).string();
+            config.command.front() =
+                resolve_under(config.base_dir, config.command.front()).string();
         }
     } else {
         container::ImageSettings image;
@@ -200,7 +201,8 @@ TestConfig load_test_config(const std::filesystem::path& path) {
     config.base_dir = std::filesystem::absolute(path).parent_path();
     std::vector<schema::Problem> problems;
     read_destination(document["destination"], config, problems);
-    config.config_text = read_text_file(resolve_under(config.base_dir, document["config"].GetString()));
+    config.config_text =
+        read_text_file(resolve_under(config.base_dir, document["config"].GetString()));
     if (document.HasMember("invalid_config")) {
         config.invalid_config_text =
             read_text_file(resolve_under(config.base_dir, document["invalid_config"].GetString()));
