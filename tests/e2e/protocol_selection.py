@@ -14,6 +14,7 @@ failure):
   values aside), scenarios in suite order.
 """
 import argparse
+import copy
 import fnmatch
 import re
 import sys
@@ -25,8 +26,19 @@ SHARDS = 3
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
 
 
-def comparable(report):
-    """The report without clock values, the connectors' log timestamps included."""
+def comparable(report, racy=()):
+    """The report without clock values, the connectors' log timestamps included. In the
+    scenarios `racy` names, the check notes and the runs' line and record counts are left out as
+    well (lines, records, STATEs, stderr): they depend on how far the connector got before a kill
+    landed, not on the selection."""
+    report = copy.deepcopy(report)
+    for scenario in report["scenarios"]:
+        if scenario["id"] in racy:
+            for check in scenario["checks"]:
+                check["note"] = "RACY"
+            for run in scenario["runs"]:
+                for count in ("lines", "records", "states", "stderr_tail"):
+                    run.pop(count, None)
     return TIMESTAMP.sub("TIME", without_clock(report))
 
 
@@ -35,16 +47,19 @@ def meltano_setup(folder, args):
     setup = argparse.Namespace(bin=args.bin, fault="log_unlevelled", image=None, set=None,
                                stdin_timeout=5)
     return write_test_config(folder, setup), {"check": "mx.log_*", "scenario": "mx-log*",
-                                              "nothing": "mx.nothing_*"}
+                                              "nothing": "mx.nothing_*", "racy": ()}
 
 
 def destination_setup(folder, args):
     from destination_case import write_test_config
     setup = argparse.Namespace(destination=args.destination, fixtures=args.fixtures,
                                fault="dedup_keeps_first", quirk=None, set=None)
-    # dst.state_* are judged in two scenarios of seven; dst-check* names two others.
+    # dst.state_* are judged in two scenarios of seven; dst-check* names two others. The kill
+    # lands right after the 2nd STATE echo, and whether the destination wrote the next stream's
+    # rows before it is a race: the verdicts are the same, the notes and counts not always.
     return write_test_config(folder, setup), {"check": "dst.state*", "scenario": "dst-check*",
-                                              "nothing": "dst.nothing_*"}
+                                              "nothing": "dst.nothing_*",
+                                              "racy": ("dst-kill-resume",)}
 
 
 def checks_by_scenario(report):
@@ -87,7 +102,7 @@ def selection_problems(conform, test_config, globs):
     return problems, whole, whole_report
 
 
-def shard_problems(conform, test_config, whole, whole_report):
+def shard_problems(conform, test_config, whole, whole_report, racy):
     """What the shards and their merge did otherwise than the whole run."""
     problems = []
     load = conform.load
@@ -109,7 +124,7 @@ def shard_problems(conform, test_config, whole, whole_report):
     if merged.returncode != whole.returncode:
         problems.append(f"conform report exited {merged.returncode}, the whole run "
                         f"{whole.returncode}: {merged.stderr}")
-    elif comparable(load("merged.json")) != comparable(whole_report):
+    elif comparable(load("merged.json"), racy) != comparable(whole_report, racy):
         found = differences(whole_report, load("merged.json"))
         problems.append("the merged report differs from the whole run's: " +
                         (found[0][:1500] if found else "metadata or totals"))
@@ -129,7 +144,7 @@ def main():
         test_config, globs = setup(folder, args)
         conform = harness.ConformIn(args.conform, folder)
         problems, whole, whole_report = selection_problems(conform, test_config, globs)
-        problems += shard_problems(conform, test_config, whole, whole_report)
+        problems += shard_problems(conform, test_config, whole, whole_report, globs["racy"])
     if problems:
         sys.exit("FAIL: " + "\n".join(problems))
     print(f"ok: globs select {args.protocol} scenarios and checks; {SHARDS} shards merge into the "
