@@ -42,3 +42,12 @@ if [[ ! -f "$faros/node_modules/faros-airbyte-cdk/package.json" ]]; then
         echo "conform: npm ci failed in $faros; its e2e tests (e2e.real.faros_cdk*) will be skipped" >&2
     fi
 fi
+# Faros's real destination (npm airbyte-faros-destination), pinned the same way; without it
+# e2e.real.faros_destination* are skipped.
+faros_destination="$root/tests/connectors/faros-destination"
+if [[ ! -f "$faros_destination/node_modules/airbyte-faros-destination/package.json" ]]; then
+    echo "conform: installing the Faros destination's npm packages (npm ci in $faros_destination)"
+    if ! npm ci --prefix "$faros_destination" --no-audit --no-fund --loglevel=error; then
+        echo "conform: npm ci failed in $faros_destination; e2e.real.faros_destination* will be skipped" >&2
+    fi
+fi

@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <initializer_list>
 #include <set>
 
 #include "checks/airbyte/airbyte.hpp"
+#include "checks/destination/destination.hpp"
 #include "checks/meltano/meltano.hpp"
 #include "checks/singer/singer.hpp"
 #include "util/error.hpp"
@@ -28,60 +30,57 @@ const Table& verified(const Table& table) {
     return table;
 }
 
-suite::Checks build_airbyte() {
-    suite::Checks all;
-    for (auto family : {airbyte::message_checks, airbyte::core_checks, airbyte::estuary_checks,
-                        airbyte::probe_checks}) {
+// One table out of a protocol's families, in the order given.
+template <typename Table>
+Table joined(std::initializer_list<Table (*)()> families) {
+    Table all;
+    for (auto family : families) {
         auto checks = family();
         all.insert(all.end(), checks.begin(), checks.end());
     }
     return verified(all);
 }
 
-meltano::Checks build_meltano() {
-    auto all = mx::command_checks();
-    auto output = mx::output_checks();
-    all.insert(all.end(), output.begin(), output.end());
-    return verified(all);
-}
-
-singer::Checks build_singer() {
-    singer::Checks all;
-    for (auto family : {sg::command_checks, sg::message_checks, sg::sync_checks}) {
-        auto checks = family();
-        all.insert(all.end(), checks.begin(), checks.end());
+template <typename Table>
+void append_infos(std::vector<engine::CheckInfo>& infos, const Table& table) {
+    for (const auto& check : table) {
+        infos.push_back(check.info);
     }
-    return verified(all);
 }
 
 }  // namespace
 
 const suite::Checks& airbyte_checks() {
-    static const suite::Checks k_checks = build_airbyte();
+    static const suite::Checks k_checks =
+        joined<suite::Checks>({airbyte::message_checks, airbyte::core_checks,
+                               airbyte::estuary_checks, airbyte::probe_checks});
     return k_checks;
 }
 
 const meltano::Checks& meltano_checks() {
-    static const meltano::Checks k_checks = build_meltano();
+    static const meltano::Checks k_checks =
+        joined<meltano::Checks>({mx::command_checks, mx::output_checks});
     return k_checks;
 }
 
 const singer::Checks& singer_checks() {
-    static const singer::Checks k_checks = build_singer();
+    static const singer::Checks k_checks =
+        joined<singer::Checks>({sg::command_checks, sg::message_checks, sg::sync_checks});
+    return k_checks;
+}
+
+const destination::Checks& destination_checks() {
+    static const destination::Checks k_checks =
+        joined<destination::Checks>({dst::command_checks, dst::state_checks, dst::data_checks});
     return k_checks;
 }
 
 std::vector<engine::CheckInfo> all_infos() {
     std::vector<engine::CheckInfo> infos;
-    for (const auto& check : airbyte_checks()) {
-        infos.push_back(check.info);
-    }
-    for (const auto& check : meltano_checks()) {
-        infos.push_back(check.info);
-    }
-    for (const auto& check : singer_checks()) {
-        infos.push_back(check.info);
-    }
+    append_infos(infos, airbyte_checks());
+    append_infos(infos, meltano_checks());
+    append_infos(infos, singer_checks());
+    append_infos(infos, destination_checks());
     return infos;
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "destination/check.hpp"
 #include "engine/check.hpp"
 #include "meltano/check.hpp"
 #include "singer/check.hpp"
@@ -15,8 +16,9 @@ namespace conform::checks {
 const suite::Checks& airbyte_checks();
 const meltano::Checks& meltano_checks();
 const singer::Checks& singer_checks();
+const destination::Checks& destination_checks();
 
-// What `conform list` shows of every check, Airbyte first, then Meltano, then Singer.
+// What `conform list` shows of every check: Airbyte, Meltano, Singer, then destination checks.
 std::vector<engine::CheckInfo> all_infos();
 // Every check id, for --only/--skip names.
 std::vector<std::string> all_ids();

@@ -21,6 +21,9 @@
 
 #include "checks/checks.hpp"
 #include "config/test_config.hpp"
+#include "destination/scenario.hpp"
+#include "destination/source.hpp"
+#include "destination/test_config.hpp"
 #include "diff/baseline.hpp"
 #include "diff/regression.hpp"
 #include "diff/verdicts.hpp"
@@ -558,25 +561,48 @@ int run_source(engine::ScenarioSource& source, const RunFlags& flags, int argc, 
     return write(report);
 }
 
-// A test config with "protocol": "meltano-extension" runs the extension suite (docs/meltano.md).
-int run_meltano_command(const RunFlags& flags, int argc, char** argv) {
+// What a protocol with its own test config (Meltano extensions, Singer taps, Airbyte
+// destinations) says of itself on the command line: the test config's name in the refusal of
+// flags it takes no part of, its user doc and its report's "protocol".
+struct BuiltinProtocol {
+    std::string_view what;  // "an extension test config"
+    std::string_view doc;   // "docs/meltano.md"
+    std::string_view protocol;
+    bool refuses_baseline = false;  // --baseline and --record-digests compare source records
+};
+
+void refuse_source_flags(const RunFlags& flags, const BuiltinProtocol& protocol) {
+    bool baseline = !flags.baseline.empty() || flags.record_digests;
     if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty() ||
         !flags.config.empty() || !flags.invalid_config.empty() || !flags.catalog.empty() ||
-        !flags.extensions.empty()) {
-        throw Error(ErrorKind::usage,
-                    "an extension test config takes no --connector, --image, --suite, --config, "
-                    "--invalid-config, --catalog or --extensions (docs/meltano.md)");
+        !flags.extensions.empty() || (protocol.refuses_baseline && baseline)) {
+        throw Error(
+            ErrorKind::usage,
+            fmt::format("{} takes no --connector, --image, --suite, --config, "
+                        "--invalid-config, --catalog{} ({})",
+                        protocol.what,
+                        protocol.refuses_baseline ? ", --extensions, --baseline or --record-digests"
+                                                  : " or --extensions",
+                        protocol.doc));
     }
-    auto config = meltano::load_test_config(flags.test_config);
+}
+
+// Runs the scenarios of a protocol with its own test config: `load(path)` reads it, `Source`
+// runs them with `checks`.
+template <typename Source, typename Load, typename Checks>
+int run_builtin_command(const RunFlags& flags, int argc, char** argv,
+                        const BuiltinProtocol& protocol, Load load, const Checks& checks) {
+    refuse_source_flags(flags, protocol);
+    auto config = load(flags.test_config);
     apply_image_flags(flags, config.image);
     auto console = report::make_console_reporter(stdout, flags.verbose);
     InterruptAwareReporter reporter(*console);
-    meltano::MeltanoSource source(config, checks::meltano_checks());
+    Source source(config, checks);
     return run_source(
         source, flags, argc, argv, config.known_failures, *console, reporter,
-        [&config](report::RunReport& report) {
+        [&config, &protocol](report::RunReport& report) {
             report.test_config = config.origin.string();
-            report.protocol = std::string(report::k_meltano_extension);
+            report.protocol = std::string(protocol.protocol);
         },
         [&flags](const report::RunReport& report) {
             write_reports(report, flags);
@@ -584,30 +610,28 @@ int run_meltano_command(const RunFlags& flags, int argc, char** argv) {
         });
 }
 
+// A test config with "protocol": "meltano-extension" runs the extension suite (docs/meltano.md).
+int run_meltano_command(const RunFlags& flags, int argc, char** argv) {
+    return run_builtin_command<meltano::MeltanoSource>(
+        flags, argc, argv,
+        {"an extension test config", "docs/meltano.md", report::k_meltano_extension},
+        meltano::load_test_config, checks::meltano_checks());
+}
+
 // A test config with "protocol": "singer" runs the Singer suite (docs/singer.md).
 int run_singer_command(const RunFlags& flags, int argc, char** argv) {
-    if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty() ||
-        !flags.config.empty() || !flags.invalid_config.empty() || !flags.catalog.empty() ||
-        !flags.extensions.empty()) {
-        throw Error(ErrorKind::usage,
-                    "a Singer test config takes no --connector, --image, --suite, --config, "
-                    "--invalid-config, --catalog or --extensions (docs/singer.md)");
-    }
-    auto config = singer::load_test_config(flags.test_config);
-    apply_image_flags(flags, config.image);
-    auto console = report::make_console_reporter(stdout, flags.verbose);
-    InterruptAwareReporter reporter(*console);
-    singer::SingerSource source(config, checks::singer_checks());
-    return run_source(
-        source, flags, argc, argv, config.known_failures, *console, reporter,
-        [&config](report::RunReport& report) {
-            report.test_config = config.origin.string();
-            report.protocol = std::string(report::k_singer);
-        },
-        [&flags](const report::RunReport& report) {
-            write_reports(report, flags);
-            return exit_code_for(report);
-        });
+    return run_builtin_command<singer::SingerSource>(
+        flags, argc, argv, {"a Singer test config", "docs/singer.md", report::k_singer},
+        singer::load_test_config, checks::singer_checks());
+}
+
+// A test config with "protocol": "airbyte-destination" runs the destination suite
+// (docs/destinations.md).
+int run_destination_command(const RunFlags& flags, int argc, char** argv) {
+    return run_builtin_command<destination::DestinationSource>(
+        flags, argc, argv,
+        {"a destination test config", "docs/destinations.md", report::k_airbyte_destination, true},
+        destination::load_test_config, checks::destination_checks());
 }
 
 std::vector<diff::AcceptedChange> accepted_changes_of(const config::TestConfig& config) {
@@ -680,6 +704,9 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     }
     if (singer::is_singer_test_config(flags.test_config)) {
         return run_singer_command(flags, argc, argv);
+    }
+    if (destination::is_destination_test_config(flags.test_config)) {
+        return run_destination_command(flags, argc, argv);
     }
     auto scenarios = load_scenarios(flags.suites);
     auto config = test_config_from(flags);
@@ -821,6 +848,8 @@ int list_command(const std::vector<std::string>& suite_files) {
     print_protocol(meltano::k_suite, "meltano-extension",
                    meltano::builtin_scenarios(checks::meltano_checks()));
     print_protocol(singer::k_suite, "singer", singer::builtin_scenarios(checks::singer_checks()));
+    print_protocol(destination::k_suite, report::k_airbyte_destination,
+                   destination::builtin_scenarios(checks::destination_checks()));
     return k_exit_passed;
 }
 

@@ -14,9 +14,10 @@
 #include "report/model.hpp"
 #include "util/error.hpp"
 
-// What the protocols whose scenarios are built in (Meltano extensions, Singer taps) share: the
-// test config's "protocol", the binding of each scenario's checks to its steps, and the run of one
-// scenario (its steps, then each selected check judged on the steps its needs matched).
+// What the protocols whose scenarios are built in (Meltano extensions, Singer taps, Airbyte
+// destinations) share: the test config's "protocol", the binding of each scenario's checks to its
+// steps, and the run of one scenario (its steps, then each selected check judged on the steps its
+// needs matched; destinations judge "not run" per check and keep their own loop).
 namespace conform::engine {
 
 // True when the JSON file at `path` says "protocol": `protocol`. False for any other file,

@@ -2,6 +2,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -614,6 +615,8 @@ private:
     int poll_timeout_ms(Clock::time_point now) const;
 
     void write_stdin();
+    void offer_end_of_input();
+    std::uint64_t stdin_in_pipe() const;
     void read_output(detail::UniqueFd& fd, std::size_t budget);
     void consume(const detail::UniqueFd& fd, std::string_view data);
     void close_output(detail::UniqueFd& fd);
@@ -646,6 +649,8 @@ private:
     std::vector<char> m_buffer = std::vector<char>(k_read_chunk);
     GroupEntry m_entry;
     detail::UniqueFd m_stdin;
+    detail::UniqueFd m_stdin_reader;  // never read: counts what the child left in the pipe
+    std::uint64_t m_stdin_written = 0;
     detail::UniqueFd m_stdout;
     detail::UniqueFd m_stderr;
     // Readable when the child exits, so the loop wakes at once; empty where unsupported.
@@ -718,6 +723,7 @@ ChildRun::ChildRun(const LaunchSpec& spec, Observer& observer)
         m_sweeps = true;
     }
     m_stdin = std::move(spawned.stdin_fd);
+    m_stdin_reader = std::move(spawned.stdin_reader);
     m_stdout = std::move(spawned.stdout_fd);
     m_stderr = std::move(spawned.stderr_fd);
     m_exit_fd = open_exit_fd(spawned.pid);
@@ -740,9 +746,10 @@ RunResult ChildRun::run() {
 }
 
 void ChildRun::step() {
-    // poll() ignores negative descriptors, so closed streams simply drop out.
+    // poll() ignores negative descriptors, so closed streams simply drop out; so does stdin once
+    // everything is written and the observer holds it open.
     std::array<pollfd, 4> fds{{
-        {m_stdin.get(), POLLOUT, 0},
+        {m_stdin_left.empty() ? -1 : m_stdin.get(), POLLOUT, 0},
         {m_stdout.get(), POLLIN, 0},
         {m_stderr.get(), POLLIN, 0},
         {m_exit_fd.get(), POLLIN, 0},
@@ -763,6 +770,7 @@ void ChildRun::step() {
             read_output(m_stderr, k_read_budget);
         }
     }
+    offer_end_of_input();
     Clock::time_point now = Clock::now();
     check_exit(now);
     check_stop_from_elsewhere();
@@ -802,16 +810,33 @@ void ChildRun::write_stdin() {
         ssize_t written = ::write(m_stdin.get(), m_stdin_left.data(), m_stdin_left.size());
         if (written > 0) {
             m_stdin_left.remove_prefix(static_cast<std::size_t>(written));
+            m_stdin_written += static_cast<std::uint64_t>(written);
         } else if (written < 0 && errno == EINTR) {
             continue;
         } else if (written < 0 && errno == EAGAIN) {
             return;
         } else {
-            // EPIPE and friends: the child no longer reads stdin, which is its business.
-            break;
+            // The child no longer reads stdin, which is its business (EPIPE cannot come while
+            // conform holds the read end, but a closed pipe may).
+            m_stdin.reset();
+            return;
         }
     }
-    m_stdin.reset();
+}
+
+void ChildRun::offer_end_of_input() {
+    if (m_stdin && m_stdin_left.empty() &&
+        m_observer.end_input({m_stdin_written, stdin_in_pipe()})) {
+        m_stdin.reset();
+    }
+}
+
+std::uint64_t ChildRun::stdin_in_pipe() const {
+    int pending = 0;
+    if (!m_stdin_reader || ::ioctl(m_stdin_reader.get(), FIONREAD, &pending) != 0 || pending < 0) {
+        return 0;
+    }
+    return static_cast<std::uint64_t>(pending);
 }
 
 void ChildRun::read_output(detail::UniqueFd& fd, std::size_t budget) {
@@ -1121,6 +1146,7 @@ RunResult ChildRun::result() const {
     result.stderr_truncated = m_stderr_tail.truncated();
     result.stdout_lines = m_stdout_lines;
     result.stdout_bytes = m_stdout_bytes;
+    result.stdin_unread = m_spec.stdin_data ? m_stdin_left.size() + stdin_in_pipe() : 0;
     result.elapsed = std::chrono::duration_cast<milliseconds>(m_end - m_start);
     result.pid = m_entry.pid;
     result.cleanup_problem = m_cleanup_problem;

@@ -32,7 +32,9 @@ struct LaunchSpec {
     // False: the process gets `env` and nothing of conform's own environment.
     bool inherit_environment = true;
     std::filesystem::path working_dir;  // empty: inherit
-    // Written to stdin and then stdin is closed; without it stdin is /dev/null.
+    // Written to stdin as the process reads it (conform never blocks on a full pipe: it keeps
+    // reading the process's output), then stdin is closed when the observer's end_input() agrees;
+    // without it stdin is /dev/null.
     std::optional<std::string> stdin_data;
     // Zero means no limit. When it expires the process group gets SIGTERM, then SIGKILL after
     // `grace`.
@@ -74,6 +76,12 @@ struct LaunchSpec {
 
 enum class Decision { keep_going, stop };
 
+// How far a process got with its stdin_data.
+struct StdinProgress {
+    std::uint64_t written = 0;  // bytes conform wrote into the pipe
+    std::uint64_t unread = 0;   // of those, bytes still in the pipe: the process has not read them
+};
+
 // Receives output while the process runs. Callbacks run on the thread that called run(). After a
 // stop, lines already written are still delivered; further stop decisions are ignored, and so is
 // a stop asked for after the process exited. An exception thrown by a callback leaves run() after
@@ -88,6 +96,10 @@ public:
     virtual void on_stderr(std::string_view /*chunk*/) {}
     // Called about every 50 ms while the process runs, with the time since start.
     virtual Decision on_tick(std::chrono::milliseconds /*elapsed*/) { return Decision::keep_going; }
+    // Asked once all of stdin_data is written, and again on every output line and tick until it
+    // answers true: then stdin is closed and the process reads end of file. The default closes it
+    // at once; an observer that holds it open decides by what the process did (e.g. its output).
+    virtual bool end_input(const StdinProgress& /*progress*/) { return true; }
 };
 
 // Why conform stopped the process, if it did.
@@ -104,6 +116,9 @@ struct RunResult {
     bool stderr_truncated = false;
     std::uint64_t stdout_lines = 0;
     std::uint64_t stdout_bytes = 0;
+    // Bytes of stdin_data the process never read: those conform could not write because it
+    // stopped reading, and those left in the pipe when it ended. 0 without stdin_data.
+    std::uint64_t stdin_unread = 0;
     std::chrono::milliseconds elapsed{0};
     pid_t pid = 0;
     // Empty, or what went wrong in the cleanup command and what conform killed after it.

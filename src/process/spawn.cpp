@@ -267,6 +267,8 @@ Spawned spawn(const std::vector<std::string>& argv, const std::map<std::string, 
             bp::pipe err = boost_pipe(argv0);
             if (options.pipe_stdin) {
                 bp::pipe in = boost_pipe(argv0);
+                // Boost closes the parent's read end once the child started: keep a copy.
+                spawned.stdin_reader = UniqueFd(::fcntl(in.native_source(), F_DUPFD_CLOEXEC, 0));
                 child = bp::child(setup, bp::std_in<in, bp::std_out> out, bp::std_err > err, error);
                 spawned.stdin_fd = take_write_end(in);
             } else {

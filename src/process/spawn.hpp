@@ -46,6 +46,9 @@ struct SpawnOptions {
 struct Spawned {
     pid_t pid = 0;
     UniqueFd stdin_fd;
+    // The read end of the stdin pipe, kept (never read) so that what the child left unread can be
+    // counted (FIONREAD) once it ended.
+    UniqueFd stdin_reader;
     UniqueFd stdout_fd;
     UniqueFd stderr_fd;
 };

@@ -183,6 +183,11 @@ std::vector<AreaVerdict> certify(const RunReport& report) {
     if (report.protocol == k_meltano_extension) {
         return {judge(report, "extension", collect(report, ""), true)};
     }
+    // A destination's skipped check is one conform could not look at (no verify command, a mode
+    // that serves it not): the destination is not certified without it.
+    if (report.protocol == k_airbyte_destination) {
+        return {judge(report, "destination", collect(report, ""), false)};
+    }
     // A Singer tap: one area, named for it; checks skip when the tap offers less (no state, one
     // stream), as core checks do.
     if (report.protocol == k_singer) {

@@ -176,10 +176,12 @@ struct Differences {
     std::size_t unaccepted_breaking() const;
 };
 
-// What a report's target speaks: an Airbyte source (and its protocol extensions) or a Meltano
-// extension. The reports name areas, runs and certification in its terms.
+// What a report's target speaks: an Airbyte source (and its protocol extensions), a Meltano
+// extension, an Airbyte destination or a Singer tap. The reports name areas, runs and
+// certification in its terms.
 inline constexpr std::string_view k_airbyte_source = "airbyte-source";
 inline constexpr std::string_view k_meltano_extension = "meltano-extension";
+inline constexpr std::string_view k_airbyte_destination = "airbyte-destination";
 // RunReport::test_config of a run given by flags only (config::k_command_line_origin).
 inline constexpr std::string_view k_command_line_origin = "<command line>";
 // A Singer tap (docs/singer.md).

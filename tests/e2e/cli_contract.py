@@ -66,7 +66,9 @@ with harness.temporary_folder("cli") as folder:
     run("run", "--test-config", good_path, "--only", "reed", expect_code=2,
         contains=["unknown scenario, suite or check 'reed'"])
     run("list", expect_code=0, contains=["AP-READ-2", "X-RANGE-1", "range-splits", "SG-INC-4",
-                                         "sg-currently-syncing", "\"protocol\": \"singer\""])
+                                         "sg-currently-syncing", "\"protocol\": \"singer\"",
+                                         "DST-STATE-2", "dst-kill-resume",
+                                         "\"protocol\": \"airbyte-destination\""])
 
     # Flags-only runs say what a test config says for the common cases.
     flags_only = ["run", "--connector", connector, "--config", config, "--catalog",

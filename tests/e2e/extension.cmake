@@ -81,6 +81,6 @@ endforeach()
 # --only/--skip globs and --shard select Meltano scenarios as they do Airbyte ones (one code path:
 # src/checks/selection.hpp); the shards merge into the whole run.
 add_test(NAME e2e.extension.selection
-         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/extension_selection.py
-                 --conform ${conform_bin} --bin ${extension_bin})
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/protocol_selection.py
+                 --conform ${conform_bin} --protocol meltano --bin ${extension_bin})
 set_tests_properties(e2e.extension.selection PROPERTIES TIMEOUT 300)

@@ -10,6 +10,7 @@
 
 #include "checks/airbyte/airbyte.hpp"
 #include "checks/airbyte/helpers.hpp"
+#include "protocol/secrets_judge.hpp"
 #include "schema/schema.hpp"
 
 namespace conform::checks::airbyte {
@@ -91,30 +92,6 @@ public:
                 "together as \"{}\"",
                 end.other_types, protocol::Observation::k_unknown_type_names,
                 protocol::Observation::k_other_types));
-        }
-    }
-};
-
-class SecretsNotLeaked : public LineJudge {
-public:
-    SecretsNotLeaked() : LineJudge("secrets.not_leaked") {}
-    void on_line(const LineFacts& line, const protocol::Secrets& secrets,
-                 Tally& tally) const override {
-        if (secrets.empty()) {
-            return;
-        }
-        tally.judged();
-        if (secrets.found_in(line.text)) {
-            tally.fail("a secret config value appears in this stdout line", line.text);
-        }
-    }
-    void on_end(const EndFacts& end, Tally& tally) const override {
-        if (!end.secrets_known) {
-            return;
-        }
-        tally.judged();
-        if (end.secret_on_stderr) {
-            tally.fail("a secret config value appears on stderr", end.stderr_text);
         }
     }
 };
@@ -315,7 +292,7 @@ private:
 const JsonLines k_json_lines;
 const MessagesValid k_messages_valid;
 const KnownTypes k_known_types;
-const SecretsNotLeaked k_secrets;
+const protocol::SecretsJudge k_secrets("secrets.not_leaked");
 const StreamsConfigured k_streams;
 const RecordsMatchSchema k_schema;
 const EmittedAtMs k_emitted_at;

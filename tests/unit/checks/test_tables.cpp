@@ -45,7 +45,7 @@ std::string contract_text() {
 std::set<std::string> contract_clauses() {
     std::set<std::string> clauses;
     std::istringstream lines(contract_text());
-    std::regex row(R"(^\| *((AP|X|MX|SG)-[A-Z]+-[0-9]+) *\|)");
+    std::regex row(R"(^\| *((AP|X|MX|SG|DST)-[A-Z]+-[0-9]+) *\|)");
     std::string line;
     std::smatch match;
     while (std::getline(lines, line)) {
@@ -69,7 +69,7 @@ std::set<std::string> clauses_named_by_checks() {
 TEST_CASE("check tables: ids are unique and well formed, every check names clauses") {
     std::set<std::string_view> ids;
     std::regex id_pattern("^[a-z]+\\.[a-z_]+$");
-    std::regex clause_pattern("^(AP|X|MX|SG)-[A-Z]+-[0-9]+$");
+    std::regex clause_pattern("^(AP|X|MX|SG|DST)-[A-Z]+-[0-9]+$");
     REQUIRE(all_checks().size() >= 30);
     for (const auto& check : all_checks()) {
         CAPTURE(check.id);
@@ -103,7 +103,8 @@ TEST_CASE("check tables: ids keep their levels and clauses") {
     CHECK(find_check("mx.passthrough")->level == Level::must);
 }
 
-TEST_CASE("check tables: every clause of docs/CONTRACT.md (AP, X, MX, SG) is enforced by a check") {
+TEST_CASE(
+    "check tables: every clause of docs/CONTRACT.md (AP, X, MX, SG, DST) is enforced by a check") {
     auto contract = contract_clauses();
     auto named = clauses_named_by_checks();
     std::size_t enforceable = 0;
@@ -127,7 +128,7 @@ TEST_CASE("check tables: every clause a check names exists in docs/CONTRACT.md")
 // needs at least one check at its own level, not all of them.
 TEST_CASE("check tables: each clause of docs/CONTRACT.md has a check at the clause's level") {
     std::istringstream lines(contract_text());
-    std::regex row(R"(^\| *((AP|X|MX|SG)-[A-Z]+-[0-9]+) *\| *(MUST|SHOULD))");
+    std::regex row(R"(^\| *((AP|X|MX|SG|DST)-[A-Z]+-[0-9]+) *\| *(MUST|SHOULD))");
     std::string line;
     std::smatch match;
     std::size_t rows = 0;
@@ -165,6 +166,15 @@ TEST_CASE("check tables: every check has code, needs and its own reason for a sk
         CHECK((check.code != nullptr));
         CHECK(!check.needs.empty());
         CHECK(!check.nothing_judged.empty());
+    }
+    for (const auto& check : checks::destination_checks()) {
+        CAPTURE(check.info.id);
+        CHECK((check.code != nullptr));
+        CHECK(!check.needs.empty());
+        CHECK(!check.nothing_judged.empty());
+        if (check.judge != nullptr) {
+            CHECK(check.judge->id() == check.info.id);
+        }
     }
 }
 
