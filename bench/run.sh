@@ -32,7 +32,7 @@ python=/usr/bin/python3
 data_dir=${DATA_DIR:-$bench_dir/.data}
 # --check fails when conform's CPU time per record exceeds this many times the RapidJSON getline
 # floor's, or exceeds ajv's: limits far from today's ratios, so that load cannot trip them.
-check_floor_factor=4
+check_floor_factor=5
 results=$data_dir/results.tsv
 state_every=1000
 
