@@ -3,15 +3,25 @@
 # measured in the same run on the same generated transcript. See bench/README.md.
 #
 # usage: bench/run.sh [N]          N RECORD messages (default 200000)
+#        bench/run.sh --check [N]  the regression guard: N records (default 20000), conform against
+#                                  the RapidJSON floors and ajv only; exits 1 on a gross regression
 # env:   CONFORM=path              conform binary (default build/src/app/conform, relative to the
 #                                  repository root unless absolute)
 #        RUNS=3                    timed runs per tool; the median is reported
 #        PY_RECORDS=20000          Python validates only this prefix (it is ~20x slower); its
 #                                  rate is per record, so it stays comparable
 #        HYPERFINE=0               time with a plain loop even if hyperfine is installed
+#        DATA_DIR=path             generated data and results (default bench/.data)
+#        CHECK_LIMITS=0            --check reports its ratios and verdict but always exits 0 on
+#                                  speed (the ctest smoke: correctness of the output, not speed)
 set -euo pipefail
 
-records=${1:-200000}
+check_mode=
+if [[ ${1:-} == --check ]]; then
+    check_mode=1
+    shift
+fi
+records=${1:-$([[ -n $check_mode ]] && echo 20000 || echo 200000)}
 runs=${RUNS:-3}
 py_records=${PY_RECORDS:-20000}
 bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -19,7 +29,10 @@ repo_root=$(dirname "$bench_dir")
 conform=${CONFORM:-build/src/app/conform}
 [[ $conform == /* ]] || conform=$repo_root/$conform
 python=/usr/bin/python3
-data_dir=$bench_dir/.data
+data_dir=${DATA_DIR:-$bench_dir/.data}
+# --check fails when conform's CPU time per record exceeds this many times the RapidJSON getline
+# floor's, or exceeds ajv's: limits far from today's ratios, so that load cannot trip them.
+check_floor_factor=5
 results=$data_dir/results.tsv
 state_every=1000
 
@@ -31,7 +44,7 @@ die() {
 
 [[ $records =~ ^[1-9][0-9]*$ ]] || die "N must be a positive integer, got '$records'"
 [[ -x $conform ]] || die "no conform binary at $conform (build it, or set CONFORM=path)"
-"$python" -c 'import jsonschema' 2>/dev/null ||
+[[ -n $check_mode ]] || "$python" -c 'import jsonschema' 2>/dev/null ||
     die "$python cannot import jsonschema (apt-get install python3-jsonschema)"
 
 # ---------------------------------------------------------------------------------------------
@@ -63,6 +76,7 @@ prefix_of() {
 ensure_ajv() {
     command -v node >/dev/null || return 1
     if [[ ! -f $bench_dir/.node/node_modules/ajv-formats/package.json ]]; then
+        [[ -z $check_mode ]] || return 1  # the guard never installs anything
         command -v npm >/dev/null || return 1
         say "installing ajv@8 ajv-formats@3 into bench/.node"
         npm install --prefix "$bench_dir/.node" --no-audit --no-fund --loglevel=error \
@@ -70,15 +84,16 @@ ensure_ajv() {
     fi
 }
 
-# Builds the RapidJSON parse-only floor; skipped quietly without a compiler or RapidJSON.
-build_parse_lines() {
-    local source=$bench_dir/baselines/parse_lines.cpp binary=$bench_dir/.build/parse_lines
+# build_floor NAME: compiles baselines/NAME.cpp (a RapidJSON parse-only floor) into bench/.build;
+# fails quietly without a compiler or RapidJSON.
+build_floor() {
+    local source=$bench_dir/baselines/$1.cpp binary=$bench_dir/.build/$1
     local compiler=${CXX:-c++}
     command -v "$compiler" >/dev/null || return 1
     if [[ ! -x $binary || $source -nt $binary ]]; then
         mkdir -p "$bench_dir/.build"
-        say "compiling baselines/parse_lines.cpp"
-        "$compiler" -O2 -DNDEBUG -std=c++20 "$source" -o "$binary" || return 1
+        say "compiling baselines/$1.cpp"
+        "$compiler" -O2 -DNDEBUG -std=c++20 "$source" -o "$binary" 2>/dev/null || return 1
     fi
 }
 
@@ -111,7 +126,12 @@ register_tools() {
     tool_commands=()
     add_tool "cat" "$count" cat "$dir/records.jsonl"
     if [[ -n $parse_lines ]]; then
-        add_tool "RapidJSON parse only (C++)" "$count" "$parse_lines" "$dir/records.jsonl"
+        add_tool "RapidJSON getline floor (C++)" "$count" "$parse_lines" "$dir/records.jsonl"
+    fi
+    if [[ -n $parse_buffer ]]; then
+        add_tool "RapidJSON buffer floor (C++)" "$count" "$parse_buffer" "$dir/records.jsonl"
+        add_tool "RapidJSON buffer floor, hardened" "$count" "$parse_buffer" \
+            "$dir/records.jsonl" --hardened
     fi
     add_tool "conform validate" "$count" "$conform" validate --catalog "$dir/catalog.json" \
         "$dir/records.jsonl" --report-json "$report"
@@ -121,6 +141,7 @@ register_tools() {
         add_tool "ajv 8 + ajv-formats" "$count" node "$ajv_script" "$dir/catalog.json" \
             "$dir/records.jsonl"
     fi
+    [[ -z $check_mode ]] || return 0
     add_tool "python json.loads only" "$count" "$python" "$py_script" "$dir/catalog.json" \
         "$dir/records.jsonl" --parse-only
     add_tool "python jsonschema" "$py_count" "$python" "$py_script" "$py_dir/catalog.json" \
@@ -166,7 +187,7 @@ baseline_verdict() {
 expected_output() {
     local name=$1 count=$2 invalid=$3 format_only=$4
     case $name in
-    *" only"*) invalid=0 ;;
+    *" only"* | *floor*) invalid=0 ;;
     "python jsonschema") invalid=$((invalid - format_only)) ;;
     esac
     echo "records=$count invalid=$invalid"
@@ -240,6 +261,40 @@ print(r["median"], r["min"], r["max"], r["user"] + r["system"])' "$export"
     fi
 }
 
+# guard_verdict: for --check, conform's CPU time per record against the getline floor's and ajv's
+# in this run; exits 1 when a limit is exceeded (unless CHECK_LIMITS=0). CPU time, not wall: on a
+# shared machine wall time mostly measures the other jobs.
+guard_verdict() {
+    "$python" - "$results" "$check_floor_factor" "${CHECK_LIMITS:-1}" <<'EOF'
+import sys
+rows = {r[0]: r for r in (line.rstrip("\n").split("\t") for line in open(sys.argv[1]))}
+floor_factor, enforce = float(sys.argv[2]), sys.argv[3] != "0"
+def cpu_per_record(name):
+    row = rows.get(name)
+    return float(row[5]) / int(row[1]) if row else None
+conform = cpu_per_record("conform validate")
+limits = [("RapidJSON getline floor (C++)", floor_factor), ("ajv 8 + ajv-formats", 1.0)]
+exceeded = []
+for name, factor in limits:
+    baseline = cpu_per_record(name)
+    if baseline is None:
+        print(f"check: no '{name}' row in this run: its limit is not checked")
+        continue
+    ratio = conform / baseline
+    verdict = "ok" if ratio <= factor else "EXCEEDED"
+    print(f"check: conform CPU per record = {ratio:.2f}x {name} (limit {factor:g}x): {verdict}")
+    if ratio > factor:
+        exceeded.append(name)
+if not exceeded:
+    print("check: passed")
+elif enforce:
+    print("check: FAILED: conform is grossly slower than " + ", ".join(exceeded))
+    sys.exit(1)
+else:
+    print("check: limits exceeded but not enforced (CHECK_LIMITS=0)")
+EOF
+}
+
 # The CMAKE_BUILD_TYPE of the build tree that holds the conform binary, if it is one.
 conform_build_type() {
     local dir
@@ -258,8 +313,11 @@ conform_build_type() {
 mkdir -p "$data_dir"
 conform_report=$data_dir/conform-report.json
 parse_lines=
-build_parse_lines && parse_lines=$bench_dir/.build/parse_lines ||
-    notes+=("RapidJSON parse-only floor skipped: no C++ compiler or RapidJSON headers")
+parse_buffer=
+build_floor parse_lines && parse_lines=$bench_dir/.build/parse_lines ||
+    notes+=("RapidJSON getline floor skipped: no C++ compiler or RapidJSON headers")
+build_floor parse_buffer && parse_buffer=$bench_dir/.build/parse_buffer ||
+    notes+=("RapidJSON buffer floor skipped: no C++ compiler or RapidJSON headers")
 have_ajv=
 if ensure_ajv; then
     have_ajv=1
@@ -276,7 +334,7 @@ work_dir=$data_dir/n$records
 generate "$records" "$work_dir"
 py_dir=$work_dir
 py_count=$records
-if ((records > py_records)); then
+if [[ -z $check_mode ]] && ((records > py_records)); then
     py_dir=$data_dir/n${records}-prefix$py_records
     py_count=$py_records
     prefix_of "$work_dir" "$py_records" "$py_dir"
@@ -335,3 +393,4 @@ for note in "${notes[@]}"; do
 done
 echo "(vs conform: time per record relative to conform; above 1 is slower, below 1 faster;" \
     "CPU s is the mean user+system time of a run)"
+[[ -z $check_mode ]] || guard_verdict

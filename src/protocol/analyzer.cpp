@@ -202,7 +202,7 @@ struct Analyzer::Impl {
         buffer.assign(line);
         allocator.Clear();
         rapidjson::Document message(&allocator);
-        message.ParseInsitu<k_line_parse_flags>(buffer.data());
+        parse_untrusted_line(message, line, buffer.data());
         if (message.HasParseError() || !message.IsObject()) {
             ++observation.invalid_lines;
             auto problem = message.HasParseError() ? classify_parse_error(message) : std::nullopt;

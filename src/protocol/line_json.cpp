@@ -3,9 +3,80 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace conform::protocol {
+
+namespace {
+
+constexpr std::uint64_t k_high_bits = 0x8080808080808080ULL;
+
+bool is_continuation(unsigned char byte, unsigned char low = 0x80, unsigned char high = 0xBF) {
+    return byte >= low && byte <= high;
+}
+
+// The length of the well-formed sequence that starts at `at` (a byte >= 0x80), or 0.
+std::size_t sequence_length(const unsigned char* at, std::size_t room) {
+    unsigned char lead = at[0];
+    if (lead >= 0xC2 && lead <= 0xDF) {
+        return room >= 2 && is_continuation(at[1]) ? 2 : 0;
+    }
+    if (lead >= 0xE0 && lead <= 0xEF) {
+        unsigned char low = lead == 0xE0 ? 0xA0 : 0x80;   // overlong
+        unsigned char high = lead == 0xED ? 0x9F : 0xBF;  // surrogates
+        return room >= 3 && is_continuation(at[1], low, high) && is_continuation(at[2]) ? 3 : 0;
+    }
+    if (lead >= 0xF0 && lead <= 0xF4) {
+        unsigned char low = lead == 0xF0 ? 0x90 : 0x80;   // overlong
+        unsigned char high = lead == 0xF4 ? 0x8F : 0xBF;  // above U+10FFFF
+        return room >= 4 && is_continuation(at[1], low, high) && is_continuation(at[2]) &&
+                       is_continuation(at[3])
+                   ? 4
+                   : 0;
+    }
+    return 0;
+}
+
+}  // namespace
+
+bool is_utf8(std::string_view text) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+    std::size_t size = text.size();
+    std::size_t at = 0;
+    while (at < size) {
+        std::uint64_t word = 0;
+        if (size - at >= sizeof word) {
+            std::memcpy(&word, bytes + at, sizeof word);
+            if ((word & k_high_bits) == 0) {
+                at += sizeof word;
+                continue;
+            }
+        }
+        if (bytes[at] < 0x80) {
+            ++at;
+            continue;
+        }
+        std::size_t length = sequence_length(bytes + at, size - at);
+        if (length == 0) {
+            return false;
+        }
+        at += length;
+    }
+    return true;
+}
+
+void parse_untrusted_line(rapidjson::Document& document, std::string_view line,
+                          char* line_in_place) {
+    constexpr unsigned k_without_utf8_check =
+        k_line_parse_flags & ~static_cast<unsigned>(rapidjson::kParseValidateEncodingFlag);
+    if (is_utf8(line)) {
+        document.ParseInsitu<k_without_utf8_check>(line_in_place);
+    } else {
+        document.ParseInsitu<k_line_parse_flags>(line_in_place);
+    }
+}
 
 std::optional<LineProblem> classify_parse_error(const rapidjson::Document& document) {
     std::size_t offset = document.GetErrorOffset();

@@ -15,6 +15,16 @@ namespace conform::protocol {
 inline constexpr unsigned k_line_parse_flags =
     rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
 
+// True when `text` is well-formed UTF-8 by the rules RapidJSON's kParseValidateEncodingFlag
+// applies (no overlong forms, no surrogates, nothing above U+10FFFF).
+bool is_utf8(std::string_view text);
+
+// Parses the NUL-terminated copy `line_in_place` of `line` in place with k_line_parse_flags. A line
+// that is_utf8() accepts is parsed without the parser's own UTF-8 check (the same result, at about
+// half the cost); any other line is parsed with it, so its error and offset are the parser's.
+void parse_untrusted_line(rapidjson::Document& document, std::string_view line,
+                          char* line_in_place);
+
 // What is wrong with a line that is not a readable JSON object. `breaks_message`: the line cannot
 // be an AirbyteMessage at all (invalid UTF-8, cut at the size limit), a MUST of AP-IO-1; otherwise
 // it is not JSON a reader can use (a SHOULD: the platform logs and skips such lines).

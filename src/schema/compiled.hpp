@@ -33,34 +33,63 @@ enum TypeBit : std::uint8_t {
     k_any_type = 0x7f,
 };
 
-struct PropertyEntry {
-    std::string_view name;
-    NodeId node = k_no_node;
-    std::uint32_t hash = 0;
-};
+// A property name as at most two words: for names of up to 16 bytes the words and the length
+// determine every byte, so comparing them is comparing the names.
+struct PackedName {
+    std::uint64_t head = 0;
+    std::uint64_t tail = 0;
+    std::size_t size = 0;
 
-// `properties` as an open-addressing hash table: looking a member up costs one hash of its name
-// and usually one comparison.
-class PropertyTable {
-public:
-    // Mixes the length with the first and last 8 bytes: constant time for long names, and
-    // names that share both ends only cost an extra comparison.
-    static std::uint32_t hash(std::string_view name) {
-        std::uint64_t head = 0;
-        std::uint64_t tail = 0;
+    static constexpr std::size_t k_exact_size = 16;
+
+    static PackedName of(std::string_view name) {
+        PackedName packed;
+        packed.size = name.size();
+        const char* bytes = name.data();
         if (name.size() >= 8) {
-            head = load8(name.data());
-            tail = load8(name.data() + name.size() - 8);
-        } else {
-            for (char c : name) {
-                head = (head << 8) | static_cast<unsigned char>(c);
-            }
+            packed.head = load<std::uint64_t>(bytes);
+            packed.tail = load<std::uint64_t>(bytes + name.size() - 8);
+        } else if (name.size() >= 4) {
+            packed.head = load<std::uint32_t>(bytes) |
+                          (std::uint64_t{load<std::uint32_t>(bytes + name.size() - 4)} << 32);
+        } else if (!name.empty()) {
+            packed.head = byte(bytes[0]) | (byte(bytes[name.size() / 2]) << 8) |
+                          (byte(bytes[name.size() - 1]) << 16);
         }
+        return packed;
+    }
+
+    bool same_words(const PackedName& other) const {
+        return head == other.head && tail == other.tail && size == other.size;
+    }
+
+    std::uint32_t hash() const {
         std::uint64_t mixed =
-            (head ^ (tail * 0x9E3779B97F4A7C15ULL) ^ name.size()) * 0xBF58476D1CE4E5B9ULL;
+            (head ^ (tail * 0x9E3779B97F4A7C15ULL) ^ size) * 0xBF58476D1CE4E5B9ULL;
         return static_cast<std::uint32_t>(mixed >> 32);
     }
 
+private:
+    template <typename Word>
+    static Word load(const char* bytes) {
+        Word value = 0;
+        std::memcpy(&value, bytes, sizeof value);
+        return value;
+    }
+
+    static std::uint64_t byte(char c) { return static_cast<unsigned char>(c); }
+};
+
+struct PropertyEntry {
+    std::string_view name;
+    NodeId node = k_no_node;
+    PackedName packed;
+};
+
+// `properties` as an open-addressing hash table: looking a member up costs one hash of its
+// packed name and usually one comparison of two words.
+class PropertyTable {
+public:
     bool empty() const { return m_entries.empty(); }
 
     // The property names, in the schema's order: what an unexpected name is compared with.
@@ -74,14 +103,14 @@ public:
     }
 
     void add(std::string_view name, NodeId node) {
-        m_entries.push_back({name, node, hash(name)});
+        m_entries.push_back({name, node, PackedName::of(name)});
         std::size_t capacity = 4;
         while (capacity < m_entries.size() * 2) {
             capacity *= 2;
         }
         m_slots.assign(capacity, 0);
         for (std::uint32_t i = 0; i < m_entries.size(); ++i) {
-            std::size_t slot = m_entries[i].hash & (capacity - 1);
+            std::size_t slot = m_entries[i].packed.hash() & (capacity - 1);
             while (m_slots[slot] != 0) {
                 slot = (slot + 1) & (capacity - 1);
             }
@@ -93,11 +122,13 @@ public:
         if (m_entries.empty()) {
             return nullptr;
         }
-        std::uint32_t name_hash = hash(name);
+        PackedName packed = PackedName::of(name);
         std::size_t mask = m_slots.size() - 1;
-        for (std::size_t slot = name_hash & mask; m_slots[slot] != 0; slot = (slot + 1) & mask) {
+        for (std::size_t slot = packed.hash() & mask; m_slots[slot] != 0;
+             slot = (slot + 1) & mask) {
             const PropertyEntry& entry = m_entries[m_slots[slot] - 1];
-            if (entry.hash == name_hash && same_bytes(entry.name, name)) {
+            if (entry.packed.same_words(packed) &&
+                (packed.size <= PackedName::k_exact_size || entry.name == name)) {
                 return &entry;
             }
         }
@@ -105,33 +136,6 @@ public:
     }
 
 private:
-    static std::uint64_t load8(const char* bytes) {
-        std::uint64_t value = 0;
-        std::memcpy(&value, bytes, sizeof value);
-        return value;
-    }
-
-    // Property names are short: comparing words beats a call to memcmp.
-    static bool same_bytes(std::string_view a, std::string_view b) {
-        std::size_t size = a.size();
-        if (size != b.size()) {
-            return false;
-        }
-        if (size < 8) {
-            for (std::size_t i = 0; i < size; ++i) {
-                if (a[i] != b[i]) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (size <= 16) {
-            return load8(a.data()) == load8(b.data()) &&
-                   load8(a.data() + size - 8) == load8(b.data() + size - 8);
-        }
-        return a == b;
-    }
-
     std::vector<PropertyEntry> m_entries;
     std::vector<std::uint32_t> m_slots;  // entry index + 1; 0 marks an empty slot
 };

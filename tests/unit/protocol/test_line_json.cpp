@@ -1,0 +1,103 @@
+#include <doctest/doctest.h>
+#include <rapidjson/document.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "protocol/line_json.hpp"
+
+using namespace conform::protocol;
+
+namespace {
+
+// RapidJSON's own verdict on `bytes` as the content of a JSON string.
+bool rapidjson_accepts_utf8(const std::string& bytes) {
+    std::string text = "[\"" + bytes + "\"]";
+    rapidjson::Document document;
+    document.Parse<k_line_parse_flags>(text.data(), text.size());
+    return !document.HasParseError();
+}
+
+// Bytes that are not JSON syntax inside a string (no control character, quote or backslash).
+std::vector<unsigned char> string_bytes() {
+    std::vector<unsigned char> bytes;
+    for (int byte = 0x20; byte <= 0xFF; ++byte) {
+        if (byte != '"' && byte != '\\') {
+            bytes.push_back(static_cast<unsigned char>(byte));
+        }
+    }
+    return bytes;
+}
+
+struct Parsed {
+    bool failed = false;
+    rapidjson::ParseErrorCode code = rapidjson::kParseErrorNone;
+    std::size_t offset = 0;
+};
+
+Parsed parsed_with(std::string line, bool fast) {
+    rapidjson::Document document;
+    if (fast) {
+        std::string copy = line;
+        parse_untrusted_line(document, line, copy.data());
+    } else {
+        document.ParseInsitu<k_line_parse_flags>(line.data());
+    }
+    return {document.HasParseError(), document.GetParseError(), document.GetErrorOffset()};
+}
+
+}  // namespace
+
+TEST_CASE("is_utf8: agrees with RapidJSON's validation on every lead and second byte") {
+    // The third byte at the edges of every continuation range; the fourth in, at and out of one.
+    const std::array<unsigned char, 11> thirds{0x20, 0x7F, 0x80, 0x8F, 0x90, 0x9F,
+                                               0xA0, 0xBF, 0xC0, 0xF4, 0xFF};
+    const std::array<unsigned char, 4> fourths{0x20, 0x80, 0xBF, 0xC0};
+    std::size_t disagreements = 0;
+    for (int lead = 0x80; lead <= 0xFF; ++lead) {
+        for (unsigned char second : string_bytes()) {
+            for (unsigned char third : thirds) {
+                for (unsigned char fourth : fourths) {
+                    std::string bytes{static_cast<char>(lead), static_cast<char>(second),
+                                      static_cast<char>(third), static_cast<char>(fourth)};
+                    disagreements += is_utf8(bytes) != rapidjson_accepts_utf8(bytes) ? 1 : 0;
+                }
+            }
+        }
+    }
+    CHECK(disagreements == 0);
+}
+
+TEST_CASE("is_utf8: ASCII words, sequences cut at the end, and the edges of the ranges") {
+    CHECK(is_utf8(""));
+    CHECK(is_utf8("{\"type\":\"RECORD\",\"record\":{\"stream\":\"users\"}}"));
+    CHECK(is_utf8("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF"));
+    CHECK_FALSE(is_utf8("0123456789abcde\xC3"));       // cut after the lead byte
+    CHECK_FALSE(is_utf8("0123456789ab\xF0\x9F\x98"));  // cut inside a 4-byte sequence
+    CHECK_FALSE(is_utf8("\xC0\xAF"));                  // overlong '/'
+    CHECK_FALSE(is_utf8("\xED\xA0\x80"));              // a UTF-16 surrogate
+    CHECK_FALSE(is_utf8("\xF4\x90\x80\x80"));          // above U+10FFFF
+    CHECK_FALSE(is_utf8("01234567\x80"));              // a lone continuation after a word
+}
+
+TEST_CASE("parse_untrusted_line: the same result and offset as the parser's own UTF-8 check") {
+    const std::vector<std::string> lines{
+        R"({"type":"RECORD","record":{"stream":"s","data":{"a":"caf\u00e9"}}})",
+        "{\"type\":\"LOG\",\"log\":{\"message\":\"caf\xC3\xA9\"}}",
+        "{\"type\":\"LOG\",\"log\":{\"message\":\"bad \xFF byte\"}}",
+        "{\"type\":\"LOG\"}\xFF",
+        "{\"a\":1,\"a\xC3\":2}",
+        "[1,2",
+        "{\"n\":1e999}",
+        R"({"s":"\ud800"})",
+    };
+    for (const auto& line : lines) {
+        CAPTURE(line);
+        Parsed fast = parsed_with(line, true);
+        Parsed checked = parsed_with(line, false);
+        CHECK(fast.failed == checked.failed);
+        CHECK(fast.code == checked.code);
+        CHECK(fast.offset == checked.offset);
+    }
+}
