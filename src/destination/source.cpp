@@ -53,8 +53,10 @@ public:
     process::Decision on_stdout_line(std::string_view line, std::uint64_t number,
                                      bool truncated) override {
         auto decision = m_analyzer.on_stdout_line(line, number, truncated);
+        // Echoes that come only once the input has ended (a destination that buffers its stdout)
+        // are not a write interrupted mid-sync: it is not killed then.
         if (m_matches && !truncated && read_echo(line, number) && m_kill_after > 0 &&
-            echoes.size() == m_kill_after) {
+            echoes.size() == m_kill_after && !input_ended_by_wait) {
             stop_asked = true;
             return process::Decision::stop;
         }
@@ -77,12 +79,16 @@ public:
             m_all_read_at = now;
         }
         input_ended_by_wait = now - *m_all_read_at >= m_end_input_after;
+        if (input_ended_by_wait) {
+            echoes_at_input_end = echoes.size();
+        }
         return input_ended_by_wait;
     }
 
     std::vector<Echo> echoes;
     bool stop_asked = false;
     bool input_ended_by_wait = false;
+    std::size_t echoes_at_input_end = 0;
 
 private:
     // True when `line` is a STATE message: it is kept as an echo.
@@ -304,18 +310,26 @@ struct DestinationSource::Impl {
         run.killed = observer.stop_asked &&
                      run.observation.process.stop_reason == process::StopReason::requested;
         if (kill_after > 0 && !run.killed) {
-            run.not_killed =
-                observer.stop_asked
-                    ? fmt::format("it ended on its own ({}) right at its STATE echo {}",
-                                  run.outcome(), kill_after)
-                    : fmt::format("it echoed {} STATE(s) before it ended ({}), not {}{}",
-                                  run.echoes.size(), run.outcome(), kill_after,
-                                  observer.input_ended_by_wait
-                                      ? "; it had read all its input and echoed no more, so its "
-                                        "input was ended"
-                                      : "");
+            run.not_killed = why_not_killed(run, observer, kill_after);
         }
         return run;
+    }
+
+    static std::string why_not_killed(const Run& run, const RunObserver& observer,
+                                      std::size_t kill_after) {
+        if (observer.stop_asked) {
+            return fmt::format("it ended on its own ({}) right at its STATE echo {}", run.outcome(),
+                               kill_after);
+        }
+        if (observer.input_ended_by_wait) {
+            return fmt::format(
+                "it had read all its input and echoed {} STATE(s), not {}, so its input was "
+                "ended; it echoed {} after that and ended ({}): nothing was interrupted",
+                observer.echoes_at_input_end, kill_after,
+                run.echoes.size() - observer.echoes_at_input_end, run.outcome());
+        }
+        return fmt::format("it echoed {} STATE(s) before it ended ({}), not {}", run.echoes.size(),
+                           run.outcome(), kill_after);
     }
 
     Run write(const std::string& label, const Input& input, int sync, ScenarioState& state,

@@ -27,6 +27,14 @@ conform_destination_case(reference_passes_strict - none --strict --expect-skippe
 # on an input larger than a pipe holds: waited for, not a failure.
 conform_destination_case(backpressure_is_not_a_failure - none --quirk pause_reading
                          --set input.records_per_stream=400 --expect-skipped none)
+# A destination whose echoes come only at the end of its input (a Python destination without
+# PYTHONUNBUFFERED): the write to be killed is never interrupted, so the kill checks skip saying
+# so; they passed, killing it in the burst of echoes after everything had landed.
+set(unkilled dst-kill-resume:dst.messages_valid,dst-kill-resume:dst.overwrite_interrupted_keeps_prior)
+set(unkilled ${unkilled},dst-kill-resume:dst.resume_no_loss,dst-kill-resume:dst.secrets_not_leaked)
+set(unkilled ${unkilled},dst-kill-resume:dst.state_after_commit,dst-kill-resume:dst.write_exit)
+conform_destination_case(buffered_echoes_not_killed - none --quirk echo_at_end
+                         --expect-skipped ${unkilled})
 # GLOBAL and LEGACY states: one position for every stream, echoed and resumed the same way.
 conform_destination_case(global_states - none --set input.state_type=GLOBAL)
 conform_destination_case(legacy_states - none --set input.state_type=LEGACY)
