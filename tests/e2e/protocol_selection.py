@@ -53,7 +53,8 @@ def meltano_setup(folder, args):
 def destination_setup(folder, args):
     from destination_case import write_test_config
     setup = argparse.Namespace(destination=args.destination, fixtures=args.fixtures,
-                               fault="dedup_keeps_first", quirk=None, set=None)
+                               fault="dedup_keeps_first", quirk=None, set=None,
+                               known_failure=None)
     # dst.state_* are judged in two scenarios of seven; dst-check* names two others. The kill
     # lands right after the 2nd STATE echo, and whether the destination wrote the next stream's
     # rows before it is a race: the verdicts are the same, the notes and counts not always.
