@@ -587,19 +587,20 @@ void refuse_source_flags(const RunFlags& flags, const BuiltinProtocol& protocol)
     }
 }
 
-// Runs the scenarios of a protocol with its own test config: `load(path)` reads it, `Source`
-// runs them with `checks`.
-template <typename Source, typename Load, typename Checks>
+// Runs the scenarios of a protocol with its own test config: `load(path)` reads it, the source
+// `make_source(config, checks, {})` makes runs them.
+template <typename Load, typename MakeSource, typename Checks>
 int run_builtin_command(const RunFlags& flags, int argc, char** argv,
-                        const BuiltinProtocol& protocol, Load load, const Checks& checks) {
+                        const BuiltinProtocol& protocol, Load load, MakeSource make_source,
+                        const Checks& checks) {
     refuse_source_flags(flags, protocol);
     auto config = load(flags.test_config);
     apply_image_flags(flags, config.image);
     auto console = report::make_console_reporter(stdout, flags.verbose);
     InterruptAwareReporter reporter(*console);
-    Source source(config, checks);
+    auto source = make_source(config, checks, {});
     return run_source(
-        source, flags, argc, argv, config.known_failures, *console, reporter,
+        *source, flags, argc, argv, config.known_failures, *console, reporter,
         [&config, &protocol](report::RunReport& report) {
             report.test_config = config.origin.string();
             report.protocol = std::string(protocol.protocol);
@@ -612,26 +613,27 @@ int run_builtin_command(const RunFlags& flags, int argc, char** argv,
 
 // A test config with "protocol": "meltano-extension" runs the extension suite (docs/meltano.md).
 int run_meltano_command(const RunFlags& flags, int argc, char** argv) {
-    return run_builtin_command<meltano::MeltanoSource>(
+    return run_builtin_command(
         flags, argc, argv,
         {"an extension test config", "docs/meltano.md", report::k_meltano_extension},
-        meltano::load_test_config, checks::meltano_checks());
+        meltano::load_test_config, meltano::make_meltano_source, checks::meltano_checks());
 }
 
 // A test config with "protocol": "singer" runs the Singer suite (docs/singer.md).
 int run_singer_command(const RunFlags& flags, int argc, char** argv) {
-    return run_builtin_command<singer::SingerSource>(
+    return run_builtin_command(
         flags, argc, argv, {"a Singer test config", "docs/singer.md", report::k_singer},
-        singer::load_test_config, checks::singer_checks());
+        singer::load_test_config, singer::make_singer_source, checks::singer_checks());
 }
 
 // A test config with "protocol": "airbyte-destination" runs the destination suite
 // (docs/destinations.md).
 int run_destination_command(const RunFlags& flags, int argc, char** argv) {
-    return run_builtin_command<destination::DestinationSource>(
+    return run_builtin_command(
         flags, argc, argv,
         {"a destination test config", "docs/destinations.md", report::k_airbyte_destination, true},
-        destination::load_test_config, checks::destination_checks());
+        destination::load_test_config, destination::make_destination_source,
+        checks::destination_checks());
 }
 
 std::vector<diff::AcceptedChange> accepted_changes_of(const config::TestConfig& config) {
@@ -717,10 +719,10 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
                                                              : protocol::KeySpelling::estuary;
     auto console = report::make_console_reporter(stdout, flags.verbose, config.extensions);
     InterruptAwareReporter reporter(*console);
-    suite::AirbyteSource source(config, std::move(scenarios), checks::airbyte_checks(),
-                                source_options, reporter);
+    auto source = suite::make_airbyte_source(config, std::move(scenarios), checks::airbyte_checks(),
+                                             source_options, reporter);
     return run_source(
-        source, flags, argc, argv, config.known_failures, *console, reporter,
+        *source, flags, argc, argv, config.known_failures, *console, reporter,
         [&](report::RunReport& report) {
             report.test_config = config.origin.string();
             report.claimed_extensions = config.extensions;

@@ -115,7 +115,6 @@ private:
     const protocol::Secrets& m_secrets;
 };
 
-engine::Matching match(const Check& check, const Scenario& scenario);
-const Check* find_check(const Checks& checks, std::string_view id);
+using engine::find_check;
 
 }  // namespace conform::destination

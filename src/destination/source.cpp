@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "container/launcher.hpp"
+#include "engine/scenarios.hpp"
 #include "json/parse.hpp"
 #include "process/workdir.hpp"
 #include "protocol/analyzer.hpp"
@@ -186,14 +187,16 @@ report::RunSummary summarize(const VerifyRun& verify) {
     return summary;
 }
 
-}  // namespace
-
-struct DestinationSource::Impl {
+// The destination scenarios against one Airbyte destination: it writes generated (or recorded)
+// input on the destination's stdin, kills and resumes it, reads back what landed with the test
+// config's verify command, and judges the checks with the steps their needs matched. Only this
+// file sees it: the header gives out make_destination_source.
+struct DestinationSource final : engine::ScenarioSource {
     const TestConfig& config;
     const Checks& checks;
     Executor executor;
     Catalog catalog;
-    std::vector<Scenario> scenarios;
+    std::vector<Scenario> scenario_table;
     std::vector<engine::ScenarioHeader> headers;
     std::vector<InputPtr> syncs;  // sync 1 and sync 2
     InputPtr unknown_stream;
@@ -210,15 +213,13 @@ struct DestinationSource::Impl {
         std::vector<const protocol::LineJudge*> judges;
     };
 
-    Impl(const TestConfig& test_config, const Checks& table, Executor run)
+    DestinationSource(const TestConfig& test_config, const Checks& table, Executor start)
         : config(test_config),
           checks(table),
-          executor(std::move(run)),
+          executor(std::move(start)),
           catalog(test_config.catalog_text, test_config.catalog_origin),
-          scenarios(builtin_scenarios(table)) {
-        for (const auto& scenario : scenarios) {
-            headers.push_back({scenario.id, std::string(k_suite), scenario.title, scenario.checks});
-        }
+          scenario_table(builtin_scenarios(table)),
+          headers(engine::headers_of(scenario_table, k_suite)) {
         for (const auto& [id, reason] : config.not_served) {
             if (find_check(checks, id) == nullptr) {
                 std::vector<std::string> ids;
@@ -244,7 +245,21 @@ struct DestinationSource::Impl {
         }
     }
 
-    void prepare() {
+    const std::vector<engine::ScenarioHeader>& scenarios() const override { return headers; }
+
+    engine::Target target() const override {
+        if (launcher) {
+            return {launcher->describe(), {}, {}};
+        }
+        return {
+            config.image ? config.image->image : fmt::format("{}", fmt::join(config.command, " ")),
+            {},
+            {}};
+    }
+
+    std::string mask(std::string_view text) const override { return secrets.redact(text); }
+
+    void prepare() override {
         if (config.image) {
             auto image = *config.image;
             image.env.insert(config.env.begin(), config.env.end());
@@ -264,7 +279,7 @@ struct DestinationSource::Impl {
     }
 
     process::RunResult start(const process::LaunchSpec& spec, process::Observer& observer) const {
-        return executor ? executor(spec, observer) : process::run(spec, observer);
+        return process::run_with(executor, spec, observer);
     }
 
     // One run of the destination: `args` and the files given as flags, `input` on stdin.
@@ -508,9 +523,9 @@ struct DestinationSource::Impl {
         return std::nullopt;
     }
 
-    report::ScenarioResult run_scenario(std::size_t index, const std::vector<std::string>& selected,
-                                        bool strict) {
-        const auto& scenario = scenarios[index];
+    report::ScenarioResult run(std::size_t index, const std::vector<std::string>& selected,
+                               bool strict) override {
+        const auto& scenario = scenario_table[index];
         report::ScenarioResult result;
         result.id = scenario.id;
         result.suite = std::string(k_suite);
@@ -564,8 +579,8 @@ struct DestinationSource::Impl {
         return result;
     }
 
-    engine::PlannedScenario plan(std::size_t index) const {
-        const auto& scenario = scenarios[index];
+    engine::PlannedScenario plan(std::size_t index) const override {
+        const auto& scenario = scenario_table[index];
         engine::PlannedScenario planned;
         for (const auto& step : scenario.steps) {
             std::string what(to_string(step.roles().back()));
@@ -586,6 +601,8 @@ struct DestinationSource::Impl {
         return planned;
     }
 };
+
+}  // namespace
 
 bool Run::exited_cleanly() const {
     return process().stop_reason == process::StopReason::none && process().exit.succeeded();
@@ -617,51 +634,18 @@ bool Run::has_trace_error() const {
     return false;
 }
 
-DestinationSource::DestinationSource(const TestConfig& config, const Checks& checks,
-                                     Executor executor)
-    : m_impl(std::make_unique<Impl>(config, checks, std::move(executor))) {}
-
-DestinationSource::~DestinationSource() = default;
-
-const std::vector<engine::ScenarioHeader>& DestinationSource::scenarios() const {
-    return m_impl->headers;
-}
-
-void DestinationSource::prepare() {
-    m_impl->prepare();
-}
-
-engine::Target DestinationSource::target() const {
-    if (m_impl->launcher) {
-        return {m_impl->launcher->describe(), {}, {}};
-    }
-    return {m_impl->config.image ? m_impl->config.image->image
-                                 : fmt::format("{}", fmt::join(m_impl->config.command, " ")),
-            {},
-            {}};
-}
-
-report::ScenarioResult DestinationSource::run(std::size_t index,
-                                              const std::vector<std::string>& checks, bool strict) {
-    return m_impl->run_scenario(index, checks, strict);
-}
-
-engine::PlannedScenario DestinationSource::plan(std::size_t index) const {
-    return m_impl->plan(index);
-}
-
-std::string DestinationSource::mask(std::string_view text) const {
-    return m_impl->secrets.redact(text);
+std::unique_ptr<engine::ScenarioSource> make_destination_source(const TestConfig& config,
+                                                                const Checks& checks,
+                                                                Executor executor) {
+    return std::make_unique<DestinationSource>(config, checks, std::move(executor));
 }
 
 report::RunReport run_destination_suite(const TestConfig& config, const Checks& checks,
                                         const engine::RunOptions& options,
                                         report::Reporter& reporter, Executor executor) {
-    DestinationSource source(config, checks, std::move(executor));
-    auto report = engine::run(source, options, reporter);
-    report.test_config = config.origin.string();
-    report.protocol = std::string(report::k_airbyte_destination);
-    return report;
+    auto source = make_destination_source(config, checks, std::move(executor));
+    return engine::run_builtin_suite(*source, options, reporter, config.origin,
+                                     report::k_airbyte_destination);
 }
 
 }  // namespace conform::destination

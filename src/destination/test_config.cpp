@@ -6,6 +6,7 @@
 
 #include "config/test_config.hpp"
 #include "engine/scenarios.hpp"
+#include "engine/test_config.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
 #include "schema/user_document.hpp"
@@ -15,6 +16,8 @@
 namespace conform::destination {
 
 namespace {
+
+using engine::seconds_or;
 
 constexpr std::string_view k_protocol = "airbyte-destination";
 
@@ -43,14 +46,6 @@ std::map<std::string, std::string> string_map(const rapidjson::Value& object) {
 // A command given as one string (split as a shell would, without expansion) or as argv.
 std::vector<std::string> command_of(const rapidjson::Value& value) {
     return value.IsString() ? config::split_command_line(value.GetString()) : strings_of(value);
-}
-
-std::chrono::milliseconds seconds_or(const rapidjson::Value& object, const char* name,
-                                     std::chrono::milliseconds fallback) {
-    if (!object.IsObject() || !object.HasMember(name)) {
-        return fallback;
-    }
-    return std::chrono::milliseconds(static_cast<std::int64_t>(object[name].GetDouble() * 1000));
 }
 
 Handling handling_named(std::string_view name) {
@@ -171,7 +166,26 @@ void read_behaviour(const rapidjson::Value& document, TestConfig& config) {
         config.write_timeout = seconds_or(timeouts, "write", config.write_timeout);
         config.verify_timeout = seconds_or(timeouts, "verify", config.verify_timeout);
     }
-    config.grace = seconds_or(document, "grace_seconds", config.grace);
+}
+
+// Reads what only a destination's test config says, with the files it names; problems the schema
+// cannot express go to `problems`.
+void read_keys(const rapidjson::Value& document, TestConfig& config,
+               std::vector<schema::Problem>& problems) {
+    read_destination(document["destination"], config, problems);
+    config.config_text =
+        read_text_file(resolve_under(config.base_dir, document["config"].GetString()));
+    if (document.HasMember("invalid_config")) {
+        config.invalid_config_text =
+            read_text_file(resolve_under(config.base_dir, document["invalid_config"].GetString()));
+    }
+    auto catalog = resolve_under(config.base_dir, document["catalog"].GetString());
+    config.catalog_text = read_text_file(catalog);
+    config.catalog_origin = catalog.string();
+    if (document.HasMember("input")) {
+        read_input(document["input"], config);
+    }
+    read_behaviour(document, config);
 }
 
 }  // namespace
@@ -193,35 +207,9 @@ bool is_destination_test_config(const std::filesystem::path& path) {
 }
 
 TestConfig load_test_config(const std::filesystem::path& path) {
-    schema::UserDocument file(read_text_file(path), path.string(), test_config_schema(),
-                              {"destination test config", "destination-test-config.schema.json"});
-    const auto& document = file.root();
-    TestConfig config;
-    config.origin = path;
-    config.base_dir = std::filesystem::absolute(path).parent_path();
-    std::vector<schema::Problem> problems;
-    read_destination(document["destination"], config, problems);
-    config.config_text =
-        read_text_file(resolve_under(config.base_dir, document["config"].GetString()));
-    if (document.HasMember("invalid_config")) {
-        config.invalid_config_text =
-            read_text_file(resolve_under(config.base_dir, document["invalid_config"].GetString()));
-    }
-    if (document.HasMember("known_failures")) {
-        config.known_failures =
-            resolve_under(config.base_dir, document["known_failures"].GetString());
-    }
-    auto catalog = resolve_under(config.base_dir, document["catalog"].GetString());
-    config.catalog_text = read_text_file(catalog);
-    config.catalog_origin = catalog.string();
-    if (document.HasMember("input")) {
-        read_input(document["input"], config);
-    }
-    read_behaviour(document, config);
-    if (!problems.empty()) {
-        file.fail(problems);
-    }
-    return config;
+    return engine::load_test_config<TestConfig>(
+        path, test_config_schema(),
+        {"destination test config", "destination-test-config.schema.json"}, read_keys);
 }
 
 }  // namespace conform::destination

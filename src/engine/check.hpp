@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -16,5 +17,13 @@ struct CheckInfo {
     report::Level level = report::Level::must;
     std::string_view title;
 };
+
+// The check of `checks` (any protocol's table: rows with an `info`) whose id is `id`, or nullptr.
+template <typename CheckT>
+const CheckT* find_check(const std::vector<CheckT>& checks, std::string_view id) {
+    auto found = std::find_if(checks.begin(), checks.end(),
+                              [id](const CheckT& check) { return check.info.id == id; });
+    return found == checks.end() ? nullptr : &*found;
+}
 
 }  // namespace conform::engine

@@ -30,4 +30,14 @@ bool declares_protocol(const std::filesystem::path& path, std::string_view proto
            std::string_view(it->value.GetString()) == protocol;
 }
 
+report::RunReport run_builtin_suite(ScenarioSource& source, const RunOptions& options,
+                                    report::Reporter& reporter,
+                                    const std::filesystem::path& test_config,
+                                    std::string_view protocol) {
+    auto report = run(source, options, reporter);
+    report.test_config = test_config.string();
+    report.protocol = std::string(protocol);
+    return report;
+}
+
 }  // namespace conform::engine

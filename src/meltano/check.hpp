@@ -56,7 +56,6 @@ private:
     const TestConfig& m_config;
 };
 
-engine::Matching match(const Check& check, const Scenario& scenario);
-const Check* find_check(const Checks& checks, std::string_view id);
+using engine::find_check;
 
 }  // namespace conform::meltano

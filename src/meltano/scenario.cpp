@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "engine/scenarios.hpp"
 #include "meltano/check.hpp"
 #include "util/error.hpp"
@@ -53,20 +51,6 @@ std::vector<Role> Step::roles() const {
         roles.push_back(Role::debug_logs);
     }
     return roles;
-}
-
-engine::Matching match(const Check& check, const Scenario& scenario) {
-    std::vector<engine::StepShape<Role>> shapes;
-    for (const auto& step : scenario.steps) {
-        shapes.push_back({step.id, step.roles()});
-    }
-    return engine::match_needs(check.needs, shapes, [](Role role) { return to_string(role); });
-}
-
-const Check* find_check(const Checks& checks, std::string_view id) {
-    auto found = std::find_if(checks.begin(), checks.end(),
-                              [id](const Check& check) { return check.info.id == id; });
-    return found == checks.end() ? nullptr : &*found;
 }
 
 std::vector<const CommandResult*> Inputs::runs(std::size_t need, Purpose purpose) const {
@@ -156,10 +140,7 @@ std::vector<Scenario> scenario_table() {
 
 std::vector<Scenario> builtin_scenarios(const std::vector<Check>& checks) {
     auto scenarios = scenario_table();
-    engine::bind_checks(
-        scenarios, checks,
-        [](const std::vector<Check>& table, std::string_view id) { return find_check(table, id); },
-        [](const Check& check, const Scenario& scenario) { return match(check, scenario); });
+    engine::bind_checks(scenarios, checks);
     return scenarios;
 }
 

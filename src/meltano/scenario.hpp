@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/needs.hpp"
+#include "engine/scenarios.hpp"
 
 // The Meltano extension suite's scenarios as data: steps of typed kinds, and the checks that read
 // them through their needs (engine/needs.hpp), matched when the suite is first built.
@@ -39,16 +40,10 @@ struct Step {
     std::vector<Role> roles() const;
 };
 
-struct Scenario {
-    std::string id;
-    std::string title;
-    // What the test config or the machine must provide: "probe" (conform's probe stands in for
-    // the wrapped program), "log_json" (the extension supports MELTANO_LOG_JSON).
-    std::vector<std::string> requires_;
-    std::vector<Step> steps;
-    std::vector<std::string> checks;
-    std::vector<engine::Matching> inputs;  // per check, the steps each of its needs reads
-};
+// A scenario of the table. Its `requires_` say what the test config or the machine must provide:
+// "probe" (conform's probe stands in for the wrapped program), "log_json" (the extension supports
+// MELTANO_LOG_JSON).
+using Scenario = engine::Scenario<Step>;
 
 // The suite name of the extension scenarios, accepted by --only/--skip.
 inline constexpr std::string_view k_suite = "meltano";

@@ -284,7 +284,7 @@ CommandResult Session::run(const Command& step) {
     Collector collector(m_secrets);
     try {
         auto spec = launch_spec(step, env, cwd);
-        auto run = m_executor ? m_executor(spec, collector) : process::run(spec, collector);
+        auto run = process::run_with(m_executor, spec, collector);
         result.started = true;
         result.exit = run.exit;
         result.timed_out = run.stop_reason == process::StopReason::timeout;

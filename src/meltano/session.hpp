@@ -89,9 +89,8 @@ struct CommandResult {
     std::string outcome() const;
 };
 
-// Starts one process and feeds its stdout to the observer until it ends. The default is
-// process::run; tests substitute a fake extension that spawns nothing.
-using Executor = std::function<process::RunResult(const process::LaunchSpec&, process::Observer&)>;
+// Starts one process; tests substitute a fake extension that spawns nothing.
+using Executor = process::Executor;
 
 // Runs commands natively or in the test config's image, with a private scratch folder for
 // projects, the probe and its records. Not thread-safe.

@@ -105,28 +105,39 @@ report::RunSummary summarize(const CommandResult& result) {
     return summary;
 }
 
-}  // namespace
-
-struct MeltanoSource::Impl {
+// The extension scenarios against one extension: each scenario's steps run through a Session and
+// the checks are judged with the steps their needs matched. Only this file sees it: the header
+// gives out make_meltano_source.
+struct MeltanoSource final : engine::ScenarioSource {
     const TestConfig& config;
     const Checks& checks;
     Executor executor;
-    std::vector<Scenario> scenarios;
+    std::vector<Scenario> scenario_table;
     std::vector<engine::ScenarioHeader> headers;
     protocol::Secrets secrets;
     std::optional<Session> session;
     std::optional<std::string> health_problem;
 
-    Impl(const TestConfig& test_config, const Checks& table, Executor run)
+    MeltanoSource(const TestConfig& test_config, const Checks& table, Executor start)
         : config(test_config),
           checks(table),
-          executor(std::move(run)),
-          scenarios(builtin_scenarios(table)),
-          secrets(secrets_of(test_config)) {
-        for (const auto& scenario : scenarios) {
-            headers.push_back({scenario.id, std::string(k_suite), scenario.title, scenario.checks});
-        }
+          executor(std::move(start)),
+          scenario_table(builtin_scenarios(table)),
+          headers(engine::headers_of(scenario_table, k_suite)),
+          secrets(secrets_of(test_config)) {}
+
+    const std::vector<engine::ScenarioHeader>& scenarios() const override { return headers; }
+
+    void prepare() override {
+        session.emplace(config, secrets, executor);
+        check_health();
     }
+
+    engine::Target target() const override {
+        return {session ? session->describe_target() : std::string(), {}, {}};
+    }
+
+    std::string mask(std::string_view text) const override { return secrets.redact(text); }
 
     // What one scenario's steps share: the project folder that `initialize` set up.
     struct ScenarioState {
@@ -488,9 +499,9 @@ struct MeltanoSource::Impl {
         return std::nullopt;
     }
 
-    report::ScenarioResult run_scenario(std::size_t index, const std::vector<std::string>& selected,
-                                        bool strict) {
-        const auto& scenario = scenarios[index];
+    report::ScenarioResult run(std::size_t index, const std::vector<std::string>& selected,
+                               bool strict) override {
+        const auto& scenario = scenario_table[index];
         ScenarioState state;
         return engine::run_scenario<StepResult>(
             scenario, k_suite, selected, strict, unmet_requirement(scenario),
@@ -502,64 +513,39 @@ struct MeltanoSource::Impl {
                 return engine::judge(*find_check(checks, id), Inputs(steps, matching, config),
                                      circumstances);
             },
-            [](const StepResult& step, report::ScenarioResult& result) {
-                for (const auto& run : step.runs) {
-                    result.runs.push_back(summarize(run));
-                }
-            });
+            summarize);
+    }
+
+    engine::PlannedScenario plan(std::size_t index) const override {
+        const auto& scenario = scenario_table[index];
+        engine::PlannedScenario planned;
+        if (auto unmet = unmet_requirement(scenario)) {
+            planned.unmet = *unmet;
+            return planned;
+        }
+        for (const auto& step : scenario.steps) {
+            planned.lines.push_back(fmt::format("step {:<22} {}", step.id, to_string(step.kind)));
+            planned.runs += 1;
+        }
+        planned.exact = false;  // the commands depend on the test config and what describe lists
+        return planned;
     }
 };
 
-MeltanoSource::MeltanoSource(const TestConfig& config, const Checks& checks, Executor executor)
-    : m_impl(std::make_unique<Impl>(config, checks, std::move(executor))) {}
+}  // namespace
 
-MeltanoSource::~MeltanoSource() = default;
-
-const std::vector<engine::ScenarioHeader>& MeltanoSource::scenarios() const {
-    return m_impl->headers;
-}
-
-void MeltanoSource::prepare() {
-    m_impl->session.emplace(m_impl->config, m_impl->secrets, m_impl->executor);
-    m_impl->check_health();
-}
-
-engine::Target MeltanoSource::target() const {
-    return {m_impl->session ? m_impl->session->describe_target() : std::string(), {}, {}};
-}
-
-report::ScenarioResult MeltanoSource::run(std::size_t index, const std::vector<std::string>& checks,
-                                          bool strict) {
-    return m_impl->run_scenario(index, checks, strict);
-}
-
-engine::PlannedScenario MeltanoSource::plan(std::size_t index) const {
-    const auto& scenario = m_impl->scenarios[index];
-    engine::PlannedScenario planned;
-    if (auto unmet = m_impl->unmet_requirement(scenario)) {
-        planned.unmet = *unmet;
-        return planned;
-    }
-    for (const auto& step : scenario.steps) {
-        planned.lines.push_back(fmt::format("step {:<22} {}", step.id, to_string(step.kind)));
-        planned.runs += 1;
-    }
-    planned.exact = false;  // the commands depend on the test config and what describe lists
-    return planned;
-}
-
-std::string MeltanoSource::mask(std::string_view text) const {
-    return m_impl->secrets.redact(text);
+std::unique_ptr<engine::ScenarioSource> make_meltano_source(const TestConfig& config,
+                                                            const Checks& checks,
+                                                            Executor executor) {
+    return std::make_unique<MeltanoSource>(config, checks, std::move(executor));
 }
 
 report::RunReport run_extension_suite(const TestConfig& config, const Checks& checks,
                                       const engine::RunOptions& options, report::Reporter& reporter,
                                       Executor executor) {
-    MeltanoSource source(config, checks, std::move(executor));
-    auto report = engine::run(source, options, reporter);
-    report.test_config = config.origin.string();
-    report.protocol = std::string(report::k_meltano_extension);
-    return report;
+    auto source = make_meltano_source(config, checks, std::move(executor));
+    return engine::run_builtin_suite(*source, options, reporter, config.origin,
+                                     report::k_meltano_extension);
 }
 
 }  // namespace conform::meltano

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/scenarios.hpp"
+#include "engine/test_config.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
 #include "schema/user_document.hpp"
@@ -14,6 +15,9 @@
 namespace conform::meltano {
 
 namespace {
+
+using engine::seconds_or;
+using engine::strings_of;
 
 constexpr std::string_view k_protocol = "meltano-extension";
 
@@ -27,26 +31,8 @@ std::string string_or(const rapidjson::Value& object, const char* name, std::str
     return object.HasMember(name) ? std::string(object[name].GetString()) : std::move(fallback);
 }
 
-std::vector<std::string> strings_of(const rapidjson::Value& object, const char* name) {
-    std::vector<std::string> out;
-    if (object.HasMember(name)) {
-        for (const auto& item : object[name].GetArray()) {
-            out.emplace_back(item.GetString());
-        }
-    }
-    return out;
-}
-
 bool bool_or(const rapidjson::Value& object, const char* name, bool fallback) {
     return object.HasMember(name) ? object[name].GetBool() : fallback;
-}
-
-std::chrono::milliseconds seconds_or(const rapidjson::Value& object, const char* name,
-                                     std::chrono::milliseconds fallback) {
-    if (!object.IsObject() || !object.HasMember(name)) {
-        return fallback;
-    }
-    return std::chrono::milliseconds(static_cast<std::int64_t>(object[name].GetDouble() * 1000));
 }
 
 std::optional<container::ImageSettings> image_of(const rapidjson::Value& extension) {
@@ -123,20 +109,10 @@ void read_commands(const rapidjson::Value& document, TestConfig& config,
     }
 }
 
-}  // namespace
-
-bool is_meltano_test_config(const std::filesystem::path& path) {
-    return engine::declares_protocol(path, k_protocol);
-}
-
-TestConfig load_test_config(const std::filesystem::path& path) {
-    schema::UserDocument file(read_text_file(path), path.string(), test_config_schema(),
-                              {"test config", "docs/meltano.md"});
-    const auto& document = file.root();
-    TestConfig config;
-    config.origin = path;
-    config.base_dir = std::filesystem::absolute(path).parent_path();
-    std::vector<schema::Problem> problems;
+// Reads what only an extension's test config says; problems the schema cannot express go to
+// `problems`.
+void read_keys(const rapidjson::Value& document, TestConfig& config,
+               std::vector<schema::Problem>& problems) {
     read_extension(document["extension"], config, problems);
     read_commands(document, config, problems);
     if (document.HasMember("logging")) {
@@ -150,15 +126,17 @@ TestConfig load_test_config(const std::filesystem::path& path) {
             seconds_or(document["timeouts"], "command", config.command_timeout);
         config.stdin_timeout = seconds_or(document["timeouts"], "stdin", config.stdin_timeout);
     }
-    if (document.HasMember("known_failures")) {
-        config.known_failures =
-            resolve_under(config.base_dir, document["known_failures"].GetString());
-    }
-    config.grace = seconds_or(document, "grace_seconds", config.grace);
-    if (!problems.empty()) {
-        file.fail(problems);
-    }
-    return config;
+}
+
+}  // namespace
+
+bool is_meltano_test_config(const std::filesystem::path& path) {
+    return engine::declares_protocol(path, k_protocol);
+}
+
+TestConfig load_test_config(const std::filesystem::path& path) {
+    return engine::load_test_config<TestConfig>(path, test_config_schema(),
+                                                {"test config", "docs/meltano.md"}, read_keys);
 }
 
 }  // namespace conform::meltano

@@ -1177,6 +1177,10 @@ RunResult run(const LaunchSpec& spec, Observer& observer) {
     return child_run.run();
 }
 
+RunResult run_with(const Executor& executor, const LaunchSpec& spec, Observer& observer) {
+    return executor ? executor(spec, observer) : run(spec, observer);
+}
+
 void stop_all_running() {
     RunningGroups::instance().terminate_all();
 }

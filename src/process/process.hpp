@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -129,6 +130,13 @@ struct RunResult {
 // the process exits, and always reaps it. Throws conform::Error (internal) only when the process
 // cannot be started at all (the message names argv[0] and the OS error).
 RunResult run(const LaunchSpec& spec, Observer& observer);
+
+// What starts a process for a protocol's source: run() when empty; a test puts a fake in its
+// place that answers without spawning anything.
+using Executor = std::function<RunResult(const LaunchSpec&, Observer&)>;
+
+// `executor`'s run of `spec`, or run() when `executor` is empty.
+RunResult run_with(const Executor& executor, const LaunchSpec& spec, Observer& observer);
 
 // Stops every process started by run() that is still running (SIGTERM, then SIGKILL after its
 // grace period, plus its stop_command). Safe to call from a signal-handling thread; used on Ctrl-C.

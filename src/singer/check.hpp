@@ -69,7 +69,6 @@ private:
     const Catalog* m_catalog;
 };
 
-engine::Matching match(const Check& check, const Scenario& scenario);
-const Check* find_check(const Checks& checks, std::string_view id);
+using engine::find_check;
 
 }  // namespace conform::singer

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/needs.hpp"
+#include "engine/scenarios.hpp"
 
 // The Singer suite's scenarios as data: steps of typed kinds, and the checks that read them
 // through their needs (engine/needs.hpp), matched when the suite is first built.
@@ -41,16 +42,10 @@ struct Step {
     bool syncs() const;
 };
 
-struct Scenario {
-    std::string id;
-    std::string title;
-    // What the test config or the tap must provide: "about", "properties", "batch_config",
-    // "invalid_config", "two_streams", "incremental", "start_date", "currently_syncing".
-    std::vector<std::string> requires_;
-    std::vector<Step> steps;
-    std::vector<std::string> checks;
-    std::vector<engine::Matching> inputs;  // per check, the steps each of its needs reads
-};
+// A scenario of the table. Its `requires_` say what the test config or the tap must provide:
+// "about", "properties", "batch_config", "invalid_config", "two_streams", "incremental",
+// "start_date", "currently_syncing".
+using Scenario = engine::Scenario<Step>;
 
 // The suite name of the Singer scenarios, accepted by --only/--skip.
 inline constexpr std::string_view k_suite = "singer";

@@ -94,13 +94,15 @@ std::optional<std::string> median_text(const std::vector<protocol::CursorValue>&
     return texts[texts.size() / 2];
 }
 
-}  // namespace
-
-struct SingerSource::Impl {
+// The Singer scenarios against one tap: `prepare` asks for --about and discovers the catalog
+// once; each scenario's steps run the tap with catalogs, states and configs conform writes, and
+// the checks are judged on the steps their needs matched. Only this file sees it: the header gives
+// out make_singer_source.
+struct SingerSource final : engine::ScenarioSource {
     const TestConfig& config;
     const Checks& checks;
     Executor executor;
-    std::vector<Scenario> scenarios;
+    std::vector<Scenario> scenario_table;
     std::vector<engine::ScenarioHeader> headers;
     process::PrivateDir dir;
     std::unique_ptr<container::Launcher> launcher;
@@ -117,15 +119,26 @@ struct SingerSource::Impl {
     std::set<std::string> full_table;
     int runs_started = 0;
 
-    Impl(const TestConfig& test_config, const Checks& table, Executor run)
+    SingerSource(const TestConfig& test_config, const Checks& table, Executor start)
         : config(test_config),
           checks(table),
-          executor(std::move(run)),
-          scenarios(builtin_scenarios(table)) {
-        for (const auto& scenario : scenarios) {
-            headers.push_back({scenario.id, std::string(k_suite), scenario.title, scenario.checks});
+          executor(std::move(start)),
+          scenario_table(builtin_scenarios(table)),
+          headers(engine::headers_of(scenario_table, k_suite)) {}
+
+    const std::vector<engine::ScenarioHeader>& scenarios() const override { return headers; }
+
+    engine::Target target() const override {
+        engine::Target target;
+        target.description = launcher ? launcher->describe() : std::string();
+        if (!version.empty()) {
+            target.version = version;
+            target.version_source = "--about";
         }
+        return target;
     }
+
+    std::string mask(std::string_view text) const override { return secrets.redact(text); }
 
     std::vector<std::string> config_secrets() const {
         std::vector<std::string> values;
@@ -167,7 +180,7 @@ struct SingerSource::Impl {
         try {
             auto spec = launcher->prepare(call);
             run.command_line = shell_join(spec.argv);
-            run.process = executor ? executor(spec, reader) : process::run(spec, reader);
+            run.process = process::run_with(executor, spec, reader);
             run.started = true;
             run.timed_out = run.process.stop_reason == process::StopReason::timeout;
         } catch (const Error& error) {
@@ -218,7 +231,7 @@ struct SingerSource::Impl {
         return run;
     }
 
-    void prepare() {
+    void prepare() override {
         if (config.image) {
             launcher = container::make_image_launcher(*config.image);
         } else {
@@ -671,9 +684,9 @@ struct SingerSource::Impl {
         return result;
     }
 
-    report::ScenarioResult run_scenario(std::size_t index, const std::vector<std::string>& selected,
-                                        bool strict) {
-        const auto& scenario = scenarios[index];
+    report::ScenarioResult run(std::size_t index, const std::vector<std::string>& selected,
+                               bool strict) override {
+        const auto& scenario = scenario_table[index];
         auto unmet = unmet_requirement(scenario);
         auto judges = unmet ? std::vector<const MessageJudge*>() : judges_of(scenario, selected);
         const Catalog* known = catalog ? &*catalog : nullptr;
@@ -687,69 +700,38 @@ struct SingerSource::Impl {
                 return engine::judge(*find_check(checks, id),
                                      Inputs(steps, matching, config, known), circumstances);
             },
-            [](const StepResult& step, report::ScenarioResult& result) {
-                for (const auto& run : step.runs) {
-                    result.runs.push_back(summarize(run));
-                }
-            });
+            summarize);
+    }
+
+    engine::PlannedScenario plan(std::size_t index) const override {
+        const auto& scenario = scenario_table[index];
+        engine::PlannedScenario planned;
+        if (auto unmet = unmet_requirement(scenario)) {
+            planned.unmet = *unmet;
+            return planned;
+        }
+        for (const auto& step : scenario.steps) {
+            planned.lines.push_back(fmt::format("step {:<22} {}", step.id, to_string(step.kind)));
+            planned.runs += step.kind == Role::about || step.kind == Role::discover ? 0 : 1;
+            planned.exact = planned.exact && step.kind != Role::resumed;
+        }
+        return planned;
     }
 };
 
-SingerSource::SingerSource(const TestConfig& config, const Checks& checks, Executor executor)
-    : m_impl(std::make_unique<Impl>(config, checks, std::move(executor))) {}
+}  // namespace
 
-SingerSource::~SingerSource() = default;
-
-const std::vector<engine::ScenarioHeader>& SingerSource::scenarios() const {
-    return m_impl->headers;
-}
-
-void SingerSource::prepare() {
-    m_impl->prepare();
-}
-
-engine::Target SingerSource::target() const {
-    engine::Target target;
-    target.description = m_impl->launcher ? m_impl->launcher->describe() : std::string();
-    if (!m_impl->version.empty()) {
-        target.version = m_impl->version;
-        target.version_source = "--about";
-    }
-    return target;
-}
-
-report::ScenarioResult SingerSource::run(std::size_t index, const std::vector<std::string>& checks,
-                                         bool strict) {
-    return m_impl->run_scenario(index, checks, strict);
-}
-
-engine::PlannedScenario SingerSource::plan(std::size_t index) const {
-    const auto& scenario = m_impl->scenarios[index];
-    engine::PlannedScenario planned;
-    if (auto unmet = m_impl->unmet_requirement(scenario)) {
-        planned.unmet = *unmet;
-        return planned;
-    }
-    for (const auto& step : scenario.steps) {
-        planned.lines.push_back(fmt::format("step {:<22} {}", step.id, to_string(step.kind)));
-        planned.runs += step.kind == Role::about || step.kind == Role::discover ? 0 : 1;
-        planned.exact = planned.exact && step.kind != Role::resumed;
-    }
-    return planned;
-}
-
-std::string SingerSource::mask(std::string_view text) const {
-    return m_impl->secrets.redact(text);
+std::unique_ptr<engine::ScenarioSource> make_singer_source(const TestConfig& config,
+                                                           const Checks& checks,
+                                                           Executor executor) {
+    return std::make_unique<SingerSource>(config, checks, std::move(executor));
 }
 
 report::RunReport run_singer_suite(const TestConfig& config, const Checks& checks,
                                    const engine::RunOptions& options, report::Reporter& reporter,
                                    Executor executor) {
-    SingerSource source(config, checks, std::move(executor));
-    auto report = engine::run(source, options, reporter);
-    report.test_config = config.origin.string();
-    report.protocol = std::string(report::k_singer);
-    return report;
+    auto source = make_singer_source(config, checks, std::move(executor));
+    return engine::run_builtin_suite(*source, options, reporter, config.origin, report::k_singer);
 }
 
 }  // namespace conform::singer

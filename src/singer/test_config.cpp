@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "engine/scenarios.hpp"
+#include "engine/test_config.hpp"
 #include "json/parse.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
@@ -18,30 +19,15 @@ namespace conform::singer {
 
 namespace {
 
+using engine::seconds_or;
+using engine::strings_of;
+
 constexpr std::string_view k_protocol = "singer";
 
 const schema::Schema& test_config_schema() {
     static const schema::Schema k_schema =
         schema::Schema::compile_text(resources::find("singer-test-config.schema.json"));
     return k_schema;
-}
-
-std::vector<std::string> strings_of(const rapidjson::Value& object, const char* name) {
-    std::vector<std::string> out;
-    if (object.HasMember(name)) {
-        for (const auto& item : object[name].GetArray()) {
-            out.emplace_back(item.GetString());
-        }
-    }
-    return out;
-}
-
-std::chrono::milliseconds seconds_or(const rapidjson::Value& object, const char* name,
-                                     std::chrono::milliseconds fallback) {
-    if (!object.IsObject() || !object.HasMember(name)) {
-        return fallback;
-    }
-    return std::chrono::milliseconds(static_cast<std::int64_t>(object[name].GetDouble() * 1000));
 }
 
 // The text of the JSON file `path` names, which must hold an object (a tap's config is one).
@@ -91,20 +77,9 @@ void read_tap(const rapidjson::Value& tap, TestConfig& config) {
     }
 }
 
-}  // namespace
-
-bool is_singer_test_config(const std::filesystem::path& path) {
-    return engine::declares_protocol(path, k_protocol);
-}
-
-TestConfig load_test_config(const std::filesystem::path& path) {
-    schema::UserDocument file(read_text_file(path), path.string(), test_config_schema(),
-                              {"test config", "singer-test-config.schema.json"});
-    const auto& document = file.root();
-    TestConfig config;
-    config.origin = path;
-    config.base_dir = std::filesystem::absolute(path).parent_path();
-    std::vector<schema::Problem> problems;
+// Reads what only a tap's test config says; problems the schema cannot express go to `problems`.
+void read_keys(const rapidjson::Value& document, TestConfig& config,
+               std::vector<schema::Problem>& problems) {
     read_tap(document["tap"], config);
     config.config_text = json_file(document, "config", config.base_dir, problems).value_or("{}");
     config.invalid_config_text = json_file(document, "invalid_config", config.base_dir, problems);
@@ -144,15 +119,17 @@ TestConfig load_test_config(const std::filesystem::path& path) {
         config.discover_timeout = seconds_or(timeouts, "discover", config.discover_timeout);
         config.sync_timeout = seconds_or(timeouts, "sync", config.sync_timeout);
     }
-    if (document.HasMember("known_failures")) {
-        config.known_failures =
-            resolve_under(config.base_dir, document["known_failures"].GetString());
-    }
-    config.grace = seconds_or(document, "grace_seconds", config.grace);
-    if (!problems.empty()) {
-        file.fail(problems);
-    }
-    return config;
+}
+
+}  // namespace
+
+bool is_singer_test_config(const std::filesystem::path& path) {
+    return engine::declares_protocol(path, k_protocol);
+}
+
+TestConfig load_test_config(const std::filesystem::path& path) {
+    return engine::load_test_config<TestConfig>(
+        path, test_config_schema(), {"test config", "singer-test-config.schema.json"}, read_keys);
 }
 
 }  // namespace conform::singer

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 namespace conform::suite {
 
 namespace {
@@ -96,12 +94,6 @@ std::vector<const protocol::LineJudge*> judges_of(const Checks& checks,
         }
     }
     return judges;
-}
-
-const Check* find_check(const Checks& checks, std::string_view id) {
-    auto found = std::find_if(checks.begin(), checks.end(),
-                              [id](const Check& check) { return check.info.id == id; });
-    return found == checks.end() ? nullptr : &*found;
 }
 
 }  // namespace conform::suite

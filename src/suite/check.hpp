@@ -106,7 +106,6 @@ report::CheckResult judge(const Check& check, const engine::Matching& matching,
 std::vector<const protocol::LineJudge*> judges_of(const Checks& checks,
                                                   const std::vector<std::string>& ids);
 
-// The check `id` of `checks`, or null.
-const Check* find_check(const Checks& checks, std::string_view id);
+using engine::find_check;
 
 }  // namespace conform::suite

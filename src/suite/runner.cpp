@@ -166,9 +166,14 @@ std::vector<engine::ScenarioHeader> headers_of(const std::vector<Scenario>& scen
     return headers;
 }
 
-struct AirbyteSource::Impl {
+namespace {
+
+// The Airbyte-protocol scenarios against one connector: it sets up (spec for the secrets, the
+// catalog), runs each scenario's steps, judges the checks with the steps their needs matched, and
+// reports progress as runs go. Only this file sees it: the header gives out make_airbyte_source.
+struct AirbyteSource final : engine::ScenarioSource {
     const config::TestConfig& config;
-    std::vector<Scenario> scenarios;
+    std::vector<Scenario> suite_scenarios;
     std::vector<engine::ScenarioHeader> headers;
     const Checks& checks;
     SourceOptions options;
@@ -185,16 +190,25 @@ struct AirbyteSource::Impl {
     std::size_t scenario_counter = 0;
     std::size_t run_counter = 0;
 
-    Impl(const config::TestConfig& test_config, std::vector<Scenario> all, const Checks& table,
-         SourceOptions source_options, report::Reporter& sink)
+    AirbyteSource(const config::TestConfig& test_config, std::vector<Scenario> all,
+                  const Checks& table, SourceOptions source_options, report::Reporter& sink)
         : config(test_config),
-          scenarios(std::move(all)),
-          headers(headers_of(scenarios)),
+          suite_scenarios(std::move(all)),
+          headers(headers_of(suite_scenarios)),
           checks(table),
           options(std::move(source_options)),
           reporter(sink) {}
 
-    void prepare() {
+    const std::vector<engine::ScenarioHeader>& scenarios() const override { return headers; }
+
+    engine::Target target() const override {
+        auto version = launcher->version();
+        return {launcher->describe(), version.value, version.source};
+    }
+
+    std::string mask(std::string_view text) const override { return secrets.redact(text); }
+
+    void prepare() override {
         if (config.image) {
             auto image = *config.image;
             image.env.insert(config.env.begin(), config.env.end());
@@ -480,7 +494,7 @@ struct AirbyteSource::Impl {
     }
 
     process::RunResult start(const process::LaunchSpec& spec, process::Observer& observer) const {
-        return options.executor ? options.executor(spec, observer) : process::run(spec, observer);
+        return process::run_with(options.executor, spec, observer);
     }
 
     // The records a tailing step must deliver before new data is injected: the first run of the
@@ -759,9 +773,9 @@ struct AirbyteSource::Impl {
         return std::nullopt;
     }
 
-    report::ScenarioResult run_scenario(std::size_t index, const std::vector<std::string>& selected,
-                                        bool strict) {
-        const auto& scenario = scenarios[index];
+    report::ScenarioResult run(std::size_t index, const std::vector<std::string>& selected,
+                               bool strict) override {
+        const auto& scenario = suite_scenarios[index];
         report::ScenarioResult result;
         result.id = scenario.id;
         result.suite = scenario.suite;
@@ -822,7 +836,8 @@ struct AirbyteSource::Impl {
         return protocol::load_catalog(document, origin, config.volatile_fields);
     }
 
-    engine::PlannedScenario plan_of(const Scenario& scenario) const {
+    engine::PlannedScenario plan(std::size_t index) const override {
+        const auto& scenario = suite_scenarios[index];
         engine::PlannedScenario planned;
         if (auto unmet = unmet_requirement(scenario, given_catalog(), false)) {
             planned.unmet = *unmet;
@@ -840,46 +855,23 @@ struct AirbyteSource::Impl {
     }
 };
 
-AirbyteSource::AirbyteSource(const config::TestConfig& test_config, std::vector<Scenario> scenarios,
-                             const Checks& checks, SourceOptions options,
-                             report::Reporter& progress)
-    : m_impl(std::make_unique<Impl>(test_config, std::move(scenarios), checks, std::move(options),
-                                    progress)) {}
+}  // namespace
 
-AirbyteSource::~AirbyteSource() = default;
-
-const std::vector<engine::ScenarioHeader>& AirbyteSource::scenarios() const {
-    return m_impl->headers;
-}
-
-void AirbyteSource::prepare() {
-    m_impl->prepare();
-}
-
-engine::Target AirbyteSource::target() const {
-    auto version = m_impl->launcher->version();
-    return {m_impl->launcher->describe(), version.value, version.source};
-}
-
-report::ScenarioResult AirbyteSource::run(std::size_t index, const std::vector<std::string>& checks,
-                                          bool strict) {
-    return m_impl->run_scenario(index, checks, strict);
-}
-
-engine::PlannedScenario AirbyteSource::plan(std::size_t index) const {
-    return m_impl->plan_of(m_impl->scenarios[index]);
-}
-
-std::string AirbyteSource::mask(std::string_view text) const {
-    return m_impl->secrets.redact(text);
+std::unique_ptr<engine::ScenarioSource> make_airbyte_source(const config::TestConfig& test_config,
+                                                            std::vector<Scenario> scenarios,
+                                                            const Checks& checks,
+                                                            SourceOptions options,
+                                                            report::Reporter& progress) {
+    return std::make_unique<AirbyteSource>(test_config, std::move(scenarios), checks,
+                                           std::move(options), progress);
 }
 
 report::RunReport run_suites(const config::TestConfig& test_config, std::vector<Scenario> scenarios,
                              const Checks& checks, const engine::RunOptions& options,
                              SourceOptions source_options, report::Reporter& reporter) {
-    AirbyteSource source(test_config, std::move(scenarios), checks, std::move(source_options),
-                         reporter);
-    auto report = engine::run(source, options, reporter);
+    auto source = make_airbyte_source(test_config, std::move(scenarios), checks,
+                                      std::move(source_options), reporter);
+    auto report = engine::run(*source, options, reporter);
     report.test_config = test_config.origin.string();
     report.claimed_extensions = test_config.extensions;
     return report;

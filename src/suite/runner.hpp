@@ -1,6 +1,5 @@
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,9 +14,8 @@
 
 namespace conform::suite {
 
-// Starts one process and feeds its output to the observer until it ends. The default is
-// process::run; tests substitute a fake that answers with canned NDJSON and spawns nothing.
-using Executor = std::function<process::RunResult(const process::LaunchSpec&, process::Observer&)>;
+// Starts one process; tests substitute a fake that answers with canned NDJSON and spawns nothing.
+using Executor = process::Executor;
 
 struct SourceOptions {
     protocol::KeySpelling spelling = protocol::KeySpelling::estuary;
@@ -27,30 +25,17 @@ struct SourceOptions {
 // The Airbyte-protocol scenarios against one connector, for the engine's run loop: it sets up
 // (spec for the secrets, the catalog), runs each scenario's steps, judges the checks with the
 // steps their needs matched, and reports progress to `progress` as runs go.
-class AirbyteSource : public engine::ScenarioSource {
-public:
-    AirbyteSource(const config::TestConfig& test_config, std::vector<Scenario> scenarios,
-                  const Checks& checks, SourceOptions options, report::Reporter& progress);
-    ~AirbyteSource() override;
-
-    const std::vector<engine::ScenarioHeader>& scenarios() const override;
-    void prepare() override;
-    engine::Target target() const override;
-    report::ScenarioResult run(std::size_t index, const std::vector<std::string>& checks,
-                               bool strict) override;
-    engine::PlannedScenario plan(std::size_t index) const override;
-    std::string mask(std::string_view text) const override;
-
-private:
-    struct Impl;
-    std::unique_ptr<Impl> m_impl;
-};
+std::unique_ptr<engine::ScenarioSource> make_airbyte_source(const config::TestConfig& test_config,
+                                                            std::vector<Scenario> scenarios,
+                                                            const Checks& checks,
+                                                            SourceOptions options,
+                                                            report::Reporter& progress);
 
 // The scenarios and checks as the engine's run loop sees them.
 std::vector<engine::ScenarioHeader> headers_of(const std::vector<Scenario>& scenarios);
 
-// Runs `scenarios` against the connector of `test_config`: the engine's loop over an
-// AirbyteSource, with the run report's Airbyte fields (test config, claimed extensions) set.
+// Runs `scenarios` against the connector of `test_config`: the engine's loop over the Airbyte
+// source, with the run report's Airbyte fields (test config, claimed extensions) set.
 report::RunReport run_suites(const config::TestConfig& test_config, std::vector<Scenario> scenarios,
                              const Checks& checks, const engine::RunOptions& options,
                              SourceOptions source_options, report::Reporter& reporter);

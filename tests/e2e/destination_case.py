@@ -82,14 +82,8 @@ def main():
 
     with harness.temporary_folder("dst-e2e") as folder:
         test_config = write_test_config(folder, args)
-        report_path = os.path.join(folder, "report.json")
-        junit_path = os.path.join(folder, "report.xml")
-        command = [args.conform, "run", "--test-config", test_config, "--report-json",
-                   report_path, "--junit", junit_path]
-        if args.strict:
-            command.append("--strict")
-        if args.only:
-            command += ["--only", args.only]
+        command, report_path, junit_path = harness.run_command(args.conform, test_config, folder,
+                                                               args)
         completed = harness.run(command)
         report = harness.load_report(report_path, completed)
         with open(junit_path) as source:
@@ -110,11 +104,7 @@ def main():
         statuses = harness.statuses(report).get(args.known_failure, set())
         if "expected-failure" not in statuses:
             problems.append(f"{args.known_failure}: {sorted(statuses)}, expected expected-failure")
-    if args.expect_skipped is not None:
-        wanted = harness.check_set(args.expect_skipped)
-        skipped = harness.skipped_pairs(report)
-        if skipped != wanted:
-            problems.append(f"skipped: {sorted(skipped)}; expected exactly: {sorted(wanted)}")
+    problems += harness.skipped_problems(report, args.expect_skipped)
     harness.fail_with_output(problems, completed)
     harness.print_not_passing(seen, "caught")
     print(f"ok: {args.fault or args.quirk or 'no fault'} -> {sorted(expected) or 'all checks pass'}")

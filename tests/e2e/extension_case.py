@@ -68,14 +68,8 @@ def main():
 
     with harness.temporary_folder("mx-e2e") as folder:
         test_config = write_test_config(folder, args)
-        report_path = os.path.join(folder, "report.json")
-        junit_path = os.path.join(folder, "report.xml")
-        command = [args.conform, "run", "--test-config", test_config, "--report-json",
-                   report_path, "--junit", junit_path]
-        if args.strict:
-            command.append("--strict")
-        if args.only:
-            command += ["--only", args.only]
+        command, report_path, junit_path = harness.run_command(args.conform, test_config, folder,
+                                                               args)
         before = harness.container_names(args.runtime, args.global_arg) if args.image else []
         completed = harness.run(command)
         left = harness.leftover_containers(args.runtime, args.global_arg, completed.pid,

@@ -7,7 +7,9 @@
   after it); `ConformIn` runs conform in one folder and loads the JSON files it writes there.
 - Reports: `load_json`, `load_report` (fails, with conform's output, when no report was written),
   `checks_with_status`, `not_passing` (failed or warned), `skipped_pairs`, `statuses`, `scenario`,
-  `describe`; the case drivers' verdict (`check_set`, `verdict_problems`, `fail_with_output`).
+  `describe`; the case drivers' command line (`run_command`: `conform run` of a test config with
+  --strict and --only) and verdict (`check_set`, `verdict_problems`, `skipped_problems`,
+  `fail_with_output`).
 - Events and leftovers: `wait_for` (an event, with a safety-net limit), `children_of`,
   `command_line`, `container_names`, `leftover_containers` (containers of one conform process
   that still exist), `processes_with_env` (processes carrying a marker in their environment).
@@ -143,6 +145,21 @@ def describe(check):
     return check.get("note", "")
 
 
+def run_command(conform, test_config, folder, args, junit=True):
+    """`conform run` of `test_config` for a case driver, with the case's --strict and --only and
+    its reports in `folder`: (command, JSON report path, JUnit path or None without `junit`)."""
+    report_path = os.path.join(folder, "report.json")
+    junit_path = os.path.join(folder, "report.xml") if junit else None
+    command = [conform, "run", "--test-config", test_config, "--report-json", report_path]
+    if junit:
+        command += ["--junit", junit_path]
+    if args.strict:
+        command.append("--strict")
+    if args.only:
+        command += ["--only", args.only]
+    return command, report_path, junit_path
+
+
 def check_set(text):
     """The checks of a CHECK[,CHECK...] option; 'none' is the empty set."""
     return set() if text == "none" else set(text.split(","))
@@ -159,6 +176,18 @@ def verdict_problems(report, completed, expected):
     if completed.returncode != expected_exit:
         problems.append(f"exit code {completed.returncode}, expected {expected_exit}")
     return seen, problems
+
+
+def skipped_problems(report, expect_skipped):
+    """The problem when the skipped SCENARIO:CHECK pairs of `report` are not exactly those of an
+    --expect-skipped option (a check_set); none when the option was not given (None)."""
+    if expect_skipped is None:
+        return []
+    wanted = check_set(expect_skipped)
+    skipped = skipped_pairs(report)
+    if skipped == wanted:
+        return []
+    return [f"skipped: {sorted(skipped)}; expected exactly: {sorted(wanted)}"]
 
 
 def fail_with_output(problems, completed, stdout_tail=6000):

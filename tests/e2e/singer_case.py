@@ -85,14 +85,8 @@ def main():
         tap = os.path.join(folder, "tap")
         shutil.copytree(args.tap_dir, tap, ignore=shutil.ignore_patterns("__pycache__"))
         test_config = write_test_config(tap, args)
-        report_path = os.path.join(folder, "report.json")
-        junit_path = os.path.join(folder, "report.xml")
-        command = [args.conform, "run", "--test-config", test_config, "--report-json",
-                   report_path, "--junit", junit_path]
-        if args.strict:
-            command.append("--strict")
-        if args.only:
-            command += ["--only", args.only]
+        command, report_path, junit_path = harness.run_command(args.conform, test_config, folder,
+                                                               args)
         completed = harness.run(command, timeout=900)
         if args.expect_input_error is not None:
             expect_input_error(completed, args.expect_input_error)

@@ -1,4 +1,4 @@
-// The dst.* checks through the engine's executor seam: the real DestinationSource, engine and
+// The dst.* checks through the engine's executor seam: the real destination source, engine and
 // checks judge a fake destination (fake_destination.hpp), correct and with one fault at a time.
 // Every check passes on the correct destination (its code judged something) and fails or warns
 // on its fault, and on that fault only.
@@ -9,6 +9,8 @@
 
 #include "checks/checks.hpp"
 #include "fake_destination.hpp"
+// After the fake, whose status_of and message_of it uses.
+#include "../fault_cases.hpp"
 
 using namespace conform;
 using namespace conform::testing;
@@ -106,17 +108,12 @@ TEST_CASE("dst checks: each fault is caught by the check meant for it, and by no
     std::set<std::string> proven;
     for (const auto& fault : cases) {
         auto report = run_destination(with(fault.fault));
-        INFO(std::string(fault.name), ": ", message_of(report, fault.check));
         INFO("not passing: ", names(not_passing(report)));
-        CHECK(status_of(report, fault.check) == std::string(fault.status));
-        CHECK(contains(message_of(report, fault.check), fault.message));
+        check_caught(report, fault);
         CHECK(not_passing(report) == std::set<std::string>{fault.check});
         proven.insert(fault.check);
     }
-    for (const auto& check : checks::destination_checks()) {
-        INFO("no fault proves ", check.info.id);
-        CHECK(proven.contains(std::string(check.info.id)));
-    }
+    check_every_check_proven(checks::destination_checks(), proven);
 }
 
 TEST_CASE("dst checks: SHOULD findings fail under --strict") {
