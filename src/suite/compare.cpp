@@ -59,6 +59,20 @@ RecordSet RecordSet::only(std::vector<std::uint64_t> positions) const {
     return subset;
 }
 
+RecordSet RecordSet::where(const Filter& keep) const {
+    RecordSet subset = *this;
+    for (auto& part : subset.m_parts) {
+        if (part.keep) {
+            part.keep = [first = part.keep, keep](const protocol::RecordEntry& entry) {
+                return first(entry) && keep(entry);
+            };
+        } else {
+            part.keep = keep;
+        }
+    }
+    return subset;
+}
+
 std::uint64_t RecordSet::size() const {
     bool filtered = std::any_of(m_parts.begin(), m_parts.end(),
                                 [](const Part& part) { return static_cast<bool>(part.keep); });
@@ -324,10 +338,12 @@ DiffCounts diff_records(const RecordSet& expected, const RecordSet& actual, Comp
         expected, actual, expected_by, actual_by,
         [&](const PlacedKey& key) {
             ++counts.missing_count;
+            ++counts.by_stream[key.stream].missing;
             missing.offer(key);
         },
         [&](const PlacedKey& key) {
             ++counts.extra_count;
+            ++counts.by_stream[key.stream].extra;
             extra.offer(key);
         });
     counts.examples.missing = resolve(expected, missing.sorted());
@@ -356,6 +372,7 @@ DiffCounts lost_records(const RecordSet& expected, const RecordSet& actual, std:
     Smallest<PlacedKey, ByLine> lost(keep);
     match_lost(expected, actual, [&](const PlacedKey& key) {
         ++counts.missing_count;
+        ++counts.by_stream[key.stream].missing;
         lost.offer(key);
     });
     counts.examples.missing = resolve(expected, lost.sorted());

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ public:
     RecordRef at(std::uint64_t position) const;
     // The records at `positions` (sorted) only: a subset of this set.
     RecordSet only(std::vector<std::uint64_t> positions) const;
+    // The records of the set that `keep` also keeps.
+    RecordSet where(const Filter& keep) const;
 
     // Records in the set (a scan when filtered).
     std::uint64_t size() const;
@@ -66,10 +69,15 @@ struct MultisetDiff {
 
 // Compares two record multisets. Keeps at most `keep` examples of each kind (missing ones first
 // by line, extra ones in order) but counts all of them in `missing_count` / `extra_count`.
+struct StreamCounts {
+    std::uint64_t missing = 0;
+    std::uint64_t extra = 0;
+};
 struct DiffCounts {
     MultisetDiff examples;
     std::uint64_t missing_count = 0;
     std::uint64_t extra_count = 0;
+    std::map<std::uint32_t, StreamCounts> by_stream;  // the counts above, per stream
 };
 DiffCounts diff_records(const RecordSet& expected, const RecordSet& actual, CompareBy expected_by,
                         CompareBy actual_by, std::size_t keep = 5);

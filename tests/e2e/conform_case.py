@@ -2,7 +2,7 @@
 """Runs the built conform against the reference connector and checks the verdict.
 
     conform_case.py --conform BIN --connector BIN --fixtures DIR [--fault NAME] [--image IMAGE
-                    --runtime RUNTIME ...] [--strict] --expect CHECK[,CHECK...]|none
+                    --runtime RUNTIME ...] [--strict] [--keyless] --expect CHECK[,CHECK...]|none
 
 Writes a test config in a fresh temporary folder (faults are passed to the connector through
 REFERENCE_CONNECTOR_FAULTS, which it applies to every command), runs `conform run` with a JSON
@@ -32,6 +32,8 @@ def main():
     parser.add_argument("--expect-skipped",
                         help="scenario/check pairs (SCENARIO:CHECK, comma separated, or 'none') "
                              "that must be exactly the skipped ones")
+    parser.add_argument("--keyless", action="store_true",
+                        help="the configured catalog names no primary key")
     parser.add_argument("--keep", help="copy the test folder and report here (debugging)")
     args = parser.parse_args()
     expected = harness.check_set(args.expect)
@@ -45,6 +47,8 @@ def main():
                                                       junit=False)
         if args.extension_keys:
             command += ["--extension-keys", args.extension_keys]
+        if args.keyless:
+            harness.strip_keys(folder)
         before = harness.container_names(args.runtime, args.global_arg) if args.image else []
         completed = harness.run(command)
         left = harness.leftover_containers(args.runtime, args.global_arg, completed.pid,

@@ -27,20 +27,10 @@ import xml.etree.ElementTree as ElementTree
 import harness
 
 
-def strip_keys(folder):
-    """The fixtures' configured catalog without any primary key."""
-    path = os.path.join(folder, "configured_catalog.json")
-    catalog = harness.load_json(path)
-    for entry in catalog["streams"]:
-        entry.pop("primary_key", None)
-        entry["stream"].pop("source_defined_primary_key", None)
-    harness.write_file(folder, "configured_catalog.json", catalog, indent=2)
-
-
 def write_test_config(folder, args, changes=""):
     harness.copy_fixtures(folder, args.fixtures)
     if args.keyless:
-        strip_keys(folder)
+        harness.strip_keys(folder)
     connector = {"command": [os.path.abspath(args.connector)],
                  "env": {"CONFORM_REF_CHANGES": changes}}
     if args.image:

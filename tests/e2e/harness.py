@@ -294,6 +294,16 @@ def connector_config(fixtures, folder):
     return write_file(folder, "config.json", text.replace("${CONFORM_SCRATCH}", folder))
 
 
+def strip_keys(folder):
+    """The fixtures' configured catalog without any primary key."""
+    path = os.path.join(folder, "configured_catalog.json")
+    catalog = load_json(path)
+    for entry in catalog["streams"]:
+        entry.pop("primary_key", None)
+        entry["stream"].pop("source_defined_primary_key", None)
+    write_file(folder, "configured_catalog.json", catalog, indent=2)
+
+
 def write_test_config(folder, fixtures, connector=None, fault="", image=None, runtime="podman",
                       global_args=None, claims=CLAIMS, read_timeout=8, grace_seconds=1):
     """Copies the fixtures into folder and writes folder/conform.json: the reference connector

@@ -440,6 +440,16 @@ private:
         return line;
     }
 
+    // A generator seeded once per read gives a resumed read other values.
+    std::string note_after(int from) const {
+        if (from == 0 || !m_model.resume_regenerates_notes) {
+            return m_note;
+        }
+        auto regenerated = m_note;
+        regenerated.replace(regenerated.rfind(R"("n")"), 3, R"("n2")");
+        return regenerated;
+    }
+
     // Events after `from` up to `last`, in range, with a STATE after every 2 (or 4).
     void events(int from, int last, std::vector<std::string>& lines) const {
         int every = m_model.states_every_4 ? 4 : 2;
@@ -448,7 +458,7 @@ private:
             bool skipped = from > 0 && m_model.resume_skips_second && seq == from + 2;
             if (!skipped && m_range.includes(static_cast<std::uint32_t>(seq) * 0x10000000u)) {
                 lines.push_back(record_line(
-                    "events", fmt::format(R"({{"id":{0},"seq":{0},{1}}})", seq, m_note)));
+                    "events", fmt::format(R"({{"id":{0},"seq":{0},{1}}})", seq, note_after(from))));
                 ++since_state;
             }
             if (seq % every == 0) {

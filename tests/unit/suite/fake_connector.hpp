@@ -101,8 +101,9 @@ struct SourceModel {
     bool states_every_4 = false;      // the last 2 events are after the final STATE
     bool state_ahead = false;         // an events STATE claims the next record too
     bool resume_inclusive = false;
-    bool resume_skips_second = false;    // resumed, the window's second record is never emitted
-    bool resume_skips_new_data = false;  // resumed from a final state: nothing new delivered
+    bool resume_skips_second = false;       // resumed, the window's second record is never emitted
+    bool resume_regenerates_notes = false;  // resumed, every event has another note (seeded once)
+    bool resume_skips_new_data = false;     // resumed from a final state: nothing new delivered
     bool inject_adds_nothing = false;
     bool plain_read_misses_injected = false;  // only a tailing read sees what was injected
     bool hangs_without_tail = false;

@@ -264,3 +264,22 @@ TEST_CASE("comparisons give the same answers when the sets span several partitio
         diff_records(expected_set, actual_set, CompareBy::content, CompareBy::content);
     CHECK(by_content.missing_count == missing + changed);
 }
+
+TEST_CASE("diff_records and lost_records count per stream; where() narrows a filtered set") {
+    auto expected = run_of("expected", {{0, 1}, {0, 2}, {1, 3}, {1, 4}, {1, 5}});
+    auto actual = run_of("actual", {{0, 1}, {1, 3}, {1, 6}, {1, 7}, {0, 8}});
+    auto diff = diff_records(RecordSet(expected), RecordSet(actual), CompareBy::content,
+                             CompareBy::content);
+    CHECK(diff.by_stream.at(0).missing == 1);
+    CHECK(diff.by_stream.at(0).extra == 1);
+    CHECK(diff.by_stream.at(1).missing == 2);
+    CHECK(diff.by_stream.at(1).extra == 2);
+    auto lost = lost_records(RecordSet(expected), RecordSet(actual));
+    CHECK(lost.by_stream.at(1).missing == 2);
+    CHECK(lost.by_stream.at(1).extra == 0);
+
+    auto stream_1 = [](const protocol::RecordEntry& entry) { return entry.stream == 1; };
+    auto after_line_3 = [](const protocol::RecordEntry& entry) { return entry.line > 3; };
+    CHECK(lines_of(RecordSet(expected, stream_1).where(after_line_3)) == Lines{4, 5});
+    CHECK(lines_of(RecordSet(expected).where(stream_1)) == Lines{3, 4, 5});
+}
