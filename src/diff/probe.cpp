@@ -106,6 +106,47 @@ bool supports(const rapidjson::Value& stream, std::string_view mode) {
     return false;
 }
 
+bool has_default_cursor(const rapidjson::Value& stream) {
+    auto cursor = stream.FindMember("default_cursor_field");
+    return cursor != stream.MemberEnd() && cursor->value.IsArray() && !cursor->value.Empty();
+}
+
+bool source_defined_cursor(const rapidjson::Value& stream) {
+    auto flag = stream.FindMember("source_defined_cursor");
+    return flag != stream.MemberEnd() && flag->value.IsBool() && flag->value.GetBool();
+}
+
+// A configured entry for `stream`: incremental on its source-defined or default cursor when it
+// supports incremental, else full_refresh; appended.
+rapidjson::Value incremental_entry(const rapidjson::Value& stream,
+                                   rapidjson::Document::AllocatorType& allocator) {
+    rapidjson::Value entry(rapidjson::kObjectType);
+    entry.AddMember("stream", rapidjson::Value(stream, allocator), allocator);
+    bool incremental = supports(stream, "incremental") &&
+                       (source_defined_cursor(stream) || has_default_cursor(stream));
+    entry.AddMember("sync_mode", rapidjson::StringRef(incremental ? "incremental" : "full_refresh"),
+                    allocator);
+    if (incremental && has_default_cursor(stream)) {
+        entry.AddMember("cursor_field", rapidjson::Value(stream["default_cursor_field"], allocator),
+                        allocator);
+    }
+    entry.AddMember("destination_sync_mode", "append", allocator);
+    return entry;
+}
+
+std::string incremental_catalog(const rapidjson::Document& discovered) {
+    rapidjson::Document configured(rapidjson::kObjectType);
+    auto& allocator = configured.GetAllocator();
+    rapidjson::Value streams(rapidjson::kArrayType);
+    for (const auto& stream : discovered["streams"].GetArray()) {
+        if (stream.IsObject()) {
+            streams.PushBack(incremental_entry(stream, allocator), allocator);
+        }
+    }
+    configured.AddMember("streams", streams, allocator);
+    return json::to_canonical_json(configured);
+}
+
 // A renamed stream's entry, taken over by the new stream: the user's choices stay, the stream
 // object is the new one (and full_refresh when it lost the configured sync mode).
 void rename_entry(rapidjson::Value& entry, const rapidjson::Value& stream,
@@ -238,6 +279,39 @@ std::string catalog_for(const config::TestConfig& config, const std::string& dis
     auto discovered = json::parse_json_text(discovered_json, "catalog");
     return config.catalog_text ? restricted_catalog(*config.catalog_text, discovered, renames)
                                : full_refresh_catalog(discovered);
+}
+
+std::string state_catalog_for(const config::TestConfig& config,
+                              const std::string& control_discovered_json,
+                              const std::string& discovered_json,
+                              const std::vector<StreamRename>& renames) {
+    if (config.catalog_text) {
+        return catalog_for(config, discovered_json, renames);
+    }
+    auto control_discovered = json::parse_json_text(control_discovered_json, "catalog");
+    auto discovered = json::parse_json_text(discovered_json, "catalog");
+    return restricted_catalog(incremental_catalog(control_discovered), discovered, renames);
+}
+
+StreamsBySyncMode streams_by_sync_mode(const std::string& configured_json) {
+    StreamsBySyncMode modes;
+    auto configured = json::parse_json_text(configured_json, "configured catalog");
+    if (!configured.IsObject() || !configured.HasMember("streams") ||
+        !configured["streams"].IsArray()) {
+        return modes;
+    }
+    for (const auto& entry : configured["streams"].GetArray()) {
+        if (!entry.IsObject() || !entry.HasMember("stream") || !entry["stream"].IsObject() ||
+            !entry["stream"].HasMember("name") || !entry["stream"]["name"].IsString()) {
+            continue;
+        }
+        std::string name = entry["stream"]["name"].GetString();
+        auto mode = entry.FindMember("sync_mode");
+        bool incremental = mode != entry.MemberEnd() && mode->value.IsString() &&
+                           std::string_view(mode->value.GetString()) == "incremental";
+        (incremental ? modes.incremental : modes.full_refresh).push_back(std::move(name));
+    }
+    return modes;
 }
 
 VersionAnswers VersionProbe::discover() {

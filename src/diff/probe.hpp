@@ -25,6 +25,23 @@ struct VersionAnswers {
 std::string catalog_for(const config::TestConfig& config, const std::string& discovered_json,
                         const std::vector<StreamRename>& renames = {});
 
+// The catalog the state comparison reads and resumes. With a catalog in the test config, the one
+// catalog_for gives. Without one: every stream of `control_discovered_json` that supports
+// incremental with a cursor the source defines or defaults, incremental (the Airbyte CDK gives no
+// state to a full-refresh stream, so resuming one tests nothing), the others full_refresh; then
+// restricted to the streams of `discovered_json`, as catalog_for restricts the test config's.
+std::string state_catalog_for(const config::TestConfig& config,
+                              const std::string& control_discovered_json,
+                              const std::string& discovered_json,
+                              const std::vector<StreamRename>& renames = {});
+
+// The stream names of a configured catalog, by its sync mode.
+struct StreamsBySyncMode {
+    std::vector<std::string> incremental;
+    std::vector<std::string> full_refresh;
+};
+StreamsBySyncMode streams_by_sync_mode(const std::string& configured_json);
+
 // Runs `spec`, `discover` and `read` of one connector version (native or image) with the test
 // config's connector config, in a private folder of its own.
 class VersionProbe {

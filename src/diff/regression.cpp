@@ -85,12 +85,54 @@ ExpectedRecords expected_records_of(const config::TestConfig& config) {
     return expected;
 }
 
+// Which streams the resumes read incrementally, and which not (their states are not tested).
+std::string resumed_streams(const std::string& state_catalog, const config::TestConfig& config) {
+    auto modes = streams_by_sync_mode(state_catalog);
+    auto text = modes.incremental.empty()
+                    ? std::string("no stream incrementally")
+                    : fmt::format("incrementally: {}", fmt::join(modes.incremental, ", "));
+    if (!modes.full_refresh.empty()) {
+        text += fmt::format("; in full refresh, their states not tested ({}): {}",
+                            config.catalog_text
+                                ? "so the test config's catalog says"
+                                : "the control offers no incremental sync on a cursor it "
+                                  "defines or defaults",
+                            fmt::join(modes.full_refresh, ", "));
+    }
+    return text;
+}
+
+// The control's read whose states are handed over: its plain read when that was given the state
+// comparison's catalog, else one more read of that catalog.
+std::optional<ReadCapture> handed_over_read(VersionProbe& control_probe,
+                                            const VersionAnswers& control,
+                                            const std::string& state_catalog, DiffReport& diff) {
+    if (state_catalog == control.read_catalog) {
+        return control.read;
+    }
+    std::string failure;
+    auto read = control_probe.read(state_catalog, nullptr, failure);
+    if (!failure.empty()) {
+        diff.notes.push_back(fmt::format(
+            "state compatibility not checked: the control's incremental read {}", failure));
+        return std::nullopt;
+    }
+    return read;
+}
+
 // Resumes the target from the control's first, middle and final states and looks for records it
 // skips; an upgrade hands the new version the old one's final state.
-void compare_state(VersionProbe& target_probe, const VersionAnswers& control,
+void compare_state(VersionProbe& control_probe, VersionProbe& target_probe,
+                   const config::TestConfig& config, const VersionAnswers& control,
                    const VersionAnswers& target, const StreamIdentities& identities,
                    const std::vector<StreamRename>& renames, DiffReport& diff) {
-    auto points = resume_points(control.read.states.size());
+    auto control_catalog = state_catalog_for(config, *control.catalog, *control.catalog);
+    auto target_catalog = state_catalog_for(config, *control.catalog, *target.catalog, renames);
+    auto handed_over = handed_over_read(control_probe, control, control_catalog, diff);
+    if (!handed_over) {
+        return;
+    }
+    auto points = resume_points(handed_over->states.size());
     if (points.empty()) {
         diff.notes.emplace_back(
             "state compatibility not checked: the control's read wrote no STATE");
@@ -100,8 +142,8 @@ void compare_state(VersionProbe& target_probe, const VersionAnswers& control,
     for (const auto& point : points) {
         std::string failure;
         auto resumed =
-            target_probe.read(target.read_catalog, &control.read.states[point.checkpoint], failure);
-        resumed_from.push_back(point.describe(control.read.states.size()));
+            target_probe.read(target_catalog, &handed_over->states[point.checkpoint], failure);
+        resumed_from.push_back(point.describe(handed_over->states.size()));
         if (!failure.empty()) {
             diff.changes.push_back(
                 {"state.resume_failed",
@@ -112,10 +154,11 @@ void compare_state(VersionProbe& target_probe, const VersionAnswers& control,
             continue;
         }
         rename_streams(resumed, renames);
-        append(diff.changes, resume_losses(control.read, point, target.read, resumed, identities));
+        append(diff.changes, resume_losses(*handed_over, point, target.read, resumed, identities));
     }
-    diff.notes.push_back(fmt::format("state compatibility: the target was resumed from {}",
-                                     fmt::join(resumed_from, ", ")));
+    diff.notes.push_back(fmt::format("state compatibility: the target was resumed from {}, {}",
+                                     fmt::join(resumed_from, ", "),
+                                     resumed_streams(target_catalog, config)));
 }
 
 // Fields that differ between two reads of the control are not the target's doing.
@@ -216,7 +259,7 @@ void compare_reads(VersionProbe& control_probe, VersionProbe& target_probe,
     }
     compare_message_counts(control.read, target.read, diff);
     append(diff.changes, diff_state_shapes(control.read, target.read));
-    compare_state(target_probe, control, target, identities, renames, diff);
+    compare_state(control_probe, target_probe, config, control, target, identities, renames, diff);
 }
 
 // An upgrade keeps the user's configured catalog: when streams were removed or renamed, the

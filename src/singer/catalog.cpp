@@ -119,6 +119,19 @@ void set_member(rapidjson::Value& object, const char* name, rapidjson::Value val
     }
 }
 
+// The method and key in the metadata, where the Singer docs put them, and on the entry, the
+// older form singer-sdk up to 0.34 reads (and Meltano writes both).
+void write_replication(rapidjson::Value& entry, rapidjson::Value& top, const CatalogStream& stream,
+                       rapidjson::Document::AllocatorType& alloc) {
+    const char* method = stream.incremental() ? "INCREMENTAL" : "FULL_TABLE";
+    set_member(top, "replication-method", text_value(method, alloc), alloc);
+    set_member(entry, "replication_method", text_value(method, alloc), alloc);
+    if (stream.incremental()) {
+        set_member(top, "replication-key", text_value(stream.replication_key, alloc), alloc);
+        set_member(entry, "replication_key", text_value(stream.replication_key, alloc), alloc);
+    }
+}
+
 }  // namespace
 
 std::vector<std::string> strings_member(const rapidjson::Value& object, const char* name) {
@@ -134,9 +147,14 @@ std::vector<std::string> strings_member(const rapidjson::Value& object, const ch
     return out;
 }
 
+bool CatalogStream::replication_key_offered() const {
+    return incremental() && std::find(valid_replication_keys.begin(), valid_replication_keys.end(),
+                                      replication_key) != valid_replication_keys.end();
+}
+
 std::set<std::string> CatalogStream::automatic_fields() const {
     std::set<std::string> fields(key_properties.begin(), key_properties.end());
-    if (!replication_key.empty()) {
+    if (replication_key_offered()) {
         fields.insert(replication_key);
     }
     for (const auto& [field, kind] : inclusion) {
@@ -153,7 +171,7 @@ std::vector<std::string> CatalogStream::available_fields() const {
     for (const auto& property : properties) {
         auto it = inclusion.find(property);
         bool available = it == inclusion.end() || it->second == "available";
-        if (available && !automatic.contains(property)) {
+        if (available && !automatic.contains(property) && property != replication_key) {
             fields.push_back(property);
         }
     }
@@ -241,11 +259,7 @@ std::string Catalog::write(const std::vector<std::string>& streams,
         if (!selected) {
             continue;
         }
-        set_member(top, "replication-method",
-                   text_value(stream.incremental() ? "INCREMENTAL" : "FULL_TABLE", alloc), alloc);
-        if (stream.incremental()) {
-            set_member(top, "replication-key", text_value(stream.replication_key, alloc), alloc);
-        }
+        write_replication(entry, top, stream, alloc);
         for (const auto& field : stream.properties) {
             auto inclusion = stream.inclusion.find(field);
             if (inclusion != stream.inclusion.end() && inclusion->second == "unsupported") {

@@ -29,9 +29,14 @@ struct CatalogStream {
     std::string replication_key;
 
     bool incremental() const { return !replication_key.empty(); }
-    // Fields the tap must always emit: `inclusion: automatic`, the keys and the replication key.
+    // The replication key is one the tap's catalog offers (valid-replication-keys), not only the
+    // test config's choice (replication_keys).
+    bool replication_key_offered() const;
+    // Fields the tap must always emit: `inclusion: automatic`, the keys and the replication key
+    // the catalog offers.
     std::set<std::string> automatic_fields() const;
-    // Fields that may be deselected: `available` (or without metadata), not automatic.
+    // Fields that may be deselected: `available` (or without metadata), neither automatic nor
+    // the replication key conform asks for.
     std::vector<std::string> available_fields() const;
 };
 
@@ -59,8 +64,9 @@ public:
     std::uint32_t index_of(std::string_view name) const;
 
     // The catalog conform passes with --catalog: the streams of `streams` (tap_stream_ids, in
-    // catalog order) with their selection, `replication-method` and `replication-key`; every
-    // other stream deselected.
+    // catalog order) with their selection, `replication-method` and `replication-key` (in the
+    // metadata and, as `replication_method` and `replication_key`, on the entry); every other
+    // stream deselected.
     std::string write(const std::vector<std::string>& streams, const Selection& selection) const;
 
 private:

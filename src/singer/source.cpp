@@ -385,18 +385,14 @@ struct SingerSource final : engine::ScenarioSource {
 
     std::string full_catalog() const { return catalog->write(streams, {}); }
 
-    // The lowest bookmark per stream of `run`'s final STATE, else its newest replication key.
-    std::map<std::string, protocol::CursorValue> floors_after(const TapRun& run) const {
+    // The lowest bookmark per stream of `run`'s final STATE; none for a stream it holds no
+    // bookmark of (sg.incremental_no_older skips that stream).
+    static std::map<std::string, protocol::CursorValue> floors_after(const TapRun& run) {
         std::map<std::string, protocol::CursorValue> floors;
         for (const auto& bookmark : run.final_bookmarks()) {
             auto it = floors.find(bookmark.stream);
             if (it == floors.end() || bookmark.value.compare(it->second).value_or(0) < 0) {
                 floors[bookmark.stream] = bookmark.value;
-            }
-        }
-        for (const auto& [stream, seen] : run.streams) {
-            if (!floors.contains(stream) && seen.max_key && replication_keys.contains(stream)) {
-                floors[stream] = *seen.max_key;
             }
         }
         return floors;
@@ -433,8 +429,16 @@ struct SingerSource final : engine::ScenarioSource {
     void run_minimal(StepResult& result, const std::vector<const MessageJudge*>& judges) {
         Selection selection;
         for (const auto& id : streams) {
-            const auto& properties = catalog->find(id)->properties;
-            selection[id].deselected_fields.insert(properties.begin(), properties.end());
+            const auto& stream = *catalog->find(id);
+            selection[id].deselected_fields.insert(stream.properties.begin(),
+                                                   stream.properties.end());
+            // A user who configures a replication key selects it; a tap may need it to sync.
+            if (stream.incremental() && !stream.replication_key_offered()) {
+                selection[id].deselected_fields.erase(stream.replication_key);
+                result.notes.push_back(
+                    fmt::format("kept '{}' of '{}' selected: the test config's replication key",
+                                stream.replication_key, id));
+            }
         }
         result.selection = selection;
         result.runs.push_back(

@@ -80,6 +80,18 @@ conform_singer_case(reading.replication_keys_named no_valid_replication_keys non
                     --set "replication_keys={\"users\":\"updated_at\",\"orders\":\"updated_at\"}"
                     --expect-skipped ${batch_only_skips}
                     --must-pass sg.incremental_no_older,sg.start_date_honoured,sg.bookmarks_monotonic)
+# singer-sdk 0.34.1 reads the replication key only from the entry's top-level replication_key, and
+# its SQL streams crash on a deselected one: conform writes both forms and keeps the key selected.
+conform_singer_case(reading.replication_keys_top_level
+                    no_valid_replication_keys,top_level_replication_key none
+                    --set "replication_keys={\"users\":\"updated_at\",\"orders\":\"updated_at\"}"
+                    --expect-skipped ${batch_only_skips}
+                    --must-pass sg.incremental_no_older,sg.automatic_fields,sg.start_date_honoured)
+# A tap that syncs FULL_TABLE whatever it is asked writes no bookmark: sg.incremental_no_older has
+# nothing to compare with and skips (no bookmark invented); the start date and the crafted
+# currently_syncing bookmark, ignored, are caught.
+conform_singer_case(fault.replication_key_ignored replication_key_ignored
+                    sg.resume_currently_syncing,sg.start_date_honoured)
 conform_singer_case(input.replication_keys_unknown_stream - none
                     --set "replication_keys={\"invoices\":\"updated_at\"}"
                     --expect-input-error "replication_keys names 'updated_at' for stream 'invoices', but the tap's catalog has no such stream")

@@ -66,6 +66,8 @@ TEST_CASE("singer catalog: keys, replication keys and selections") {
     CHECK(metadata[0]["metadata"]["selected"].GetBool());
     CHECK(std::string(metadata[0]["metadata"]["replication-key"].GetString()) == "updated_at");
     CHECK(std::string(metadata[0]["metadata"]["replication-method"].GetString()) == "INCREMENTAL");
+    CHECK(std::string(written["streams"][0]["replication_key"].GetString()) == "updated_at");
+    CHECK(std::string(written["streams"][0]["replication_method"].GetString()) == "INCREMENTAL");
     CHECK(!metadata[2]["metadata"]["selected"].GetBool());                           // name
     CHECK(!written["streams"][1]["metadata"][0]["metadata"]["selected"].GetBool());  // plans
     CHECK(catalog->use_replication_key("plans", "plan") ==
@@ -75,6 +77,9 @@ TEST_CASE("singer catalog: keys, replication keys and selections") {
           "its schema has no top-level property 'seq'");
     CHECK(catalog->use_replication_key("users", "name").empty());
     CHECK(catalog->streams()[0].replication_key == "name");
+    // The test config's key is not the tap's automatic field, and conform never deselects it.
+    CHECK(catalog->streams()[0].automatic_fields() == std::set<std::string>{"id"});
+    CHECK(catalog->streams()[0].available_fields() == std::vector<std::string>{"updated_at"});
     CHECK(!singer::Catalog::read("{\"streams\": 3}", problem));
     CHECK(problem.find("streams") != std::string::npos);
 }
