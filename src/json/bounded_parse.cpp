@@ -7,9 +7,10 @@ namespace conform::json {
 
 std::string reason_of(const BoundedParse& parse) {
     if (parse.too_deep) {
-        return fmt::format("nested more than {} levels deep (at byte {}): conform does not parse "
-                           "JSON nested this deep",
-                           k_max_nesting, parse.offset);
+        return fmt::format(
+            "nested more than {} levels deep (at byte {}): conform does not parse "
+            "JSON nested this deep",
+            k_max_nesting, parse.offset);
     }
     return rapidjson::GetParseError_En(parse.code);
 }
