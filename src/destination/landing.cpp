@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "json/bounded_parse.hpp"
 #include "json/parse.hpp"
 #include "protocol/line_json.hpp"
 #include "util/text.hpp"
@@ -78,8 +79,12 @@ struct LandedReader::Impl {
             return;
         }
         rapidjson::Document document;
-        document.Parse<protocol::k_line_parse_flags>(line.data(), line.size());
-        if (document.HasParseError() || !document.IsObject()) {
+        auto parse = json::parse_bounded<protocol::k_line_parse_flags>(document, line);
+        if (parse.too_deep) {
+            problem(number, line, json::reason_of(parse));
+            return;
+        }
+        if (parse.failed() || !document.IsObject()) {
             problem(number, line, "is not a JSON object");
             return;
         }

@@ -10,6 +10,7 @@
 
 #include "container/launcher.hpp"
 #include "engine/scenarios.hpp"
+#include "json/bounded_parse.hpp"
 #include "json/parse.hpp"
 #include "process/workdir.hpp"
 #include "protocol/analyzer.hpp"
@@ -96,8 +97,9 @@ private:
     bool read_echo(std::string_view line, std::uint64_t number) {
         m_buffer.assign(line);
         rapidjson::Document message;
-        message.ParseInsitu<protocol::k_line_parse_flags>(m_buffer.data());
-        if (message.HasParseError() || !message.IsObject() || !message.HasMember("type") ||
+        auto parse =
+            json::parse_bounded_in_place<protocol::k_line_parse_flags>(message, m_buffer.data());
+        if (parse.failed() || !message.IsObject() || !message.HasMember("type") ||
             !message["type"].IsString() ||
             std::string_view(message["type"].GetString()) != "STATE" ||
             !message.HasMember("state") || !message["state"].IsObject()) {

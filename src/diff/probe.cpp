@@ -7,6 +7,7 @@
 #include <set>
 
 #include "container/launcher.hpp"
+#include "json/bounded_parse.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "process/process.hpp"
@@ -34,9 +35,9 @@ public:
     std::optional<std::string> first(const char* type, const char* name) const {
         for (const auto& line : m_lines) {
             rapidjson::Document message;
-            message.Parse(line.c_str(), line.size());
-            if (!message.HasParseError() && message.IsObject() && message.HasMember("type") &&
-                message["type"] == type && message.HasMember(name) && message[name].IsObject()) {
+            if (!json::parse_bounded(message, line).failed() && message.IsObject() &&
+                message.HasMember("type") && message["type"] == type && message.HasMember(name) &&
+                message[name].IsObject()) {
                 return json::to_canonical_json(message[name]);
             }
         }

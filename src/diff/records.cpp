@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "json/bounded_parse.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
@@ -409,8 +410,7 @@ ReadCollector::~ReadCollector() = default;
 
 void ReadCollector::add_line(std::string_view line) {
     rapidjson::Document message;
-    message.Parse(line.data(), line.size());
-    if (message.HasParseError() || !message.IsObject()) {
+    if (json::parse_bounded(message, line).failed() || !message.IsObject()) {
         return;
     }
     auto type = string_member(message, "type");

@@ -1,11 +1,12 @@
 #include "meltano/describe.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+
+#include "json/bounded_parse.hpp"
 
 namespace conform::meltano {
 
@@ -56,11 +57,10 @@ DescribeReading read_describe(std::string_view stdout_text, std::string_view ext
                               std::string_view invoker) {
     DescribeReading reading;
     rapidjson::Document document;
-    document.Parse(stdout_text.data(), stdout_text.size());
-    if (document.HasParseError()) {
+    auto parse = json::parse_bounded(document, stdout_text);
+    if (parse.failed()) {
         reading.not_json = fmt::format("stdout is not one JSON document: {} at offset {}",
-                                       rapidjson::GetParseError_En(document.GetParseError()),
-                                       document.GetErrorOffset());
+                                       json::reason_of(parse), parse.offset);
         return reading;
     }
     if (!document.IsObject()) {

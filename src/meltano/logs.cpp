@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "json/bounded_parse.hpp"
 #include "util/ascii.hpp"
 
 namespace conform::meltano {
@@ -172,8 +173,11 @@ bool has_traceback(std::string_view text) {
 std::optional<std::string> json_log_problem(std::string_view line, bool levels, bool timestamps,
                                             std::string* level) {
     rapidjson::Document document;
-    document.Parse(line.data(), line.size());
-    if (document.HasParseError()) {
+    auto parse = json::parse_bounded(document, line);
+    if (parse.too_deep) {
+        return json::reason_of(parse);
+    }
+    if (parse.failed()) {
         return "not one JSON value";
     }
     if (!document.IsObject()) {

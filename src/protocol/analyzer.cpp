@@ -11,6 +11,7 @@
 
 #include "estuary/projection.hpp"
 #include "estuary/state.hpp"
+#include "json/bounded_parse.hpp"
 #include "json/digest.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
@@ -202,10 +203,10 @@ struct Analyzer::Impl {
         buffer.assign(line);
         allocator.Clear();
         rapidjson::Document message(&allocator);
-        parse_untrusted_line(message, line, buffer.data());
-        if (message.HasParseError() || !message.IsObject()) {
+        json::BoundedParse parse = parse_untrusted_line(message, line, buffer.data());
+        if (parse.failed() || !message.IsObject()) {
             ++observation.invalid_lines;
-            auto problem = message.HasParseError() ? classify_parse_error(message) : std::nullopt;
+            auto problem = parse.failed() ? classify_parse_error(parse) : std::nullopt;
             facts.problem =
                 problem ? *problem : LineProblem{false, "not a JSON object: not an AirbyteMessage"};
             judge_line(facts);

@@ -67,20 +67,22 @@ bool is_utf8(std::string_view text) {
     return true;
 }
 
-void parse_untrusted_line(rapidjson::Document& document, std::string_view line,
-                          char* line_in_place) {
+json::BoundedParse parse_untrusted_line(rapidjson::Document& document, std::string_view line,
+                                        char* line_in_place) {
     constexpr unsigned k_without_utf8_check =
         k_line_parse_flags & ~static_cast<unsigned>(rapidjson::kParseValidateEncodingFlag);
     if (is_utf8(line)) {
-        document.ParseInsitu<k_without_utf8_check>(line_in_place);
-    } else {
-        document.ParseInsitu<k_line_parse_flags>(line_in_place);
+        return json::parse_bounded_in_place<k_without_utf8_check>(document, line_in_place);
     }
+    return json::parse_bounded_in_place<k_line_parse_flags>(document, line_in_place);
 }
 
-std::optional<LineProblem> classify_parse_error(const rapidjson::Document& document) {
-    std::size_t offset = document.GetErrorOffset();
-    switch (document.GetParseError()) {
+std::optional<LineProblem> classify_parse_error(const json::BoundedParse& parse) {
+    if (parse.too_deep) {
+        return LineProblem{true, fmt::format("not parsed: {}", json::reason_of(parse))};
+    }
+    std::size_t offset = parse.offset;
+    switch (parse.code) {
         case rapidjson::kParseErrorStringInvalidEncoding:
             return LineProblem{
                 true, fmt::format("not valid JSON: invalid UTF-8 at byte {}: not an AirbyteMessage",

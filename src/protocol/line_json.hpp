@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "json/bounded_parse.hpp"
+
 namespace conform::protocol {
 
 // RapidJSON flags for untrusted lines: no recursion, and UTF-8 validated.
@@ -19,11 +21,12 @@ inline constexpr unsigned k_line_parse_flags =
 // applies (no overlong forms, no surrogates, nothing above U+10FFFF).
 bool is_utf8(std::string_view text);
 
-// Parses the NUL-terminated copy `line_in_place` of `line` in place with k_line_parse_flags. A line
-// that is_utf8() accepts is parsed without the parser's own UTF-8 check (the same result, at about
-// half the cost); any other line is parsed with it, so its error and offset are the parser's.
-void parse_untrusted_line(rapidjson::Document& document, std::string_view line,
-                          char* line_in_place);
+// Parses the NUL-terminated copy `line_in_place` of `line` in place with k_line_parse_flags, nested
+// at most json::k_max_nesting levels. A line that is_utf8() accepts is parsed without the parser's
+// own UTF-8 check (the same result, at about half the cost); any other line is parsed with it, so
+// its error and offset are the parser's.
+json::BoundedParse parse_untrusted_line(rapidjson::Document& document, std::string_view line,
+                                        char* line_in_place);
 
 // What is wrong with a line that is not a readable JSON object. `breaks_message`: the line cannot
 // be an AirbyteMessage at all (invalid UTF-8, cut at the size limit), a MUST of AP-IO-1; otherwise
@@ -33,10 +36,10 @@ struct LineProblem {
     std::string message;
 };
 
-// For a document whose parse failed: an accurate message when the failure is invalid UTF-8 (which
-// breaks the message), a number beyond a double's range (valid JSON) or a lone UTF-16 surrogate
-// escape (valid JSON syntax); nothing for other syntax errors.
-std::optional<LineProblem> classify_parse_error(const rapidjson::Document& document);
+// For a parse that failed: an accurate message when the failure is invalid UTF-8 or nesting past
+// the limit (which break the message), a number beyond a double's range (valid JSON) or a lone
+// UTF-16 surrogate escape (valid JSON syntax); nothing for other syntax errors.
+std::optional<LineProblem> classify_parse_error(const json::BoundedParse& parse);
 
 // The first member name that appears twice in one object anywhere in `root`. Iterative.
 std::optional<std::string> find_duplicate_key(const rapidjson::Value& root);

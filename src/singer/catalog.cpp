@@ -1,11 +1,10 @@
 #include "singer/catalog.hpp"
 
-#include <rapidjson/error/en.h>
-
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "json/bounded_parse.hpp"
 #include "json/write.hpp"
 
 namespace conform::singer {
@@ -180,11 +179,10 @@ std::vector<std::string> CatalogStream::available_fields() const {
 
 std::optional<Catalog> Catalog::read(std::string_view text, std::string& problem) {
     auto document = std::make_shared<rapidjson::Document>();
-    document->Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
-    if (document->HasParseError()) {
+    auto parse = json::parse_bounded(*document, text);
+    if (parse.failed()) {
         problem = fmt::format("stdout is not one JSON document ({} at offset {})",
-                              rapidjson::GetParseError_En(document->GetParseError()),
-                              document->GetErrorOffset());
+                              json::reason_of(parse), parse.offset);
         return std::nullopt;
     }
     if (!document->IsObject() || !document->HasMember("streams") ||

@@ -1,13 +1,13 @@
 #include "singer/messages.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 
+#include "json/bounded_parse.hpp"
 #include "json/digest.hpp"
 #include "json/write.hpp"
 #include "util/error.hpp"
@@ -526,13 +526,14 @@ struct Reader::Impl {
         facts.text = line;
         facts.number = number;
         facts.truncated = truncated;
-        document.Parse<rapidjson::kParseIterativeFlag>(line.data(), line.size());
+        auto parse = json::parse_bounded(document, line);
         if (truncated) {
             facts.problem = "the line is longer than 16 MiB and was cut";
-        } else if (document.HasParseError()) {
-            facts.problem = fmt::format("not JSON ({} at column {})",
-                                        rapidjson::GetParseError_En(document.GetParseError()),
-                                        document.GetErrorOffset() + 1);
+        } else if (parse.too_deep) {
+            facts.problem = fmt::format("not parsed: {}", json::reason_of(parse));
+        } else if (parse.failed()) {
+            facts.problem =
+                fmt::format("not JSON ({} at column {})", json::reason_of(parse), parse.offset + 1);
         } else if (!document.IsObject()) {
             facts.problem = "not a JSON object";
         } else {
@@ -609,10 +610,12 @@ struct Reader::Impl {
             if (line.empty()) {
                 return process::Decision::keep_going;
             }
-            m_document.Parse<rapidjson::kParseIterativeFlag>(line.data(), line.size());
+            auto parse = json::parse_bounded(m_document, line);
             ++m_file.records;
             std::string problem;
-            if (m_document.HasParseError() || !m_document.IsObject()) {
+            if (parse.too_deep) {
+                problem = json::reason_of(parse);
+            } else if (parse.failed() || !m_document.IsObject()) {
                 problem = "not a JSON object";
             } else if (m_schema != nullptr && m_schema->compiled &&
                        !m_schema->compiled->validate(m_document)) {

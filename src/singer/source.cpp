@@ -8,6 +8,7 @@
 
 #include "container/launcher.hpp"
 #include "engine/scenarios.hpp"
+#include "json/bounded_parse.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
 #include "process/workdir.hpp"
@@ -21,7 +22,7 @@ namespace {
 
 rapidjson::Document parse(std::string_view text) {
     rapidjson::Document document;
-    document.Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
+    json::parse_bounded(document, text);
     return document;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "json/bounded_parse.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
 #include "protocol/spill.hpp"
@@ -40,8 +41,8 @@ std::optional<rapidjson::Document> record_data(const RecordRef& record) {
         return std::nullopt;
     }
     rapidjson::Document message;
-    message.Parse<rapidjson::kParseIterativeFlag>(text->data(), text->size());
-    if (message.HasParseError() || !message.IsObject() || !message.HasMember("record") ||
+    auto parse = json::parse_bounded(message, *text);
+    if (parse.failed() || !message.IsObject() || !message.HasMember("record") ||
         !message["record"].IsObject() || !message["record"].HasMember("data")) {
         return std::nullopt;
     }

@@ -295,9 +295,10 @@ def main():
                                  '"data":{"id":1,"data":"%s"}}}\n' % (now, "x" * 20_000_000))
                 continue
             if "deep_record" in MODES and number == 1:
+                depth = int(os.environ.get("HOSTILE_DEPTH", "3000"))
                 # Written by hand: json.dumps recurses and cannot write this.
                 sys.stdout.write('{"type":"RECORD","record":{"stream":"items","emitted_at":%d,'
-                                 '"data":{"id":1,"data":%s%s}}}\n' % (now, "[" * 3000, "]" * 3000))
+                                 '"data":{"id":1,"data":%s%s}}}\n' % (now, "[" * depth, "]" * depth))
                 continue
             emit({"type": "RECORD", "record": {"stream": stream, "data": {"id": number},
                                                "emitted_at": now}})

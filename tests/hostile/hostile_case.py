@@ -75,20 +75,63 @@ def expect_exit(completed, codes):
            f"stdout: {completed.stdout[-3000:]}\nstderr: {completed.stderr[-3000:]}")
 
 
+def examples_of(report, check_id):
+    """The examples ({"line":…, "message":…}) of check `check_id` in every scenario."""
+    return [example for scenario_report in (report or {}).get("scenarios", [])
+            for check in scenario_report.get("checks", []) if check["id"] == check_id
+            for example in check.get("examples", [])]
+
+
+def first_example(report, check_id):
+    return next(iter(examples_of(report, check_id)), {})
+
+
+def expect_too_deep(report, line):
+    """io.messages_valid failed on `line` of the spec run, naming the nesting limit."""
+    statuses = check_statuses(report)
+    expect(statuses.get("io.messages_valid") == {"failed"},
+           f"io.messages_valid: {statuses.get('io.messages_valid')}")
+    example = first_example(report, "io.messages_valid")
+    expect("nested more than 10000 levels deep" in example.get("message", ""),
+           f"io.messages_valid's example: {example}")
+    expect(example.get("line") == line, f"io.messages_valid's example names line {line}: {example}")
+
+
 def case_deep_spec(folder):
-    # A SPEC nested 500,000 oneOf levels deep: conform must give a verdict, not crash.
+    # A SPEC nested 2,000 oneOf levels deep (4,000 levels of JSON) is parsed, and the schema
+    # compiler refuses it; one nested 500,000 levels is not parsed at all: io.messages_valid names
+    # its line and the limit. Either way a verdict, never a crash.
+    completed, report = conform_run(folder, ["deep_spec"], "--only", "spec",
+                                    extra_env={"HOSTILE_DEPTH": "2000"})
+    expect_exit(completed, (1,))
+    statuses = check_statuses(report)
+    expect(statuses.get("spec.schema_valid") == {"failed"},
+           f"spec.schema_valid at 2,000 levels: {statuses.get('spec.schema_valid')}")
+    messages = [example["message"] for example in examples_of(report, "spec.schema_valid")]
+    expect(any("connectionSpecification cannot be used" in message for message in messages),
+           f"spec.schema_valid's examples: {messages}")
     completed, report = conform_run(folder, ["deep_spec"], "--only", "spec")
-    expect_exit(completed, (0, 1))
-    expect(report is not None, "no JSON report written")
+    expect_exit(completed, (1,))
+    expect_too_deep(report, 1)
 
 
 def case_deep_record(folder):
-    # A valid record nested 3,000 levels deep passes every MUST check of the read.
+    # A valid record nested 3,000 levels deep passes every MUST check of the read; one nested
+    # 20,000 levels is refused at parse, never silently dropped.
     completed, report = conform_run(folder, ["deep_record"], "--only", "read")
     expect_exit(completed, (0,))
     statuses = check_statuses(report)
     expect(statuses.get("read.records_match_schema") == {"passed"},
            f"read.records_match_schema: {statuses.get('read.records_match_schema')}")
+    completed, report = conform_run(folder, ["deep_record"], "--only", "read",
+                                    extra_env={"HOSTILE_DEPTH": "20000"})
+    expect_exit(completed, (1,))
+    statuses = check_statuses(report)
+    expect(statuses.get("io.messages_valid") == {"failed"},
+           f"io.messages_valid: {statuses.get('io.messages_valid')}")
+    example = first_example(report, "io.messages_valid")
+    expect("nested more than 10000 levels deep" in example.get("message", ""),
+           f"io.messages_valid's example: {example}")
 
 
 def wait_for(predicate, what, limit=120):

@@ -10,6 +10,7 @@
 
 #include "checks/singer/helpers.hpp"
 #include "checks/singer/singer.hpp"
+#include "json/bounded_parse.hpp"
 #include "json/write.hpp"
 #include "schema/schema.hpp"
 #include "singer/messages.hpp"
@@ -21,7 +22,7 @@ namespace {
 
 rapidjson::Document parse(std::string_view text) {
     rapidjson::Document document;
-    document.Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
+    json::parse_bounded(document, text);
     return document;
 }
 

@@ -9,6 +9,7 @@
 
 #include "checks/singer/helpers.hpp"
 #include "checks/singer/singer.hpp"
+#include "json/bounded_parse.hpp"
 #include "schema/formats.hpp"
 
 namespace conform::checks::sg {
@@ -279,8 +280,8 @@ public:
             tally.judged();
             auto body = line.substr(at + k_marker.size());
             rapidjson::Document document;
-            document.Parse(body.data(), body.size());
-            if (document.HasParseError() || !document.IsObject()) {
+            auto parse = json::parse_bounded(document, body);
+            if (parse.failed() || !document.IsObject()) {
                 tally.fail("a METRIC line on stderr is not followed by a JSON object", line);
                 continue;
             }

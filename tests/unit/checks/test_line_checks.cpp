@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "checks/checks.hpp"
+#include "json/bounded_parse.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "protocol/analyzer.hpp"
@@ -178,6 +179,26 @@ TEST_CASE("analyzer: an over-long line is reported as truncated, not parsed") {
     CHECK(found[0].line == 7);
     CHECK(found[0].message.find("line too long") != std::string::npos);
     CHECK(observation.invalid_lines == 1);
+    CHECK(count_of(observation, "io.json_lines") == 0);
+}
+
+TEST_CASE(
+    "analyzer: a line nested past the limit is io.messages_valid's, naming it and the limit") {
+    auto catalog = test_catalog();
+    std::size_t arrays = conform::json::k_max_nesting;  // inside the message, record and data
+    std::string deep =
+        R"({"type":"RECORD","record":{"stream":"users","emitted_at":1,"data":{"a":)" +
+        std::string(arrays, '[') + std::string(arrays, ']') + "}}}";
+    std::string within =
+        R"({"type":"RECORD","record":{"stream":"users","emitted_at":1,"data":{"a":)" +
+        std::string(100, '[') + std::string(100, ']') + "}}}";
+    auto observation = analyze({within, deep}, catalog);
+    auto found = findings_of(observation, "io.messages_valid");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].line == 2);
+    CHECK(found[0].message.find("nested more than 10000 levels deep") != std::string::npos);
+    CHECK(observation.invalid_lines == 1);
+    CHECK(observation.count("RECORD") == 1);
     CHECK(count_of(observation, "io.json_lines") == 0);
 }
 
@@ -498,25 +519,43 @@ TEST_CASE("analyzer: applied projections change the projected digest only") {
     CHECK(observation.records[0].projected == observation.records[1].content);
 }
 
-TEST_CASE("analyzer: deeply nested lines do not crash") {
-    auto catalog = test_catalog();
-    constexpr std::size_t k_depth = 100000;
-    std::string deep = std::string(k_depth, '[') + std::string(k_depth, ']');
+namespace {
+
+// Lines nested `depth` levels inside their messages: an array, records and a STATE.
+std::vector<std::string> deeply_nested_lines(std::size_t depth) {
+    std::string deep = std::string(depth, '[') + std::string(depth, ']');
     std::string deep_object;
-    for (std::size_t i = 0; i < k_depth; ++i) {
+    for (std::size_t i = 0; i < depth; ++i) {
         deep_object += "{\"a\":";
     }
-    deep_object += "1" + std::string(k_depth, '}');
-    auto observation =
-        analyze({deep, log_record_line("{\"x\":" + deep + "}"),
-                 record_line("users", "{\"id\":1,\"name\":" + deep + "}"),
-                 log_record_line(deep_object), state_line("{\"data\":" + deep_object + "}")},
-                catalog);
+    deep_object += "1" + std::string(depth, '}');
+    return {deep, log_record_line("{\"x\":" + deep + "}"),
+            record_line("users", "{\"id\":1,\"name\":" + deep + "}"), log_record_line(deep_object),
+            state_line("{\"data\":" + deep_object + "}")};
+}
+
+}  // namespace
+
+TEST_CASE("analyzer: lines nested as deep as the parser reads are analysed without a crash") {
+    auto catalog = test_catalog();
+    // The envelope adds up to four levels to what the lines nest.
+    auto observation = analyze(deeply_nested_lines(conform::json::k_max_nesting - 4), catalog);
     CHECK(observation.lines == 5);
     CHECK(findings_of(observation, "io.json_lines").size() == 1);
+    CHECK(count_of(observation, "io.messages_valid") == 0);
     CHECK(observation.records.size() == 3);
     CHECK(count_of(observation, "read.records_match_schema") >= 1);
     CHECK(observation.checkpoints.size() == 1);
+}
+
+TEST_CASE("analyzer: lines nested far deeper are io.messages_valid's findings, not analysed") {
+    auto catalog = test_catalog();
+    auto observation = analyze(deeply_nested_lines(100'000), catalog);
+    CHECK(observation.lines == 5);
+    CHECK(count_of(observation, "io.messages_valid") == 5);
+    CHECK(count_of(observation, "io.json_lines") == 0);
+    CHECK(observation.records.empty());
+    CHECK(observation.checkpoints.empty());
 }
 
 TEST_CASE("analyzer: examples are capped per check but every finding is counted") {

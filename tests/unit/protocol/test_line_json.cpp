@@ -40,10 +40,10 @@ Parsed parsed_with(std::string line, bool fast) {
     rapidjson::Document document;
     if (fast) {
         std::string copy = line;
-        parse_untrusted_line(document, line, copy.data());
-    } else {
-        document.ParseInsitu<k_line_parse_flags>(line.data());
+        auto parse = parse_untrusted_line(document, line, copy.data());
+        return {parse.failed(), parse.code, parse.offset};
     }
+    document.ParseInsitu<k_line_parse_flags>(line.data());
     return {document.HasParseError(), document.GetParseError(), document.GetErrorOffset()};
 }
 

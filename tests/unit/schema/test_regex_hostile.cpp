@@ -104,6 +104,11 @@ TEST_CASE("schema::a valid instance nested 3,000 levels deep through a recursive
     std::string instance = std::string(k_depth, '[') + std::string(k_depth, ']');
     CHECK(is_valid(nested, instance));
     CHECK(violations_of(nested, instance).empty());
+    // Two evaluations a level ("items", then "$ref"): 6,000 levels, well within the parser's
+    // nesting limit, are more than the validator follows.
+    std::string beyond = std::string(6000, '[') + std::string(6000, ']');
+    REQUIRE(violations_of(nested, beyond).size() == 1);
+    CHECK(violations_of(nested, beyond)[0].message.find("nested too deeply") != std::string::npos);
     // Far deeper input still ends with a verdict instead of a crash.
     constexpr int k_hostile_depth = 200'000;
     std::string hostile = std::string(k_hostile_depth, '[') + std::string(k_hostile_depth, ']');
