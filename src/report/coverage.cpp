@@ -104,9 +104,9 @@ StreamsCoverage merged_streams(const StreamsCoverage& first, const StreamsCovera
         merged.note = second.note;
     }
     for (const auto& stream : second.streams) {
-        auto found = std::find_if(
-            merged.streams.begin(), merged.streams.end(),
-            [&stream](const StreamCoverage& s) { return s.stream == stream.stream; });
+        auto found =
+            std::find_if(merged.streams.begin(), merged.streams.end(),
+                         [&stream](const StreamCoverage& s) { return s.stream == stream.stream; });
         if (found == merged.streams.end()) {
             merged.streams.push_back(stream);
         } else {
@@ -186,9 +186,9 @@ Coverage merged_coverage(const Coverage& first, const Coverage& second) {
     merged.streams = merged_streams(first.streams, second.streams);
     merged.clauses = first.clauses;
     for (const auto& clause : second.clauses) {
-        auto found = std::find_if(
-            merged.clauses.begin(), merged.clauses.end(),
-            [&clause](const ClauseCoverage& c) { return c.clause == clause.clause; });
+        auto found =
+            std::find_if(merged.clauses.begin(), merged.clauses.end(),
+                         [&clause](const ClauseCoverage& c) { return c.clause == clause.clause; });
         if (found == merged.clauses.end()) {
             merged.clauses.push_back(clause);
         } else {

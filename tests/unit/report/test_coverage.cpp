@@ -67,7 +67,8 @@ Coverage sample_coverage() {
 }
 
 std::string violations_of(const std::string& json) {
-    static const auto k_schema = schema::Schema::compile_text(resources::find("report.schema.json"));
+    static const auto k_schema =
+        schema::Schema::compile_text(resources::find("report.schema.json"));
     auto document = json::parse_json_text(json, "report");
     std::vector<schema::Violation> violations;
     k_schema.validate(document, &violations, 10);
@@ -126,8 +127,9 @@ TEST_CASE("coverage: streams with and without data") {
 
     StreamsCoverage unknown = coverage.streams;
     unknown.available_known = false;
-    CHECK(streams_summary(unknown) == "available not known, 2 configured, 1 with data "
-                                      "(incremental)");
+    CHECK(streams_summary(unknown) ==
+          "available not known, 2 configured, 1 with data "
+          "(incremental)");
     CHECK(why_not_judged(clause(clause_coverage(k_airbyte_source, known_checks(), {}),
                                 "X-STATE-2")) == "not run: state.resume_no_loss");
     StreamsCoverage none{false, false, "not applicable: a Meltano extension has no streams", {}};
