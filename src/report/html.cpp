@@ -231,8 +231,8 @@ std::string stream_rows_html(const StreamsCoverage& streams) {
                               : "no";
         html += fmt::format(
             "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            markup_escaped(stream.stream), available, markup_escaped(configured),
-            markup_escaped(modes_read(stream)), stream.records());
+            markup_escaped(excerpt(stream.stream, k_report_name_bytes)), available,
+            markup_escaped(configured), markup_escaped(modes_read(stream)), stream.records());
     }
     return html + "</table>";
 }

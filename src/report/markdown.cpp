@@ -306,7 +306,8 @@ std::string stream_rows_markdown(const StreamsCoverage& streams) {
             break;
         }
         text += fmt::format(
-            "| `{}` | {} | {} | {} | {} |\n", inline_text(stream.stream),
+            "| `{}` | {} | {} | {} | {} |\n",
+            inline_text(excerpt(stream.stream, k_report_name_bytes)),
             yes_no(streams.available_known, stream.available),
             stream.configured
                 ? inline_text(fmt::format("yes ({})", fmt::join(stream.configured_modes, ", ")))
