@@ -10,6 +10,7 @@ report, and asserts that exactly the expected checks did not pass (failed or war
 the exit code matches: 1 when a check failed, 0 otherwise. Prints the report's failures on error.
 """
 import json
+import os
 import shutil
 
 import harness
