@@ -48,6 +48,16 @@ void append_infos(std::vector<engine::CheckInfo>& infos, const Table& table) {
     }
 }
 
+template <typename Table>
+std::vector<report::CheckClauses> clauses_of(const Table& table) {
+    std::vector<report::CheckClauses> checks;
+    for (const auto& check : table) {
+        checks.push_back(
+            {std::string(check.info.id), {check.info.clauses.begin(), check.info.clauses.end()}});
+    }
+    return checks;
+}
+
 }  // namespace
 
 const suite::Checks& airbyte_checks() {
@@ -82,6 +92,19 @@ std::vector<engine::CheckInfo> all_infos() {
     append_infos(infos, singer_checks());
     append_infos(infos, destination_checks());
     return infos;
+}
+
+std::vector<report::CheckClauses> clauses_of_protocol(std::string_view protocol) {
+    if (protocol == report::k_meltano_extension) {
+        return clauses_of(meltano_checks());
+    }
+    if (protocol == report::k_singer) {
+        return clauses_of(singer_checks());
+    }
+    if (protocol == report::k_airbyte_destination) {
+        return clauses_of(destination_checks());
+    }
+    return clauses_of(airbyte_checks());
 }
 
 std::vector<std::string> all_ids() {

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "destination/check.hpp"
 #include "engine/check.hpp"
 #include "meltano/check.hpp"
+#include "report/coverage.hpp"
 #include "singer/check.hpp"
 #include "suite/check.hpp"
 
@@ -20,6 +22,9 @@ const destination::Checks& destination_checks();
 
 // What `conform list` shows of every check: Airbyte, Meltano, Singer, then destination checks.
 std::vector<engine::CheckInfo> all_infos();
+// The checks of `protocol` (report::RunReport::protocol) and the clauses each names, for clause
+// coverage.
+std::vector<report::CheckClauses> clauses_of_protocol(std::string_view protocol);
 // Every check id, for --only/--skip names.
 std::vector<std::string> all_ids();
 

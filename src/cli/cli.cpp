@@ -506,6 +506,14 @@ void write_known_failures(const report::RunReport& report, const RunFlags& flags
     fmt::print("known failures written to {}\n", flags.write_known_failures);
 }
 
+// What became of each clause of the report's protocol, from the checks that ran.
+void add_clause_coverage(report::RunReport& report) {
+    if (report.coverage) {
+        report.coverage->clauses = report::clause_coverage(
+            report.protocol, checks::clauses_of_protocol(report.protocol), report.scenarios);
+    }
+}
+
 // Runs `source` through the engine's loop with the console (and Ctrl-C) in the middle, or lists
 // it (--dry-run), and writes the reports. `known_failures`: the test config's (empty: none).
 // `finish` sets what only the protocol knows on the report; `write` writes the report files and
@@ -543,6 +551,8 @@ int run_source(engine::ScenarioSource& source, const RunFlags& flags, int argc, 
     if (process::stop_requested()) {
         report.interrupted = true;
         report.scenarios = reporter.take_finished();
+        report.coverage = report::Coverage{source.stream_coverage(), {}};
+        add_clause_coverage(report);
         report.strict = flags.strict;
         report.filtered = engine::is_filtered(options);
         report.duration_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -556,6 +566,7 @@ int run_source(engine::ScenarioSource& source, const RunFlags& flags, int argc, 
         write_reports(report, flags);
         return k_exit_interrupted;
     }
+    add_clause_coverage(report);
     console.run_finished(report);
     write_known_failures(report, flags);
     return write(report);
@@ -887,6 +898,7 @@ int validate_command(const std::string& catalog_path, const std::string& transcr
     for (const auto& scenario : report.scenarios) {
         console->scenario_finished(scenario);
     }
+    add_clause_coverage(report);
     console->run_finished(report);
     write_reports(report, flags);
     auto exit_code = exit_code_for(report);

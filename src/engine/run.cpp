@@ -181,6 +181,7 @@ report::RunReport run(ScenarioSource& source, const RunOptions& options,
     if (ledger) {
         ledger->settle(report);
     }
+    report.coverage = report::Coverage{source.stream_coverage(), {}};
     report.duration_ms = milliseconds_since(started);
     return report;
 }

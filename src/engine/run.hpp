@@ -50,6 +50,11 @@ public:
     virtual PlannedScenario plan(std::size_t index) const = 0;
     // `text` with the target's secrets masked.
     virtual std::string mask(std::string_view text) const = 0;
+    // The streams the target offers, those conform configured and what the scenarios run so far
+    // read of each (docs/coverage.md).
+    virtual report::StreamsCoverage stream_coverage() const {
+        return {true, false, "this source does not tell its streams", {}};
+    }
 };
 
 struct RunOptions {

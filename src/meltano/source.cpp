@@ -530,6 +530,10 @@ struct MeltanoSource final : engine::ScenarioSource {
         planned.exact = false;  // the commands depend on the test config and what describe lists
         return planned;
     }
+
+    report::StreamsCoverage stream_coverage() const override {
+        return {false, false, "not applicable: a Meltano extension has no streams", {}};
+    }
 };
 
 }  // namespace

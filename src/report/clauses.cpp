@@ -1,6 +1,9 @@
 #include "report/clauses.hpp"
 
+#include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 
 namespace conform::report {
 
@@ -18,9 +21,11 @@ std::string_view trimmed(std::string_view text) {
     return text;
 }
 
-// Table rows of the form `| ID | LEVEL | text |`.
-std::map<std::string, std::string, std::less<>> parse_clause_rows(std::string_view markdown) {
-    std::map<std::string, std::string, std::less<>> clauses;
+using ClauseRows = std::vector<std::pair<std::string, std::string>>;
+
+// Table rows of the form `| ID | LEVEL | text |`, in the contract's order.
+ClauseRows parse_clause_rows(std::string_view markdown) {
+    ClauseRows clauses;
     while (!markdown.empty()) {
         auto end = markdown.find('\n');
         auto line = markdown.substr(0, end);
@@ -38,18 +43,35 @@ std::map<std::string, std::string, std::less<>> parse_clause_rows(std::string_vi
         if (id.find('-') == std::string_view::npos || id.find(' ') != std::string_view::npos) {
             continue;
         }
-        clauses.emplace(std::string(id),
-                        std::string(trimmed(line.substr(level_end + 1, text_end - level_end - 1))));
+        clauses.emplace_back(
+            std::string(id),
+            std::string(trimmed(line.substr(level_end + 1, text_end - level_end - 1))));
     }
     return clauses;
+}
+
+const ClauseRows& contract_rows() {
+    static const auto k_rows = parse_clause_rows(k_contract_markdown);
+    return k_rows;
 }
 
 }  // namespace
 
 std::string clause_text(std::string_view id) {
-    static const auto k_clauses = parse_clause_rows(k_contract_markdown);
+    static const std::map<std::string, std::string, std::less<>> k_clauses(contract_rows().begin(),
+                                                                           contract_rows().end());
     auto found = k_clauses.find(id);
     return found == k_clauses.end() ? std::string{} : found->second;
+}
+
+std::vector<std::string> clause_ids(std::string_view prefix) {
+    std::vector<std::string> ids;
+    for (const auto& [id, text] : contract_rows()) {
+        if (id.starts_with(prefix) && std::find(ids.begin(), ids.end(), id) == ids.end()) {
+            ids.push_back(id);
+        }
+    }
+    return ids;
 }
 
 }  // namespace conform::report

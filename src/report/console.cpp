@@ -154,6 +154,11 @@ public:
             levels.push_back(fmt::format("{} {}", verdict.area, certified_name(verdict.level)));
         }
         print("certification: {}\n", fmt::join(levels, ", "));
+        if (report.coverage) {
+            print("coverage: streams {}; clauses {}\n",
+                  printable(streams_summary(report.coverage->streams)),
+                  clause_counts(report.coverage->clauses));
+        }
     }
 
 private:

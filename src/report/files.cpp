@@ -221,6 +221,74 @@ void write_strings(Writer& writer, std::string_view key, const std::vector<std::
     writer.EndArray();
 }
 
+void write_stream(Writer& writer, const StreamCoverage& stream) {
+    writer.StartObject();
+    write_string(writer, "stream", excerpt(stream.stream, k_report_name_bytes));
+    writer.Key("available");
+    writer.Bool(stream.available);
+    writer.Key("configured");
+    writer.Bool(stream.configured);
+    write_strings(writer, "configured_modes", stream.configured_modes);
+    write_int(writer, "records", static_cast<std::int64_t>(stream.records()));
+    writer.Key("modes");
+    writer.StartArray();
+    for (const auto& mode : stream.modes) {
+        writer.StartObject();
+        write_string(writer, "mode", mode.mode);
+        write_int(writer, "runs", static_cast<std::int64_t>(mode.runs));
+        write_int(writer, "records", static_cast<std::int64_t>(mode.records));
+        writer.EndObject();
+    }
+    writer.EndArray();
+    writer.EndObject();
+}
+
+void write_clause_coverage(Writer& writer, const ClauseCoverage& clause) {
+    writer.StartObject();
+    write_string(writer, "clause", clause.clause);
+    write_string(writer, "state", clause_state_name(clause.state()));
+    write_strings(writer, "checks", clause.checks);
+    write_strings(writer, "judged_by", clause.judged_by);
+    writer.Key("skipped_by");
+    writer.StartArray();
+    for (const auto& skip : clause.skipped_by) {
+        writer.StartObject();
+        write_string(writer, "check", skip.check);
+        write_string(writer, "reason", excerpt(skip.reason, k_report_message_bytes));
+        writer.EndObject();
+    }
+    writer.EndArray();
+    writer.EndObject();
+}
+
+void write_coverage(Writer& writer, const Coverage& coverage) {
+    writer.Key("coverage");
+    writer.StartObject();
+    writer.Key("streams");
+    writer.StartObject();
+    writer.Key("applicable");
+    writer.Bool(coverage.streams.applicable);
+    writer.Key("available_known");
+    writer.Bool(coverage.streams.available_known);
+    write_string(writer, "note", coverage.streams.note);
+    write_string(writer, "summary", streams_summary(coverage.streams));
+    writer.Key("items");
+    writer.StartArray();
+    for (const auto& stream : coverage.streams.streams) {
+        write_stream(writer, stream);
+    }
+    writer.EndArray();
+    writer.EndObject();
+    write_string(writer, "clause_summary", clause_counts(coverage.clauses));
+    writer.Key("clauses");
+    writer.StartArray();
+    for (const auto& clause : coverage.clauses) {
+        write_clause_coverage(writer, clause);
+    }
+    writer.EndArray();
+    writer.EndObject();
+}
+
 void write_certification(Writer& writer, const RunReport& report) {
     writer.Key("certification");
     writer.StartArray();
@@ -232,6 +300,35 @@ void write_certification(Writer& writer, const RunReport& report) {
         writer.EndObject();
     }
     writer.EndArray();
+}
+
+std::string clauses_in(const std::vector<ClauseCoverage>& clauses, ClauseState state) {
+    std::vector<std::string> ids;
+    for (const auto& clause : clauses) {
+        if (clause.state() == state) {
+            ids.push_back(clause.clause);
+        }
+    }
+    return fmt::format("{}", fmt::join(ids, ", "));
+}
+
+// Coverage as the properties of a testsuite without tests, the place JUnit readers keep facts
+// about a run.
+std::string junit_coverage_suite(const Coverage& coverage) {
+    std::string xml =
+        "  <testsuite name=\"coverage\" tests=\"0\" failures=\"0\" skipped=\"0\">\n"
+        "    <properties>\n";
+    auto property = [&xml](std::string_view name, const std::string& value) {
+        xml += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", name,
+                           markup_escaped(value));
+    };
+    property("coverage.streams", streams_summary(coverage.streams));
+    property("coverage.clauses", clause_counts(coverage.clauses));
+    property("coverage.clauses.skipped", clauses_in(coverage.clauses, ClauseState::skipped));
+    property("coverage.clauses.not_selected",
+             clauses_in(coverage.clauses, ClauseState::not_selected));
+    property("coverage.clauses.no_check", clauses_in(coverage.clauses, ClauseState::no_check));
+    return xml + "    </properties>\n  </testsuite>\n";
 }
 
 }  // namespace
@@ -275,6 +372,9 @@ std::string to_json_report(const RunReport& report) {
     writer.EndObject();
     write_string(writer, "known_failures_file", report.known_failures_file);
     write_strings(writer, "stale_known_failures", report.stale_known_failures);
+    if (report.coverage) {
+        write_coverage(writer, *report.coverage);
+    }
     writer.Key("scenarios");
     writer.StartArray();
     for (const auto& scenario : report.scenarios) {
@@ -339,6 +439,9 @@ std::string to_junit_xml(const RunReport& report) {
             xml += "</testcase>\n";
         }
         xml += "  </testsuite>\n";
+    }
+    if (report.coverage) {
+        xml += junit_coverage_suite(*report.coverage);
     }
     if (report.interrupted) {
         // A test that errs, so that CI shows the run as incomplete, not as passed.

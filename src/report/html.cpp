@@ -26,7 +26,7 @@ td,th{border:1px solid #d0d7de;padding:3px 6px;text-align:left;vertical-align:to
 code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f6f8fa;padding:8px;overflow-x:auto;white-space:pre-wrap;word-break:break-all;margin:4px 0}
 .badge{display:inline-block;border-radius:4px;padding:0 6px;color:#fff;font-weight:600;font-size:12px}
 .passed,.certified{background:#1a7f37}.failed{background:#cf222e}.warned,.incomplete{background:#bf8700}
-.skipped,.not-tested,.not-claimed,.accepted{background:#6e7781}.expected-failure{background:#8250df}.flaky{background:#9a6700}
+.skipped,.not-tested,.not-claimed,.accepted,.not-selected{background:#6e7781}.judged{background:#1a7f37}.no-check{background:#57606a}.expected-failure{background:#8250df}.flaky{background:#9a6700}
 .failure{border-left:4px solid #cf222e;padding:4px 12px;margin:12px 0;background:#fff8f8}
 .label{color:#57606a;font-size:12px;text-transform:uppercase;letter-spacing:.04em}
 .meta td:first-child{width:170px;color:#57606a}.matrix td{padding:1px 4px}.matrix .cell{width:14px;height:14px;display:inline-block;border-radius:2px;margin:1px}
@@ -212,6 +212,58 @@ std::string diff_headline(const RunReport& report) {
 }
 
 // One row per scenario, one square per check, coloured by status; each links to its check.
+std::string stream_rows_html(const StreamsCoverage& streams) {
+    std::string html =
+        "<table><tr><th>Stream</th><th>Available</th><th>Configured</th><th>Read</th>"
+        "<th>Records</th></tr>";
+    std::size_t shown = 0;
+    for (const auto& stream : streams.streams) {
+        if (shown++ == k_coverage_streams_shown) {
+            html += fmt::format(
+                "<tr><td colspan=\"5\">…and {} more (the JSON report lists them "
+                "all)</td></tr>",
+                streams.streams.size() - k_coverage_streams_shown);
+            break;
+        }
+        std::string available = !streams.available_known ? "?" : (stream.available ? "yes" : "no");
+        std::string configured =
+            stream.configured ? fmt::format("yes ({})", fmt::join(stream.configured_modes, ", "))
+                              : "no";
+        html += fmt::format(
+            "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            markup_escaped(excerpt(stream.stream, k_report_name_bytes)), available,
+            markup_escaped(configured), markup_escaped(modes_read(stream)), stream.records());
+    }
+    return html + "</table>";
+}
+
+// What the run tested (docs/coverage.md): streams, then every clause of the protocol with what
+// became of it.
+std::string coverage_section(const RunReport& report) {
+    if (!report.coverage) {
+        return {};
+    }
+    const auto& coverage = *report.coverage;
+    std::string html = fmt::format("<h2 id=\"coverage\">Coverage</h2><p><b>Streams:</b> {}</p>",
+                                   markup_escaped(streams_summary(coverage.streams)));
+    if (coverage.streams.applicable && !coverage.streams.streams.empty()) {
+        html += stream_rows_html(coverage.streams);
+    }
+    html += fmt::format(
+        "<p><b>Clauses:</b> {}</p><table><tr><th>Clause</th><th>State</th>"
+        "<th>Checks</th><th>Why not judged</th></tr>",
+        clause_counts(coverage.clauses));
+    for (const auto& clause : coverage.clauses) {
+        auto state = clause_state_name(clause.state());
+        html += fmt::format("<tr><td title=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                            markup_escaped(clause_text(clause.clause)),
+                            markup_escaped(clause.clause), badge(state),
+                            markup_escaped(fmt::format("{}", fmt::join(clause.checks, ", "))),
+                            markup_escaped(why_not_judged(clause)));
+    }
+    return html + "</table>";
+}
+
 std::string matrix_section(const RunReport& report) {
     std::string html =
         "<h2 id=\"matrix\">Pass/fail matrix</h2><p class=\"label\">one square per check; hover "
@@ -490,6 +542,7 @@ std::string to_html_report(const RunReport& report) {
     html += differences_section(report);
     html += failures_section(report);
     html += matrix_section(report);
+    html += coverage_section(report);
     html += "<h2 id=\"scenarios\">Scenarios</h2>";
     for (const auto& scenario : report.scenarios) {
         html += scenario_html(scenario);

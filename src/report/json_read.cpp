@@ -253,6 +253,51 @@ Differences read_differences(const Fields& fields) {
     return differences;
 }
 
+StreamCoverage read_stream(const Fields& fields) {
+    StreamCoverage stream;
+    stream.stream = fields.text("stream");
+    stream.available = fields.flag("available");
+    stream.configured = fields.flag("configured");
+    stream.configured_modes = fields.texts("configured_modes");
+    std::size_t index = 0;
+    for (const auto& value : fields.array("modes")) {
+        auto mode = fields.item(value, "modes", index++);
+        stream.modes.push_back({mode.text("mode"), count(mode, "runs"), count(mode, "records")});
+    }
+    return stream;
+}
+
+ClauseCoverage read_clause_coverage(const Fields& fields) {
+    ClauseCoverage clause;
+    clause.clause = fields.text("clause");
+    clause.checks = fields.texts("checks");
+    clause.judged_by = fields.texts("judged_by");
+    std::size_t index = 0;
+    for (const auto& value : fields.array("skipped_by")) {
+        auto skip = fields.item(value, "skipped_by", index++);
+        clause.skipped_by.push_back({skip.text("check"), skip.text("reason")});
+    }
+    return clause;
+}
+
+// The state of each clause is not read: it follows from its checks (ClauseCoverage::state).
+Coverage read_coverage(const Fields& fields) {
+    Coverage coverage;
+    auto streams = fields.object("streams");
+    coverage.streams.applicable = streams.flag("applicable");
+    coverage.streams.available_known = streams.flag("available_known");
+    coverage.streams.note = streams.text("note");
+    std::size_t index = 0;
+    for (const auto& value : streams.array("items")) {
+        coverage.streams.streams.push_back(read_stream(streams.item(value, "items", index++)));
+    }
+    index = 0;
+    for (const auto& value : fields.array("clauses")) {
+        coverage.clauses.push_back(read_clause_coverage(fields.item(value, "clauses", index++)));
+    }
+    return coverage;
+}
+
 }  // namespace
 
 RunReport read_json_report(const std::filesystem::path& path) {
@@ -290,6 +335,9 @@ RunReport read_json_report(const std::filesystem::path& path) {
         for (auto& run : report.scenarios.back().runs) {
             run.counts_messages = report.protocol != k_meltano_extension;
         }
+    }
+    if (root.has("coverage")) {
+        report.coverage = read_coverage(root.object("coverage"));
     }
     if (root.has("diff")) {
         report.differences = read_differences(root.object("diff"));

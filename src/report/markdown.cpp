@@ -289,6 +289,63 @@ std::string resumes_markdown(const RunReport& report) {
     return text;
 }
 
+std::string stream_rows_markdown(const StreamsCoverage& streams) {
+    std::string text =
+        "| Stream | Available | Configured | Read | Records |\n|---|---|---|---|---|\n";
+    auto yes_no = [](bool known, bool value) -> std::string_view {
+        if (!known) {
+            return "?";
+        }
+        return value ? "yes" : "no";
+    };
+    std::size_t shown = 0;
+    for (const auto& stream : streams.streams) {
+        if (shown++ == k_coverage_streams_shown) {
+            text += fmt::format("\n…and {} more streams; the JSON report lists them all.\n",
+                                streams.streams.size() - k_coverage_streams_shown);
+            break;
+        }
+        text += fmt::format(
+            "| `{}` | {} | {} | {} | {} |\n",
+            inline_text(excerpt(stream.stream, k_report_name_bytes)),
+            yes_no(streams.available_known, stream.available),
+            stream.configured
+                ? inline_text(fmt::format("yes ({})", fmt::join(stream.configured_modes, ", ")))
+                : std::string("no"),
+            inline_text(modes_read(stream)), stream.records());
+    }
+    return text;
+}
+
+// What the run tested: the streams and what became of each clause not judged.
+std::string coverage_markdown(const RunReport& report) {
+    if (!report.coverage) {
+        return {};
+    }
+    const auto& coverage = *report.coverage;
+    std::string text = fmt::format("\n### Coverage\n\n**Streams:** {}\n\n",
+                                   inline_text(streams_summary(coverage.streams)));
+    if (coverage.streams.applicable && !coverage.streams.streams.empty()) {
+        text += stream_rows_markdown(coverage.streams);
+    }
+    text += fmt::format("\n**Clauses:** {}\n", clause_counts(coverage.clauses));
+    std::string rows;
+    for (const auto& clause : coverage.clauses) {
+        if (clause.state() != ClauseState::judged) {
+            rows +=
+                fmt::format("| {} | {} | {} |\n", clause.clause, clause_state_name(clause.state()),
+                            inline_text(why_not_judged(clause)));
+        }
+    }
+    if (!rows.empty()) {
+        text +=
+            "\n<details><summary>Clauses not judged</summary>\n\n| Clause | State | Why "
+            "|\n|---|---|---|\n" +
+            rows + "\n</details>\n";
+    }
+    return text;
+}
+
 }  // namespace
 
 std::string to_markdown_summary(const RunReport& report) {
@@ -341,6 +398,7 @@ std::string to_markdown_summary(const RunReport& report) {
     }
     text += apart_markdown(report);
     text += resumes_markdown(report);
+    text += coverage_markdown(report);
     text +=
         "\n<details><summary>Scenarios</summary>\n\n| Scenario | Status | Checks "
         "|\n|---|---|---|\n";

@@ -80,6 +80,16 @@ void require_same_run(const RunReport& first, const RunReport& other, const std:
            fmt::format("{}", fmt::join(other.claimed_extensions, ",")));
 }
 
+// Coverage is kept only when every part has it: a part without it (an older conform's report)
+// would make the union claim too little.
+std::optional<Coverage> merged_coverage_of(const std::optional<Coverage>& merged,
+                                           const std::optional<Coverage>& part) {
+    if (!merged || !part) {
+        return std::nullopt;
+    }
+    return merged_coverage(*merged, *part);
+}
+
 }  // namespace
 
 RunReport merge_reports(const std::vector<RunReport>& reports,
@@ -107,6 +117,9 @@ RunReport merge_reports(const std::vector<RunReport>& reports,
                                               at->second, names[i]));
             }
             merged.scenarios.push_back(scenario);
+        }
+        if (i > 0) {
+            merged.coverage = merged_coverage_of(merged.coverage, report.coverage);
         }
     }
     std::stable_sort(merged.scenarios.begin(), merged.scenarios.end(),

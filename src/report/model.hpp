@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "report/coverage.hpp"
+
 namespace conform::report {
 
 // expected_failure: a failure the known-failures file lists (it does not fail the run); flaky: a
@@ -214,6 +216,8 @@ struct RunReport {
     // proved wrong: entries whose check now passes (stale: remove them).
     std::string known_failures_file;
     std::vector<std::string> stale_known_failures;
+    // What the run tested (docs/coverage.md); absent in reports of a conform before it.
+    std::optional<Coverage> coverage;
 
     Totals check_totals() const;
 };

@@ -119,6 +119,7 @@ struct SingerSource final : engine::ScenarioSource {
     std::map<std::string, std::string> replication_keys;  // by stream name
     std::set<std::string> full_table;
     int runs_started = 0;
+    std::map<std::string, report::SyncModeCount> synced;  // by stream name: the syncs that had it
 
     SingerSource(const TestConfig& test_config, const Checks& table, Executor start)
         : config(test_config),
@@ -705,7 +706,10 @@ struct SingerSource final : engine::ScenarioSource {
                 return engine::judge(*find_check(checks, id),
                                      Inputs(steps, matching, config, known), circumstances);
             },
-            summarize);
+            [this](const TapRun& run) {
+                tally_streams(run);
+                return summarize(run);
+            });
     }
 
     engine::PlannedScenario plan(std::size_t index) const override {
@@ -721,6 +725,40 @@ struct SingerSource final : engine::ScenarioSource {
             planned.exact = planned.exact && step.kind != Role::resumed;
         }
         return planned;
+    }
+
+    void tally_streams(const TapRun& run) {
+        for (const auto& [stream, seen] : run.streams) {
+            auto& count = synced[stream];
+            ++count.runs;
+            count.records += seen.records;
+        }
+    }
+
+    // Singer's replication methods are the modes: INCREMENTAL with a replication key conform
+    // asks for, FULL_TABLE otherwise.
+    report::StreamsCoverage stream_coverage() const override {
+        report::StreamsCoverage coverage;
+        if (!catalog) {
+            coverage.available_known = false;
+            coverage.note = "no catalog: " + catalog_problem;
+            return coverage;
+        }
+        for (const auto& stream : catalog->streams()) {
+            bool configured =
+                std::find(streams.begin(), streams.end(), stream.tap_stream_id) != streams.end();
+            std::string mode = stream.incremental() ? "INCREMENTAL" : "FULL_TABLE";
+            report::StreamCoverage entry{stream.tap_stream_id, true, configured, {}, {}};
+            if (configured) {
+                entry.configured_modes.push_back(mode);
+            }
+            if (auto found = synced.find(stream.stream); found != synced.end()) {
+                entry.modes.push_back(found->second);
+                entry.modes.back().mode = mode;
+            }
+            coverage.streams.push_back(std::move(entry));
+        }
+        return coverage;
     }
 };
 

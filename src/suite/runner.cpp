@@ -14,6 +14,7 @@
 #include "process/workdir.hpp"
 #include "protocol/analyzer.hpp"
 #include "suite/bisect.hpp"
+#include "suite/coverage.hpp"
 #include "suite/preview.hpp"
 #include "suite/probes.hpp"
 #include "suite/surroundings.hpp"
@@ -189,6 +190,7 @@ struct AirbyteSource final : engine::ScenarioSource {
     std::vector<ConfigWithout> configs_without_required;
     std::size_t scenario_counter = 0;
     std::size_t run_counter = 0;
+    StreamTally stream_tally;
 
     AirbyteSource(const config::TestConfig& test_config, std::vector<Scenario> all,
                   const Checks& table, SourceOptions source_options, report::Reporter& sink)
@@ -207,6 +209,10 @@ struct AirbyteSource final : engine::ScenarioSource {
     }
 
     std::string mask(std::string_view text) const override { return secrets.redact(text); }
+
+    report::StreamsCoverage stream_coverage() const override {
+        return stream_tally.coverage(catalog);
+    }
 
     void prepare() override {
         if (config.image) {
@@ -300,6 +306,7 @@ struct AirbyteSource final : engine::ScenarioSource {
         discover.run = Command::discover;
         auto observation =
             execute(discover, labelled_plan("discover (setup)"), scratch_root.path(), nullptr, {});
+        stream_tally.add_discovered(observation);
         const auto* found = observation.first_kept("CATALOG");
         if (found == nullptr) {
             // Masked: the connector's stderr may print a secret of its config.
@@ -806,6 +813,7 @@ struct AirbyteSource final : engine::ScenarioSource {
         }
         auto names = catalog_stream_names();
         for (const auto& step : run.steps) {
+            tally_streams(step);
             for (const auto& observation : step.runs) {
                 result.runs.push_back(summarize(observation));
                 result.runs.back().timeline = checkpoint_timeline(observation, names, resumes);
@@ -816,6 +824,18 @@ struct AirbyteSource final : engine::ScenarioSource {
         std::error_code ignored;  // the scratch folder goes with the private root at worst
         std::filesystem::remove_all(scenario_dir, ignored);
         return result;
+    }
+
+    // A probe's catalog is wrong on purpose: its reads say nothing of the streams.
+    void tally_streams(const StepResult& step) {
+        for (const auto& observation : step.runs) {
+            if (step.step->run == Command::discover) {
+                stream_tally.add_discovered(observation);
+            } else if (step.step->run == Command::read &&
+                       step.step->catalog_probe == CatalogProbe::none) {
+                stream_tally.add_read(catalog_for(*step.step), observation);
+            }
+        }
     }
 
     std::vector<std::string> catalog_stream_names() const {

@@ -8,6 +8,7 @@
 #include "process/output.hpp"
 #include "process/process.hpp"
 #include "protocol/analyzer.hpp"
+#include "suite/coverage.hpp"
 #include "suite/surroundings.hpp"
 
 namespace conform::suite {
@@ -58,6 +59,16 @@ protocol::Observation analyze(std::istream& transcript, const std::string& origi
     // The user's file is the transcript: examples show the lines around them when it names one.
     observation.transcript_path = origin;
     return observation;
+}
+
+// One recorded read: its records per configured stream; what the connector offers is not known.
+report::StreamsCoverage recorded_streams(const protocol::Catalog& catalog,
+                                         const protocol::Observation& read) {
+    StreamTally tally;
+    tally.add_read(catalog, read);
+    auto streams = tally.coverage(catalog);
+    streams.note = "a recorded transcript: the streams the connector offers are not known";
+    return streams;
 }
 
 }  // namespace
@@ -118,6 +129,7 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
                              .count();
     scenario_result.duration_ms = report.duration_ms;
     report.scenarios.push_back(std::move(scenario_result));
+    report.coverage = report::Coverage{recorded_streams(catalog, observation), {}};
     return report;
 }
 

@@ -10,6 +10,7 @@ report, and asserts that exactly the expected checks did not pass (failed or war
 the exit code matches: 1 when a check failed, 0 otherwise. Prints the report's failures on error.
 """
 import json
+import os
 import shutil
 
 import harness
@@ -23,6 +24,10 @@ def main():
     parser.add_argument("--global-arg", action="append")
     parser.add_argument("--strict", action="store_true")
     parser.add_argument("--only", help="passed to conform run --only")
+    parser.add_argument("--config-set", action="append", default=[],
+                        help="KEY=JSON in the connector's config.json")
+    parser.add_argument("--expect-coverage", action="append", default=[],
+                        help="coverage the JSON report must show (harness.coverage_problems)")
     parser.add_argument("--extension-keys", help="passed to conform run --extension-keys")
     parser.add_argument("--claims", default=harness.CLAIMS,
                         help="extensions the test config claims, comma separated, or 'none'")
@@ -43,6 +48,12 @@ def main():
             folder, args.fixtures, connector=args.connector, fault=args.fault, image=args.image,
             runtime=args.runtime, global_args=args.global_arg, claims=args.claims,
             read_timeout=args.read_timeout, grace_seconds=args.grace_seconds)
+        for setting in args.config_set:
+            key, _, value = setting.partition("=")
+            config_path = os.path.join(folder, "config.json")
+            config = harness.load_json(config_path)
+            config[key] = json.loads(value)
+            harness.write_file(folder, "config.json", config, indent=2)
         command, report_path, _ = harness.run_command(args.conform, test_config, folder, args,
                                                       junit=False)
         if args.extension_keys:
@@ -63,6 +74,8 @@ def main():
     if left:
         problems.append(f"containers left behind: {left}")
     problems += harness.skipped_problems(report, args.expect_skipped)
+    if args.expect_coverage:
+        problems += harness.coverage_problems(report, args.expect_coverage)
     harness.fail_with_output(problems, completed)
     harness.print_not_passing(seen, "caught")
     print(f"ok: {args.fault or 'no fault'} -> {sorted(expected) or 'all checks pass'}")

@@ -23,6 +23,12 @@ endfunction()
 # Nothing fails and nothing is skipped: every check judged the reference destination.
 conform_destination_case(reference_passes - none --expect-skipped none)
 conform_destination_case(reference_passes_strict - none --strict --expect-skipped none)
+# Coverage (docs/coverage.md): the catalog's streams written with data in each destination sync
+# mode; what a destination offers does not apply.
+conform_destination_case(coverage - none --only dst-syncs
+                         --expect-coverage streams=available-unknown,stream:users=data
+                         --expect-coverage mode:users=append_dedup,mode:events=append,mode:tags=overwrite
+                         --expect-coverage clause:DST-DATA-1=judged,clause:DST-CLI-1=not-selected)
 # A destination that stops reading its stdin while it writes (128 KiB of logs after each STATE)
 # on an input larger than a pipe holds: waited for, not a failure.
 conform_destination_case(backpressure_is_not_a_failure - none --quirk pause_reading

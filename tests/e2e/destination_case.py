@@ -74,6 +74,8 @@ def main():
     parser.add_argument("--only")
     parser.add_argument("--strict", action="store_true")
     parser.add_argument("--expect", required=True)
+    parser.add_argument("--expect-coverage", action="append", default=[],
+                        help="coverage the JSON report must show (harness.coverage_problems)")
     parser.add_argument("--known-failure", help="a check listed as a known failure: it must be "
                                                 "reported expected-failure and fail nothing")
     parser.add_argument("--expect-skipped")
@@ -105,6 +107,8 @@ def main():
         if "expected-failure" not in statuses:
             problems.append(f"{args.known_failure}: {sorted(statuses)}, expected expected-failure")
     problems += harness.skipped_problems(report, args.expect_skipped)
+    if args.expect_coverage:
+        problems += harness.coverage_problems(report, args.expect_coverage)
     harness.fail_with_output(problems, completed)
     harness.print_not_passing(seen, "caught")
     print(f"ok: {args.fault or args.quirk or 'no fault'} -> {sorted(expected) or 'all checks pass'}")

@@ -19,6 +19,10 @@ endfunction()
 
 conform_extension_case(reference_passes - none)
 conform_extension_case(reference_passes_strict - none --strict)
+# Coverage (docs/coverage.md): an extension has no streams; its MX clauses are judged.
+conform_extension_case(coverage - none --only mx-help,mx-describe
+                       --expect-coverage streams=not-applicable,clause:MX-HELP-1=judged
+                       --expect-coverage clause:MX-DESC-1=judged,clause:MX-INV-1=not-selected)
 # Where the EDK reads the seed differently, conform warns (exit 0) and fails nothing: click drops
 # invoke's first `--`; describe's default format is text. Logs without level or timestamp pass
 # when the test config does not enable them.

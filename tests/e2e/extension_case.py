@@ -63,6 +63,8 @@ def main():
     parser.add_argument("--strict", action="store_true")
     parser.add_argument("--stdin-timeout", type=float, default=10)
     parser.add_argument("--expect", required=True)
+    parser.add_argument("--expect-coverage", action="append", default=[],
+                        help="coverage the JSON report must show (harness.coverage_problems)")
     args = parser.parse_args()
     expected = harness.check_set(args.expect)
 
@@ -85,6 +87,8 @@ def main():
     cases = junit.findall(".//testcase")
     if not cases:
         problems.append("the JUnit report has no test case")
+    if args.expect_coverage:
+        problems += harness.coverage_problems(report, args.expect_coverage)
     harness.fail_with_output(problems, completed)
     harness.print_not_passing(seen, "caught")
     print(f"ok: {args.fault or 'no fault'} -> {sorted(expected) or 'all checks pass'}")

@@ -342,3 +342,51 @@ def write_test_config(folder, fixtures, connector=None, fault="", image=None, ru
         "projections": {"events": {"note": "/payload/note", "user_id": "/user/id"}},
     }
     return write_file(folder, "conform.json", config, indent=2)
+
+
+def coverage_problems(report, expectations):
+    """What the report's coverage (docs/coverage.md) gets wrong of `expectations`, a list of
+    comma-separated items: clause:ID=STATE (judged, skipped, not-selected, no-check),
+    stream:NAME=data|no-data|configured|not-configured|available|unavailable, mode:NAME=MODE (the
+    stream was read with MODE), streams=not-applicable|available-unknown. Also: a clause without
+    checks is no-check, and a skipped clause names why."""
+    coverage = report.get("coverage")
+    if coverage is None:
+        return ["the report has no coverage"]
+    problems = []
+    clauses = {c["clause"]: c for c in coverage["clauses"]}
+    streams = {s["stream"]: s for s in coverage["streams"]["items"]}
+    for clause in coverage["clauses"]:
+        if not clause["checks"] and clause["state"] != "no-check":
+            problems.append(f"{clause['clause']} has no check but is {clause['state']}")
+        if clause["state"] == "skipped" and not all(s["reason"] for s in clause["skipped_by"]):
+            problems.append(f"{clause['clause']} is skipped without a reason")
+    stream_tests = {
+        "data": lambda s: s["records"] > 0, "no-data": lambda s: s["records"] == 0,
+        "configured": lambda s: s["configured"], "not-configured": lambda s: not s["configured"],
+        "available": lambda s: s["available"], "unavailable": lambda s: not s["available"],
+    }
+    for item in (i for text in expectations for i in text.split(",") if i):
+        what, _, wanted = item.partition("=")
+        kind, _, name = what.partition(":")
+        if kind == "clause":
+            state = clauses.get(name, {}).get("state")
+            if state != wanted:
+                problems.append(f"clause {name} is {state}, expected {wanted}: {clauses.get(name)}")
+        elif kind == "stream":
+            stream = streams.get(name)
+            if stream is None or not stream_tests[wanted](stream):
+                problems.append(f"stream {name} is not {wanted}: {stream}")
+        elif kind == "mode":
+            modes = [m["mode"] for m in streams.get(name, {}).get("modes", []) if m["runs"] > 0]
+            if wanted not in modes:
+                problems.append(f"stream {name} was read with {modes}, not {wanted}")
+        elif kind == "streams":
+            facts = coverage["streams"]
+            ok = (not facts["applicable"] and not facts["items"]) if wanted == "not-applicable" \
+                else not facts["available_known"]
+            if not ok:
+                problems.append(f"streams are not {wanted}: {facts}")
+        else:
+            problems.append(f"unknown coverage expectation {item!r}")
+    return problems

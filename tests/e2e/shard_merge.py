@@ -58,6 +58,29 @@ def differences(whole, merged):
     return found or ["metadata, certification or totals differ"]
 
 
+def judged_clauses(report):
+    return {c["clause"] for c in report["coverage"]["clauses"] if c["state"] == "judged"}
+
+
+def coverage_problems(whole, merged, shards):
+    """The merged coverage is the whole run's, and the union of the shards': no shard alone
+    judged every clause the run judged (so the last shard's coverage would be wrong)."""
+    if "coverage" not in merged or "coverage" not in whole:
+        return ["a report has no coverage"]
+    problems = []
+    if merged["coverage"] != whole["coverage"]:
+        problems.append("the merged coverage differs from the whole run's:\n"
+                        f"{json.dumps(merged['coverage'])[:3000]}\n"
+                        f"{json.dumps(whole['coverage'])[:3000]}")
+    union = set().union(*(judged_clauses(shard) for shard in shards))
+    if judged_clauses(merged) != union:
+        problems.append(f"merged judged clauses {sorted(judged_clauses(merged))} are not the "
+                        f"shards' union {sorted(union)}")
+    if any(judged_clauses(shard) == union for shard in shards):
+        problems.append("one shard alone judged every clause: the union is not tested")
+    return problems
+
+
 def check_registry(conform, folder, args, failing_report):
     """Reports of two connectors (test configs) render as one registry page, and only as HTML."""
     other = os.path.join(folder, "other")
@@ -131,6 +154,8 @@ def main():
                 problems += differences(whole_report, merged_report)
             if merged_report["certification"] != whole_report["certification"]:
                 problems.append(f"certification: {merged_report['certification']}")
+            problems += coverage_problems(whole_report, merged_report,
+                                          [load(name) for name in shard_files])
 
         missing = conform("report", *shard_files[:-1], "--json", "partial.json")
         wanted = f"shard {args.shards}/{args.shards} is missing"

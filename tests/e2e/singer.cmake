@@ -39,6 +39,13 @@ conform_singer_case(reference_tap_passes_strict - none --strict)
 # One fault per SG clause, caught by exactly its check.
 conform_singer_case(fault.about_broken about_broken sg.about)
 conform_singer_case(fault.discover_exit_nonzero discover_exit_nonzero sg.discover)
+# Coverage (docs/coverage.md): one sync of every stream; INCREMENTAL and FULL_TABLE streams with
+# data, sg.batch_files' clause skipped with its reason, discovery's checks not selected.
+conform_singer_case(coverage - none --only sg-sync --expect-skipped sg-sync:sg.batch_files
+                    --expect-coverage stream:users=data,stream:countries=data
+                    --expect-coverage mode:users=INCREMENTAL,mode:countries=FULL_TABLE
+                    --expect-coverage clause:SG-MSG-1=judged,clause:SG-BATCH-1=skipped
+                    --expect-coverage clause:SG-DISC-1=not-selected)
 conform_singer_case(fault.catalog_duplicate_id catalog_duplicate_id sg.catalog_valid)
 conform_singer_case(fault.metadata_bad_breadcrumb metadata_bad_breadcrumb sg.catalog_metadata)
 conform_singer_case(fault.sync_exit_nonzero sync_exit_nonzero sg.sync_exit)

@@ -76,6 +76,8 @@ def main():
     parser.add_argument("--must-pass", action="append", default=[])
     parser.add_argument("--secret", action="append", default=[])
     parser.add_argument("--expect", required=True)
+    parser.add_argument("--expect-coverage", action="append", default=[],
+                        help="coverage the JSON report must show (harness.coverage_problems)")
     parser.add_argument("--expect-input-error")
     args = parser.parse_args()
     expected = harness.check_set(args.expect)
@@ -113,6 +115,8 @@ def main():
     for secret in args.secret:
         if any(secret in text for text in texts):
             problems.append(f"the secret {secret[:4]}... appears in conform's output or reports")
+    if args.expect_coverage:
+        problems += harness.coverage_problems(report, args.expect_coverage)
     harness.fail_with_output(problems, completed)
     harness.print_not_passing(seen, "caught")
     print(f"ok: {args.fault or 'no fault'} -> {sorted(expected) or 'all checks pass'}")
