@@ -8,16 +8,16 @@
 #include <fstream>
 #include <string>
 
-#include "json/parse.hpp"
 #include "report/coverage.hpp"
 #include "report/files.hpp"
 #include "report/json_read.hpp"
 #include "report/model.hpp"
-#include "resources/resources.hpp"
-#include "schema/schema.hpp"
+
+#include "report_schema.hpp"
 
 using namespace conform;
 using namespace conform::report;
+using conform::report::testing::report_schema_violations;
 
 namespace {
 
@@ -64,19 +64,6 @@ Coverage sample_coverage() {
         {"unused", true, false, {}, {}},
     };
     return coverage;
-}
-
-std::string violations_of(const std::string& json) {
-    static const auto k_schema =
-        schema::Schema::compile_text(resources::find("report.schema.json"));
-    auto document = json::parse_json_text(json, "report");
-    std::vector<schema::Violation> violations;
-    k_schema.validate(document, &violations, 10);
-    std::string text;
-    for (const auto& violation : violations) {
-        text += violation.instance_path + ": " + violation.message + "\n";
-    }
-    return text;
 }
 
 }  // namespace
@@ -141,7 +128,7 @@ TEST_CASE("coverage: the JSON report carries it, valid, and reads back") {
     report.started_at = "2026-12-01T23:00:00Z";
     report.coverage = sample_coverage();
     auto json = to_json_report(report);
-    CHECK(violations_of(json) == "");
+    CHECK(report_schema_violations(json) == "");
     CHECK(json.find("\"state\": \"skipped\"") != std::string::npos);
 
     auto path = std::filesystem::temp_directory_path() /

@@ -12,11 +12,12 @@
 #include "report/files.hpp"
 #include "report/json_read.hpp"
 #include "report/timeline.hpp"
-#include "resources/resources.hpp"
-#include "schema/schema.hpp"
+
+#include "report_schema.hpp"
 
 using namespace conform;
 using namespace conform::report;
+using conform::report::testing::report_schema_violations;
 
 namespace {
 
@@ -58,25 +59,12 @@ RunReport report_with_resumes(std::vector<ResumedCheckpoint> resumes) {
     return report;
 }
 
-std::string violations_of(const std::string& json) {
-    static const auto k_schema =
-        schema::Schema::compile_text(resources::find("report.schema.json"));
-    auto document = json::parse_json_text(json, "report.json");
-    std::vector<schema::Violation> violations;
-    k_schema.validate(document, &violations, 10);
-    std::string text;
-    for (const auto& violation : violations) {
-        text += violation.instance_path + ": " + violation.message + "\n";
-    }
-    return text;
-}
-
 }  // namespace
 
 TEST_CASE("json report: the timeline validates, only runs with STATEs carry one, reads back") {
     auto report = report_with_resumes({resumed(1, 0, 0), resumed(2, 10, 0), resumed(3, 0, 2)});
     auto text = to_json_report(report);
-    CHECK(violations_of(text) == "");
+    CHECK(report_schema_violations(text) == "");
     auto document = json::parse_json_text(text, "report.json");
     const auto& runs = document["scenarios"][0]["runs"];
     REQUIRE(runs[0].HasMember("timeline"));
