@@ -68,22 +68,6 @@ std::set<std::string> stream_names(const rapidjson::Value& catalog) {
     return names;
 }
 
-// Every discovered stream in full_refresh, appended.
-std::string full_refresh_catalog(const rapidjson::Document& discovered) {
-    rapidjson::Document configured(rapidjson::kObjectType);
-    auto& allocator = configured.GetAllocator();
-    rapidjson::Value streams(rapidjson::kArrayType);
-    for (const auto& stream : discovered["streams"].GetArray()) {
-        rapidjson::Value entry(rapidjson::kObjectType);
-        entry.AddMember("stream", rapidjson::Value(stream, allocator), allocator);
-        entry.AddMember("sync_mode", "full_refresh", allocator);
-        entry.AddMember("destination_sync_mode", "append", allocator);
-        streams.PushBack(entry, allocator);
-    }
-    configured.AddMember("streams", streams, allocator);
-    return json::to_canonical_json(configured);
-}
-
 const rapidjson::Value* discovered_stream(const rapidjson::Document& discovered,
                                           const std::string& name) {
     for (const auto& stream : discovered["streams"].GetArray()) {
@@ -117,13 +101,16 @@ bool source_defined_cursor(const rapidjson::Value& stream) {
     return flag != stream.MemberEnd() && flag->value.IsBool() && flag->value.GetBool();
 }
 
-// A configured entry for `stream`: incremental on its source-defined or default cursor when it
-// supports incremental, else full_refresh; appended.
-rapidjson::Value incremental_entry(const rapidjson::Value& stream,
-                                   rapidjson::Document::AllocatorType& allocator) {
+enum class SyncChoice { full_refresh, incremental_where_supported };
+
+// A configured entry for `stream`, appended: with incremental_where_supported, incremental on its
+// source-defined or default cursor when it supports incremental; else full_refresh.
+rapidjson::Value configured_entry(const rapidjson::Value& stream, SyncChoice choice,
+                                  rapidjson::Document::AllocatorType& allocator) {
     rapidjson::Value entry(rapidjson::kObjectType);
     entry.AddMember("stream", rapidjson::Value(stream, allocator), allocator);
-    bool incremental = supports(stream, "incremental") &&
+    bool incremental = choice == SyncChoice::incremental_where_supported &&
+                       supports(stream, "incremental") &&
                        (source_defined_cursor(stream) || has_default_cursor(stream));
     entry.AddMember("sync_mode", rapidjson::StringRef(incremental ? "incremental" : "full_refresh"),
                     allocator);
@@ -135,13 +122,15 @@ rapidjson::Value incremental_entry(const rapidjson::Value& stream,
     return entry;
 }
 
-std::string incremental_catalog(const rapidjson::Document& discovered) {
+// Every discovered stream configured as `choice` says (streams that are not objects only in full
+// refresh, where they are passed on as discovered).
+std::string configured_catalog(const rapidjson::Document& discovered, SyncChoice choice) {
     rapidjson::Document configured(rapidjson::kObjectType);
     auto& allocator = configured.GetAllocator();
     rapidjson::Value streams(rapidjson::kArrayType);
     for (const auto& stream : discovered["streams"].GetArray()) {
-        if (stream.IsObject()) {
-            streams.PushBack(incremental_entry(stream, allocator), allocator);
+        if (choice == SyncChoice::full_refresh || stream.IsObject()) {
+            streams.PushBack(configured_entry(stream, choice, allocator), allocator);
         }
     }
     configured.AddMember("streams", streams, allocator);
@@ -279,7 +268,7 @@ std::string catalog_for(const config::TestConfig& config, const std::string& dis
                         const std::vector<StreamRename>& renames) {
     auto discovered = json::parse_json_text(discovered_json, "catalog");
     return config.catalog_text ? restricted_catalog(*config.catalog_text, discovered, renames)
-                               : full_refresh_catalog(discovered);
+                               : configured_catalog(discovered, SyncChoice::full_refresh);
 }
 
 std::string state_catalog_for(const config::TestConfig& config,
@@ -291,7 +280,9 @@ std::string state_catalog_for(const config::TestConfig& config,
     }
     auto control_discovered = json::parse_json_text(control_discovered_json, "catalog");
     auto discovered = json::parse_json_text(discovered_json, "catalog");
-    return restricted_catalog(incremental_catalog(control_discovered), discovered, renames);
+    return restricted_catalog(
+        configured_catalog(control_discovered, SyncChoice::incremental_where_supported), discovered,
+        renames);
 }
 
 StreamsBySyncMode streams_by_sync_mode(const std::string& configured_json) {
