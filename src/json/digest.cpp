@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <bit>
 #include <cstring>
 
@@ -17,32 +18,31 @@ namespace {
 // must make the word stream unambiguous (lengths before variable-size data).
 class Hasher128 {
 public:
+    // Words are buffered and absorbed a block at a time, so that the lanes stay in registers.
     void add_word(std::uint64_t word) {
-        ++m_words;
-        if (!m_has_pending) {
-            m_pending = word;
-            m_has_pending = true;
-            return;
+        m_block[m_in_block++] = word;
+        if (m_in_block == k_block_words) {
+            absorb_block();
         }
-        absorb(m_pending, word);
-        m_has_pending = false;
     }
 
     // Adds `bytes` as little-endian words, the last one zero-padded.
     void add_bytes(std::string_view bytes) {
         std::size_t offset = 0;
         for (; offset + 8 <= bytes.size(); offset += 8) {
-            add_word(load_little_endian(bytes.data() + offset, 8));
+            add_word(detail::load_little_endian(bytes.data() + offset, 8));
         }
         if (offset < bytes.size()) {
-            add_word(load_little_endian(bytes.data() + offset, bytes.size() - offset));
+            add_word(detail::load_little_endian(bytes.data() + offset, bytes.size() - offset));
         }
     }
 
     Digest finish() {
-        if (m_has_pending) {
-            absorb(m_pending, 0);
+        if (m_in_block % 2 != 0) {
+            m_block[m_in_block++] = 0;
+            --m_words;  // the padding word is not counted
         }
+        absorb_block();
         m_lane_a ^= m_words;
         m_lane_b ^= std::rotl(m_words, 32);
         m_lane_a += m_lane_b;
@@ -55,20 +55,9 @@ public:
     }
 
 private:
+    static constexpr std::size_t k_block_words = 32;  // even: words are absorbed in pairs
     static constexpr std::uint64_t k_mul_1 = 0x9e3779b97f4a7c15ULL;
     static constexpr std::uint64_t k_mul_2 = 0xc2b2ae3d27d4eb4fULL;
-
-    static std::uint64_t load_little_endian(const char* bytes, std::size_t size) {
-        std::uint64_t word = 0;
-        if constexpr (std::endian::native == std::endian::little) {
-            std::memcpy(&word, bytes, size);
-        } else {
-            for (std::size_t i = 0; i < size; ++i) {
-                word |= std::uint64_t{static_cast<unsigned char>(bytes[i])} << (8 * i);
-            }
-        }
-        return word;
-    }
 
     static std::uint64_t scramble(std::uint64_t word, std::uint64_t mul_in, std::uint64_t mul_out,
                                   int rotation) {
@@ -84,20 +73,28 @@ private:
         return x;
     }
 
-    void absorb(std::uint64_t first, std::uint64_t second) {
-        m_lane_a ^= scramble(first, k_mul_1, k_mul_2, 31);
-        m_lane_a = std::rotl(m_lane_a, 27) + m_lane_b;
-        m_lane_a = m_lane_a * 5 + 0x52dce729;
-        m_lane_b ^= scramble(second, k_mul_2, k_mul_1, 33);
-        m_lane_b = std::rotl(m_lane_b, 31) + m_lane_a;
-        m_lane_b = m_lane_b * 5 + 0x38495ab5;
+    void absorb_block() {
+        std::uint64_t lane_a = m_lane_a;
+        std::uint64_t lane_b = m_lane_b;
+        for (std::size_t i = 0; i < m_in_block; i += 2) {
+            lane_a ^= scramble(m_block[i], k_mul_1, k_mul_2, 31);
+            lane_a = std::rotl(lane_a, 27) + lane_b;
+            lane_a = lane_a * 5 + 0x52dce729;
+            lane_b ^= scramble(m_block[i + 1], k_mul_2, k_mul_1, 33);
+            lane_b = std::rotl(lane_b, 31) + lane_a;
+            lane_b = lane_b * 5 + 0x38495ab5;
+        }
+        m_lane_a = lane_a;
+        m_lane_b = lane_b;
+        m_words += m_in_block;
+        m_in_block = 0;
     }
 
     std::uint64_t m_lane_a = 0x6a09e667f3bcc908ULL;
     std::uint64_t m_lane_b = 0xbb67ae8584caa73bULL;
     std::uint64_t m_words = 0;
-    std::uint64_t m_pending = 0;
-    bool m_has_pending = false;
+    std::array<std::uint64_t, k_block_words> m_block{};
+    std::size_t m_in_block = 0;
 };
 
 // Feeds the canonical traversal to the hasher as an unambiguous stream of tagged words.
@@ -139,6 +136,125 @@ private:
     Hasher128& m_hasher;
 };
 
+// The canonical traversal by recursion, several times faster than the walker's explicit stack,
+// down to k_recursive_depth levels; a subtree deeper than that is handed to the walker, which
+// feeds the visitor the same events.
+class RecursiveTraversal {
+public:
+    RecursiveTraversal(DigestVisitor& visitor, detail::ValueWalker<true>& walker,
+                       std::vector<detail::SortedMember>& order)
+        : m_visitor(visitor), m_walker(walker), m_order(order) {}
+
+    // What the traversal saw of member names: sorted, a name that appears twice in one object
+    // is next to itself. Every object was looked at unless a part was excluded or handed over.
+    NameCheck names() && { return std::move(m_names); }
+
+    void value(const rapidjson::Value& value, const detail::PointerTree* excluded, int depth) {
+        if (excluded != nullptr && excluded->children.empty()) {
+            excluded = nullptr;
+        }
+        switch (value.GetType()) {
+            case rapidjson::kNullType:
+                m_visitor.null();
+                return;
+            case rapidjson::kFalseType:
+                m_visitor.boolean(false);
+                return;
+            case rapidjson::kTrueType:
+                m_visitor.boolean(true);
+                return;
+            case rapidjson::kNumberType:
+                detail::visit_canonical_number(value, m_visitor);
+                return;
+            case rapidjson::kStringType:
+                m_visitor.string(detail::text_of(value));
+                return;
+            case rapidjson::kObjectType:
+            case rapidjson::kArrayType:
+                if (depth >= k_recursive_depth) {
+                    m_names.every_object = false;
+                    m_walker.walk(value, m_visitor, excluded);
+                } else if (value.IsObject()) {
+                    object(value, excluded, depth);
+                } else {
+                    array(value, excluded, depth);
+                }
+                return;
+        }
+    }
+
+private:
+    static constexpr int k_recursive_depth = 48;
+
+    void object(const rapidjson::Value& object, const detail::PointerTree* excluded, int depth) {
+        m_visitor.begin_object();
+        std::size_t begin = m_order.size();
+        detail::append_canonical_order(object, m_order);
+        std::size_t end = m_order.size();
+        std::uint32_t emitted = 0;
+        auto members = object.MemberBegin();
+        if (!m_names.duplicate) {
+            note_duplicate(members, begin, end);
+        }
+        for (std::size_t i = begin; i < end; ++i) {
+            const auto& member = members[m_order[i].index];
+            std::string_view name = detail::text_of(member.name);
+            const detail::PointerTree* child =
+                excluded != nullptr ? excluded->child(name) : nullptr;
+            if (child != nullptr && child->selected) {
+                skip(member.value);
+                continue;
+            }
+            ++emitted;
+            m_visitor.key(name);
+            value(member.value, child, depth + 1);
+        }
+        m_order.resize(begin);
+        m_visitor.end_object(emitted);
+    }
+
+    void skip(const rapidjson::Value& excluded_value) {
+        if (excluded_value.IsObject() || excluded_value.IsArray()) {
+            m_names.every_object = false;
+        }
+    }
+
+    void note_duplicate(rapidjson::Value::ConstMemberIterator members, std::size_t begin,
+                        std::size_t end) {
+        for (std::size_t i = begin + 1; i < end; ++i) {
+            if (m_order[i - 1].prefix != m_order[i].prefix) {
+                continue;
+            }
+            std::string_view name = detail::text_of(members[m_order[i].index].name);
+            if (name == detail::text_of(members[m_order[i - 1].index].name)) {
+                m_names.duplicate = std::string(name);
+                return;
+            }
+        }
+    }
+
+    void array(const rapidjson::Value& array, const detail::PointerTree* excluded, int depth) {
+        m_visitor.begin_array();
+        std::uint32_t emitted = 0;
+        for (rapidjson::SizeType i = 0; i < array.Size(); ++i) {
+            const detail::PointerTree* child =
+                excluded != nullptr ? excluded->child(std::to_string(i)) : nullptr;
+            if (child != nullptr && child->selected) {
+                skip(array[i]);
+                continue;
+            }
+            ++emitted;
+            value(array[i], child, depth + 1);
+        }
+        m_visitor.end_array(emitted);
+    }
+
+    DigestVisitor& m_visitor;
+    detail::ValueWalker<true>& m_walker;
+    std::vector<detail::SortedMember>& m_order;
+    NameCheck m_names;
+};
+
 }  // namespace
 
 std::string Digest::hex() const {
@@ -149,6 +265,7 @@ struct Digester::State {
     detail::PointerTree excluded;
     bool has_exclusions = false;
     detail::ValueWalker<true> walker;
+    std::vector<detail::SortedMember> order;
 };
 
 Digester::Digester(const std::vector<std::string>& excluded_pointers)
@@ -168,10 +285,19 @@ Digester::Digester(Digester&&) noexcept = default;
 Digester& Digester::operator=(Digester&&) noexcept = default;
 
 Digest Digester::digest(const rapidjson::Value& value) {
+    return digest_checking_names(value).digest;
+}
+
+CheckedDigest Digester::digest_checking_names(const rapidjson::Value& value) {
     Hasher128 hasher;
     DigestVisitor visitor(hasher);
-    m_state->walker.walk(value, visitor, m_state->has_exclusions ? &m_state->excluded : nullptr);
-    return hasher.finish();
+    const detail::PointerTree* excluded = m_state->has_exclusions ? &m_state->excluded : nullptr;
+    if (excluded != nullptr && excluded->selected) {
+        return {hasher.finish(), NameCheck{false, std::nullopt}};
+    }
+    RecursiveTraversal traversal(visitor, m_state->walker, m_state->order);
+    traversal.value(value, excluded, 0);
+    return {hasher.finish(), std::move(traversal).names()};
 }
 
 Digest digest_of(const rapidjson::Value& value) {

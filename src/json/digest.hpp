@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,17 @@ struct Digest {
     std::string hex() const;
 };
 
+// What a digest saw of the member names of the objects in a value.
+struct NameCheck {
+    bool every_object = true;  // false when excluded or very deep parts were not looked at
+    std::optional<std::string> duplicate;  // a name that appears twice in one object
+};
+
+struct CheckedDigest {
+    Digest digest;
+    NameCheck names;
+};
+
 // Digests JSON values so that values with equal to_canonical_json() (ignoring the excluded
 // pointers) get equal digests: member order and 1 vs 1.0 do not matter. The value is hashed in a
 // streaming canonical traversal, without building the canonical text. Not a cryptographic hash.
@@ -37,6 +49,10 @@ public:
 
     // Not thread-safe: scratch buffers are reused between calls.
     Digest digest(const rapidjson::Value& value);
+
+    // The same digest, and a duplicate member name found on the way (the canonical order puts
+    // equal names next to each other), at no extra walk.
+    CheckedDigest digest_checking_names(const rapidjson::Value& value);
 
 private:
     struct State;

@@ -67,6 +67,83 @@ void visit_number_as_stored(const rapidjson::Value& number, Visitor& visitor) {
     }
 }
 
+// A member in the canonical order: most names differ in their first 8 bytes, so comparing
+// those as one big-endian number spares a memcmp per comparison of the sort.
+struct SortedMember {
+    std::uint64_t prefix;
+    std::uint32_t index;
+};
+
+template <typename Word>
+Word load_word(const char* bytes) {
+    Word word = 0;
+    std::memcpy(&word, bytes, sizeof word);
+    return word;
+}
+
+// The first `size` (at most 8) bytes at `bytes` as a little-endian number, the rest zero, read
+// without touching a byte past them. Two overlapping loads hold the same bytes where they
+// overlap, so or-ing them is exact.
+inline std::uint64_t load_little_endian(const char* bytes, std::size_t size) {
+    if constexpr (std::endian::native == std::endian::little) {
+        if (size >= 8) {
+            return load_word<std::uint64_t>(bytes);
+        }
+        if (size >= 4) {
+            return std::uint64_t{load_word<std::uint32_t>(bytes)} |
+                   (std::uint64_t{load_word<std::uint32_t>(bytes + size - 4)} << (8 * (size - 4)));
+        }
+        if (size >= 2) {
+            return std::uint64_t{load_word<std::uint16_t>(bytes)} |
+                   (std::uint64_t{load_word<std::uint16_t>(bytes + size - 2)} << (8 * (size - 2)));
+        }
+        return size == 1 ? static_cast<unsigned char>(bytes[0]) : 0;
+    } else {
+        std::uint64_t word = 0;
+        for (std::size_t i = 0; i < std::min<std::size_t>(size, 8); ++i) {
+            word |= std::uint64_t{static_cast<unsigned char>(bytes[i])} << (8 * i);
+        }
+        return word;
+    }
+}
+
+// The first 8 bytes of `name` as a big-endian number, zero-padded: ordered as the bytes are.
+inline std::uint64_t big_endian_prefix(std::string_view name) {
+    std::uint64_t prefix = load_little_endian(name.data(), std::min<std::size_t>(name.size(), 8));
+    if constexpr (std::endian::native == std::endian::little) {
+        return __builtin_bswap64(prefix);
+    } else {
+        std::uint64_t swapped = 0;
+        for (int i = 0; i < 8; ++i) {
+            swapped = (swapped << 8) | ((prefix >> (8 * i)) & 0xFF);
+        }
+        return swapped;
+    }
+}
+
+// Appends the members of `object` to `order` in the canonical order: by name bytes, ties in
+// document order.
+inline void append_canonical_order(const rapidjson::Value& object,
+                                   std::vector<SortedMember>& order) {
+    std::size_t begin = order.size();
+    std::uint32_t count = object.MemberCount();
+    auto members = object.MemberBegin();
+    for (std::uint32_t i = 0; i < count; ++i) {
+        order.push_back({big_endian_prefix(text_of(members[i].name)), i});
+    }
+    // Equal prefixes (shared first bytes, or zero bytes against padding) fall back to the whole
+    // names.
+    std::sort(order.begin() + static_cast<std::ptrdiff_t>(begin), order.end(),
+              [&members](const SortedMember& a, const SortedMember& b) {
+                  if (a.prefix != b.prefix) {
+                      return a.prefix < b.prefix;
+                  }
+                  std::string_view name_a = text_of(members[a.index].name);
+                  std::string_view name_b = text_of(members[b.index].name);
+                  return name_a != name_b ? name_a < name_b : a.index < b.index;
+              });
+}
+
 // Walks a value without recursion. Canonical walks visit members sorted by name bytes (ties in
 // document order) and numbers in canonical class; others keep document order and storage class.
 // Values whose pointer is selected in `excluded` are skipped as if absent. Visitor events: null(),
@@ -136,45 +213,10 @@ private:
         }
     }
 
-    // A member in the canonical order: most names differ in their first 8 bytes, so comparing
-    // those as one big-endian number spares a memcmp per comparison of the sort.
-    struct SortedMember {
-        std::uint64_t prefix;
-        std::uint32_t index;
-    };
-
-    static std::uint64_t big_endian_prefix(std::string_view name) {
-        std::uint64_t prefix = 0;
-        if (name.size() >= 8 && std::endian::native == std::endian::little) {
-            std::memcpy(&prefix, name.data(), sizeof prefix);
-            return __builtin_bswap64(prefix);
-        }
-        std::size_t size = std::min<std::size_t>(name.size(), 8);
-        for (std::size_t i = 0; i < size; ++i) {
-            prefix |= std::uint64_t{static_cast<unsigned char>(name[i])} << (56 - 8 * i);
-        }
-        return prefix;
-    }
-
     void push_object(const rapidjson::Value& object, const PointerTree* excluded) {
         std::size_t order_begin = m_order.size();
         if constexpr (k_canonical) {
-            std::uint32_t count = object.MemberCount();
-            auto members = object.MemberBegin();
-            for (std::uint32_t i = 0; i < count; ++i) {
-                m_order.push_back({big_endian_prefix(text_of(members[i].name)), i});
-            }
-            // Equal prefixes (shared first bytes, or zero bytes against padding) fall back to
-            // the whole names: the order is that of the name bytes, ties in document order.
-            std::sort(m_order.begin() + static_cast<std::ptrdiff_t>(order_begin), m_order.end(),
-                      [&members](const SortedMember& a, const SortedMember& b) {
-                          if (a.prefix != b.prefix) {
-                              return a.prefix < b.prefix;
-                          }
-                          std::string_view name_a = text_of(members[a.index].name);
-                          std::string_view name_b = text_of(members[b.index].name);
-                          return name_a != name_b ? name_a < name_b : a.index < b.index;
-                      });
+            append_canonical_order(object, m_order);
         }
         m_frames.push_back(Frame{&object, excluded, order_begin, 0, 0});
     }

@@ -141,6 +141,13 @@ struct Analyzer::Impl {
 
     std::shared_ptr<TranscriptFile> transcript;
 
+    // The digest duplicate_key_of took of the current line's RECORD data.
+    struct EarlyDigest {
+        const rapidjson::Value* data = nullptr;
+        json::Digest content;
+    };
+    std::optional<EarlyDigest> early_digest;
+
     // The transcript and the spill files of the records and checkpoints are conform's own: they
     // live in unnamed files of conform's temporary folder, never in the run's scratch folder
     // (setup.transcript_path's), which the connector can write and which containers mount.
@@ -212,8 +219,31 @@ struct Analyzer::Impl {
             judge_line(facts);
             return;
         }
-        facts.duplicate_key = find_duplicate_key(message);
+        facts.duplicate_key = duplicate_key_of(message);
         inspect_message(message, facts);
+    }
+
+    // A RECORD's data is digested here, before the line's judges run, because the canonical
+    // walk finds duplicate member names in passing: only the rest of the message is searched.
+    std::optional<std::string> duplicate_key_of(const rapidjson::Document& message) {
+        early_digest.reset();
+        const auto* record = member_of(message, "record");
+        const auto* type = member_of(message, "type");
+        if (setup.catalog == nullptr || record == nullptr || type == nullptr || !type->IsString() ||
+            string_of(*type) != "RECORD" || !usable_payload("RECORD", message)) {
+            return find_duplicate_key(message);
+        }
+        auto stream_index = stream_of(*record);
+        if (!stream_index) {
+            return find_duplicate_key(message);
+        }
+        const auto& data = (*record)["data"];
+        auto checked = digesters[*stream_index].digest_checking_names(data);
+        early_digest = EarlyDigest{&data, checked.digest};
+        if (checked.names.duplicate) {
+            return std::move(checked.names.duplicate);
+        }
+        return find_duplicate_key(message, checked.names.every_object ? &data : nullptr);
     }
 
     void judge_line(const LineFacts& facts) {
@@ -417,7 +447,9 @@ struct Analyzer::Impl {
         entry.stream = *stream_index;
         entry.line = line.number;
         entry.checkpoint = static_cast<std::uint32_t>(observation.checkpoints.size());
-        entry.content = digesters[*stream_index].digest(data);
+        entry.content = early_digest && early_digest->data == &data
+                            ? early_digest->content
+                            : digesters[*stream_index].digest(data);
         bool has_key = read_primary_key(stream, data, entry, facts);
         entry.identity = has_key ? entry.identity : entry.content;
         entry.key_missing = facts.missing_key.has_value();

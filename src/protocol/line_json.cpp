@@ -71,10 +71,19 @@ json::BoundedParse parse_untrusted_line(rapidjson::Document& document, std::stri
                                         char* line_in_place) {
     constexpr unsigned k_without_utf8_check =
         k_line_parse_flags & ~static_cast<unsigned>(rapidjson::kParseValidateEncodingFlag);
-    if (is_utf8(line)) {
-        return json::parse_bounded_in_place<k_without_utf8_check>(document, line_in_place);
+    constexpr unsigned k_recursive =
+        k_without_utf8_check & ~static_cast<unsigned>(rapidjson::kParseIterativeFlag);
+    if (!is_utf8(line)) {
+        return json::parse_bounded_in_place<k_line_parse_flags>(document, line_in_place);
     }
-    return json::parse_bounded_in_place<k_line_parse_flags>(document, line_in_place);
+    json::BoundedParse shallow = json::parse_shallow_in_place<k_recursive>(document, line_in_place);
+    if (!shallow.failed()) {
+        return shallow;
+    }
+    // Too deep for the shortcut, or no JSON: the in-place parse overwrote the copy.
+    std::memcpy(line_in_place, line.data(), line.size());
+    line_in_place[line.size()] = '\0';
+    return json::parse_bounded_in_place<k_without_utf8_check>(document, line_in_place);
 }
 
 std::optional<LineProblem> classify_parse_error(const json::BoundedParse& parse) {
@@ -142,12 +151,17 @@ std::optional<std::string> duplicate_in(const rapidjson::Value& object,
 
 }  // namespace
 
-std::optional<std::string> find_duplicate_key(const rapidjson::Value& root) {
-    std::vector<const rapidjson::Value*> pending{&root};
-    std::vector<std::string_view> names;
+std::optional<std::string> find_duplicate_key(const rapidjson::Value& root,
+                                              const rapidjson::Value* checked) {
+    thread_local std::vector<const rapidjson::Value*> pending;
+    thread_local std::vector<std::string_view> names;
+    pending.assign(1, &root);
     while (!pending.empty()) {
         const rapidjson::Value* value = pending.back();
         pending.pop_back();
+        if (value == checked) {
+            continue;
+        }
         if (value->IsObject()) {
             if (auto duplicate = duplicate_in(*value, names)) {
                 return duplicate;

@@ -41,7 +41,9 @@ struct LineProblem {
 // UTF-16 surrogate escape (valid JSON syntax); nothing for other syntax errors.
 std::optional<LineProblem> classify_parse_error(const json::BoundedParse& parse);
 
-// The first member name that appears twice in one object anywhere in `root`. Iterative.
-std::optional<std::string> find_duplicate_key(const rapidjson::Value& root);
+// The first member name that appears twice in one object anywhere in `root`, outside the
+// subtree `checked` (one the caller has looked at otherwise). Iterative.
+std::optional<std::string> find_duplicate_key(const rapidjson::Value& root,
+                                              const rapidjson::Value* checked = nullptr);
 
 }  // namespace conform::protocol

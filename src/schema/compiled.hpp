@@ -91,6 +91,8 @@ struct PropertyEntry {
 class PropertyTable {
 public:
     bool empty() const { return m_entries.empty(); }
+    std::size_t size() const { return m_entries.size(); }
+    const PropertyEntry& entry(std::size_t index) const { return m_entries[index]; }
 
     // The property names, in the schema's order: what an unexpected name is compared with.
     std::vector<std::string> names() const {
@@ -206,6 +208,23 @@ enum CheckBit : std::uint8_t {
     k_check_logic = 1 << 6,
 };
 
+// A schema that is exactly {"properties": {name: {"const": value}}}, the `if` of a
+// discriminated allOf: it holds unless the instance is an object whose member `name` differs
+// from `value`.
+struct PropertyConst {
+    std::string_view name;
+    const rapidjson::Value* value = nullptr;
+};
+
+// An allOf whose every branch is {"if": {"properties": {key: {"const": value}}}, "then": ...} with
+// one key, as the AirbyteMessage schema has one per message type: only the branches whose value
+// the instance's member equals need their `then` (when the instance is an object with that key).
+struct DiscriminatedAllOf {
+    std::string_view key;
+    std::vector<const rapidjson::Value*> values;  // per allOf branch
+    std::vector<NodeId> then_nodes;               // per allOf branch; k_no_node for none
+};
+
 // One compiled schema object or boolean schema. Children are indexes into SchemaData::nodes.
 struct Node {
     bool always_false = false;  // the boolean schema `false`
@@ -229,6 +248,10 @@ struct Node {
     NodeId if_node = k_no_node;
     NodeId then_node = k_no_node;
     NodeId else_node = k_no_node;
+
+    // Shortcuts when validity is all that counts.
+    std::optional<PropertyConst> property_const;
+    std::unique_ptr<DiscriminatedAllOf> discriminated_all_of;
 };
 
 // Everything a compiled Schema owns: copies of the source documents (enum/const values and

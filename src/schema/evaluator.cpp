@@ -141,7 +141,10 @@ public:
 
     // Validates `instance` against node `id`, guarding the nesting depth.
     bool descend(NodeId id, const rapidjson::Value& instance) {
-        if (m_depth >= k_max_evaluation_depth || stack_nearly_exhausted()) {
+        // The stack is looked at every few levels: the floor's reserve holds that many frames.
+        constexpr int k_stack_check_interval = 8;
+        if (m_depth >= k_max_evaluation_depth ||
+            (m_depth % k_stack_check_interval == 0 && stack_nearly_exhausted())) {
             report("", [] {
                 return fmt::format(
                     "instance is nested too deeply to validate (more than {} nested schema "
@@ -167,6 +170,11 @@ private:
         if (node.always_false) {
             report("", [] { return std::string("no value is allowed here (false schema)"); });
             return false;
+        }
+        if constexpr (!k_collect) {
+            if (node.property_const) {
+                return holds(*node.property_const, instance);
+            }
         }
         bool ok = check_type(node, instance);
         if ((!ok && done()) || node.checks == 0) {
@@ -265,6 +273,22 @@ private:
     bool matches(NodeId id, const rapidjson::Value& instance) {
         Evaluator<false> quiet(m_data, nullptr, 0, m_depth);
         return quiet.descend(id, instance);
+    }
+
+    // Whether every member named `name` equals `value` (true when there is none), which is what
+    // {"properties": {name: {"const": value}}} says of an object, duplicate names included.
+    static bool members_equal(const rapidjson::Value& object, std::string_view name,
+                              const rapidjson::Value& value) {
+        for (const auto& member : object.GetObject()) {
+            if (view_of(member.name) == name && !json_equal(value, member.value)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static bool holds(const PropertyConst& test, const rapidjson::Value& instance) {
+        return !instance.IsObject() || members_equal(instance, test.name, *test.value);
     }
 
     bool check_type(const Node& node, const rapidjson::Value& instance) {
@@ -658,7 +682,7 @@ private:
             ok = ok && passed;
             return !passed && done();
         };
-        if ((!node.all_of.empty() && failed(check_all_of(node.all_of, instance))) ||
+        if ((!node.all_of.empty() && failed(check_all_of(node, instance))) ||
             (!node.any_of.empty() && failed(check_any_of(node.any_of, instance))) ||
             (!node.one_of.empty() && failed(check_one_of(node.one_of, instance))) ||
             (node.not_node != k_no_node && failed(check_not(node.not_node, instance))) ||
@@ -668,7 +692,13 @@ private:
         return ok;
     }
 
-    bool check_all_of(const std::vector<NodeId>& branches, const rapidjson::Value& instance) {
+    bool check_all_of(const Node& node, const rapidjson::Value& instance) {
+        if constexpr (!k_collect) {
+            if (node.discriminated_all_of && instance.IsObject()) {
+                return check_discriminated(*node.discriminated_all_of, node.all_of, instance);
+            }
+        }
+        const std::vector<NodeId>& branches = node.all_of;
         bool ok = true;
         for (std::size_t i = 0; i < branches.size(); ++i) {
             Scope scope(*this);
@@ -681,6 +711,20 @@ private:
             }
         }
         return ok;
+    }
+
+    // Each branch's `if` is one comparison of the object's key member with the branch's value,
+    // and its `then` applies when that holds.
+    bool check_discriminated(const DiscriminatedAllOf& all_of, const std::vector<NodeId>& branches,
+                             const rapidjson::Value& instance) {
+        for (std::size_t i = 0; i < branches.size(); ++i) {
+            bool applies = members_equal(instance, all_of.key, *all_of.values[i]);
+            if (applies && all_of.then_nodes[i] != k_no_node &&
+                !descend(all_of.then_nodes[i], instance)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     bool check_any_of(const std::vector<NodeId>& branches, const rapidjson::Value& instance) {

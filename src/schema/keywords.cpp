@@ -111,6 +111,60 @@ std::uint8_t summarize_checks(const Node& node) {
     return checks;
 }
 
+bool is_plain_object_node(const Node& node) {
+    return !node.always_false && node.ref == k_no_node && node.types == k_any_type;
+}
+
+// The node's PropertyConst, when its only keyword is `properties` with one property whose only
+// keyword is `const`.
+std::optional<PropertyConst> property_const_of(const Node& node, const std::vector<Node>& nodes) {
+    if (!is_plain_object_node(node) || node.checks != k_check_object) {
+        return std::nullopt;
+    }
+    const ObjectLimits& limits = *node.object;
+    if (limits.min_properties || limits.max_properties || !limits.required.empty() ||
+        !limits.pattern_properties.empty() || limits.additional_properties != k_no_node ||
+        !limits.dependencies.empty() || limits.property_names != k_no_node ||
+        limits.properties.size() != 1) {
+        return std::nullopt;
+    }
+    const PropertyEntry& property = limits.properties.entry(0);
+    const Node& child = nodes[property.node];
+    if (!is_plain_object_node(child) || child.checks != k_check_const) {
+        return std::nullopt;
+    }
+    return PropertyConst{property.name, child.const_value};
+}
+
+// A branch {"if": <PropertyConst>, "then": ...} and nothing else: its PropertyConst.
+const PropertyConst* conditional_branch_test(const Node& branch, const std::vector<Node>& nodes) {
+    if (!is_plain_object_node(branch) || branch.checks != k_check_logic || !branch.all_of.empty() ||
+        !branch.any_of.empty() || !branch.one_of.empty() || branch.not_node != k_no_node ||
+        branch.else_node != k_no_node || branch.if_node == k_no_node) {
+        return nullptr;
+    }
+    const auto& test = nodes[branch.if_node].property_const;
+    return test ? &*test : nullptr;
+}
+
+std::unique_ptr<DiscriminatedAllOf> discriminated_all_of(const Node& node,
+                                                         const std::vector<Node>& nodes) {
+    if (node.all_of.size() < 2) {
+        return nullptr;
+    }
+    auto discriminated = std::make_unique<DiscriminatedAllOf>();
+    for (NodeId id : node.all_of) {
+        const PropertyConst* test = conditional_branch_test(nodes[id], nodes);
+        if (test == nullptr || (id != node.all_of.front() && test->name != discriminated->key)) {
+            return nullptr;
+        }
+        discriminated->key = test->name;
+        discriminated->values.push_back(test->value);
+        discriminated->then_nodes.push_back(nodes[id].then_node);
+    }
+    return discriminated;
+}
+
 }  // namespace
 
 NodeId Compiler::compile_child(const rapidjson::Value& schema, const std::string& path) {
@@ -148,6 +202,8 @@ NodeId Compiler::compile(const rapidjson::Value& schema) {
         compile_keyword(view_of(member.name), member.value, schema, node, context.path);
     }
     node.checks = summarize_checks(node);
+    node.property_const = property_const_of(node, m_data.nodes);
+    node.discriminated_all_of = discriminated_all_of(node, m_data.nodes);
     m_data.nodes[id] = std::move(node);
     return id;
 }

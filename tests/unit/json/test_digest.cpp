@@ -127,6 +127,64 @@ TEST_CASE("digest: values are stable across versions") {
               .hex() == "d890673d064e1126f4e20cad7639520b");
 }
 
+namespace {
+
+// 100 levels of alternating objects and arrays around {"b":1,"a":[true,null]}: deeper than the
+// digest's recursion goes, so the innermost levels are taken by the iterative walker.
+std::string deep_value() {
+    std::string deep = R"({"b":1,"a":[true,null]})";
+    for (int i = 0; i < 100; ++i) {
+        deep = i % 2 != 0 ? "[" + deep + ",0]" : R"({"z":)" + deep + R"(,"k":"v"})";
+    }
+    return deep;
+}
+
+}  // namespace
+
+TEST_CASE("digest: deep values are stable across versions, whichever traversal takes a level") {
+    // Pinned with the walker-only digest of conform 76196b5.
+    CHECK(digest_text(deep_value()).hex() == "9017b5c251c385d9f297a4160affeeb1");
+    std::string deep_pointer = "/0/k";
+    for (int i = 0; i < 37; ++i) {
+        deep_pointer.insert(0, "/0/z");
+    }
+    Digester excluding({"/0/k", deep_pointer});
+    CHECK(digest_text(excluding, deep_value()).hex() == "cedf271cb0b9a8a4847fbc4ae0906cbe");
+    std::string reordered = deep_value();
+    auto leaf = reordered.find(R"({"b":1,"a":[true,null]})");
+    reordered.replace(leaf, 23, R"({"a":[true,null],"b":1})");
+    CHECK(digest_text(reordered) == digest_text(deep_value()));
+}
+
+TEST_CASE("digest: duplicate member names are found on the way") {
+    Digester digester;
+    auto checked = [&digester](std::string_view text) {
+        auto document = parse_json_text(text, "test");
+        auto result = digester.digest_checking_names(document);
+        CHECK(result.digest == digester.digest(document));
+        return result.names;
+    };
+    CHECK(!checked(R"({"a":1,"b":{"x":[{"k":1,"j":2}]}})").duplicate);
+    CHECK(checked(R"({"a":1,"b":{"x":[{"k":1,"k":2}]}})").duplicate == "k");
+    CHECK(checked(R"({"abcdefgh1":1,"abcdefgh2":2,"abcdefgh":3,"a":4,"a\u0000":5})").duplicate ==
+          std::nullopt);
+    CHECK(checked(R"({"abcdefgh1":1,"x":0,"abcdefgh1":2})").duplicate == "abcdefgh1");
+    CHECK(checked(R"({"":1,"":2})").duplicate == "");
+    CHECK(checked(R"({"a":{"q":1},"b":[{"q":2}]})").every_object);
+
+    std::string deep_duplicate = deep_value();
+    deep_duplicate.replace(deep_duplicate.find(R"("b":1)"), 5, R"("a":1)");
+    auto deep = checked(deep_duplicate);
+    CHECK(!deep.every_object);  // the walker took the innermost levels: not looked at here
+    CHECK(!deep.duplicate);
+
+    Digester excluding({"/hidden", "/plain"});
+    auto document = parse_json_text(R"({"hidden":{"x":1,"x":2},"plain":1,"plain":2})", "test");
+    auto names = excluding.digest_checking_names(document).names;
+    CHECK(!names.every_object);
+    CHECK(names.duplicate == "plain");  // an excluded member's name is still compared
+}
+
 TEST_CASE("digest: hex and hash") {
     Digest digest{0x0123456789abcdefULL, 0xfedcba9876543210ULL};
     CHECK(digest.hex() == "0123456789abcdeffedcba9876543210");

@@ -101,3 +101,45 @@ TEST_CASE("parse_untrusted_line: the same result and offset as the parser's own 
         CHECK(fast.offset == checked.offset);
     }
 }
+
+TEST_CASE("parse_untrusted_line: lines past the recursive parser's depth parse as before") {
+    std::vector<std::string> lines;
+    for (std::size_t depth : {1U, 63U, 64U, 65U, 66U, 200U, 10'000U}) {
+        std::string nested =
+            std::string(depth - 1, '[') + R"({"a":1})" + std::string(depth - 1, ']');
+        lines.push_back(nested);
+        lines.push_back(nested.substr(0, nested.size() - 1));  // cut: a syntax error at the end
+        lines.push_back(std::string(depth, '[') + "1,]" + std::string(depth - 1, ']'));
+    }
+    for (const auto& line : lines) {
+        CAPTURE(line.size());
+        Parsed fast = parsed_with(line, true);
+        Parsed checked = parsed_with(line, false);
+        CHECK(fast.failed == checked.failed);
+        CHECK(fast.code == checked.code);
+        CHECK(fast.offset == checked.offset);
+    }
+}
+
+TEST_CASE("parse_untrusted_line: the document of a deep line is whole") {
+    std::string line = std::string(99, '[') + R"({"a":"x"})" + std::string(99, ']');
+    std::string copy = line;
+    rapidjson::Document document;
+    auto parse = parse_untrusted_line(document, line, copy.data());
+    REQUIRE(!parse.failed());
+    const rapidjson::Value* value = &document;
+    for (int i = 0; i < 99; ++i) {
+        REQUIRE(value->IsArray());
+        value = &(*value)[0];
+    }
+    CHECK(std::string((*value)["a"].GetString()) == "x");
+}
+
+TEST_CASE("find_duplicate_key: a subtree the caller checked is not searched again") {
+    rapidjson::Document document;
+    document.Parse(R"({"data":{"x":1,"x":2},"meta":[{"y":1}]})");
+    CHECK(find_duplicate_key(document) == "x");
+    CHECK(find_duplicate_key(document, &document["data"]) == std::nullopt);
+    document.Parse(R"({"data":{"x":1},"meta":[{"y":1,"y":2}]})");
+    CHECK(find_duplicate_key(document, &document["data"]) == "y");
+}

@@ -356,3 +356,65 @@ TEST_CASE("schema::validate is safe from several threads") {
     }
     CHECK(std::count(failures.begin(), failures.end(), 0) == 4);
 }
+
+TEST_CASE("schema::discriminated allOf and property const shortcuts agree with the general rules") {
+    // The first schema of each pair has the shapes the evaluator takes a shortcut for (an allOf
+    // of {"if": {"properties": {key: {"const": v}}}, "then": ...}, and such an `if` alone in an
+    // anyOf); the second adds keywords that change nothing but keep it on the general path.
+    const std::pair<const char*, const char*> schemas[] = {
+        {R"({"allOf":[
+              {"if":{"properties":{"type":{"const":"A"}}},"then":{"required":["a"]}},
+              {"if":{"properties":{"type":{"const":"B"}}},"then":{"required":["b"]}},
+              {"if":{"properties":{"type":{"const":1}}},"then":{"required":["one"]}},
+              {"if":{"properties":{"type":{"const":{"k":[1]}}}}}]})",
+         R"({"allOf":[
+              {"if":{"properties":{"type":{"const":"A"}},"minProperties":0},
+               "then":{"required":["a"]},"else":true},
+              {"if":{"properties":{"type":{"const":"B"}},"minProperties":0},
+               "then":{"required":["b"]},"else":true},
+              {"if":{"properties":{"type":{"const":1}},"minProperties":0},
+               "then":{"required":["one"]},"else":true},
+              {"if":{"properties":{"type":{"const":{"k":[1]}}},"minProperties":0},
+               "else":true}]})"},
+        {R"({"anyOf":[{"properties":{"type":{"const":"A"}}},{"properties":{"type":{"const":1}}}],
+             "required":["type"]})",
+         R"({"anyOf":[{"properties":{"type":{"const":"A"}},"minProperties":0},
+                      {"properties":{"type":{"const":1}},"minProperties":0}],
+             "required":["type"]})"},
+    };
+    const char* instances[] = {
+        R"({"type":"A","a":1})",
+        R"({"type":"A"})",
+        R"({"type":"B","a":1})",
+        R"({"type":"B","b":1})",
+        R"({"type":"C"})",
+        R"({})",
+        R"({"a":1,"b":1,"one":1})",
+        R"("a string")",
+        R"([1,2])",
+        R"({"type":1.0,"one":1})",
+        R"({"type":1.0})",
+        R"({"type":{"k":[1]}})",
+        R"({"type":{"k":[1.0]}})",
+        R"({"type":null})",
+        R"({"type":"A","type":"B","a":1})",
+        R"(null)",
+    };
+    for (const auto& [shortcut_text, general_text] : schemas) {
+        Schema shortcut = Schema::compile_text(shortcut_text);
+        Schema general = Schema::compile_text(general_text);
+        for (const char* instance : instances) {
+            CAPTURE(std::string(shortcut_text));
+            CAPTURE(std::string(instance));
+            CHECK(is_valid(shortcut, instance) == is_valid(general, instance));
+            CHECK(violations_of(shortcut, instance).empty() ==
+                  violations_of(general, instance).empty());
+        }
+    }
+    Schema messages = Schema::compile_text(schemas[0].first);
+    CHECK(!is_valid(messages, R"({"type":"A"})"));
+    CHECK(is_valid(messages, R"({"type":"C"})"));
+    CHECK(!is_valid(messages, R"({})"));  // no key: every `if` holds, every `then` applies
+    CHECK(is_valid(messages, R"({"type":1.0,"one":1})"));
+    CHECK(!is_valid(messages, R"({"type":1.0})"));
+}
