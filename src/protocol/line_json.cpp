@@ -46,6 +46,14 @@ bool is_utf8(std::string_view text) {
     std::size_t size = text.size();
     std::size_t at = 0;
     while (at < size) {
+        if (size - at >= 4 * sizeof(std::uint64_t)) {
+            std::uint64_t words[4];
+            std::memcpy(words, bytes + at, sizeof words);
+            if (((words[0] | words[1] | words[2] | words[3]) & k_high_bits) == 0) {
+                at += sizeof words;
+                continue;
+            }
+        }
         std::uint64_t word = 0;
         if (size - at >= sizeof word) {
             std::memcpy(&word, bytes + at, sizeof word);
