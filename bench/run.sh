@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Throughput of `conform validate` against the validators a user would otherwise reach for, all
-# measured in the same run on the same generated transcript. See bench/README.md.
+# measured in the same run on the same generated transcripts. See bench/README.md.
 #
-# usage: bench/run.sh [N]          N RECORD messages (default 200000)
+# usage: bench/run.sh [N]          N RECORD messages per workload (default 200000)
 #        bench/run.sh --check [N]  the regression guard: N records (default 20000), conform against
 #                                  the RapidJSON floors and ajv only; exits 1 on a gross regression
-# env:   CONFORM=path              conform binary (default build/src/app/conform, relative to the
+# env:   WORKLOADS="events multi"  the workloads to run, in this order (default both): events, one
+#                                  generated stream (gen_transcript.py); multi, four interleaved
+#                                  streams with real connector schemas (gen_multi.py)
+#        CONFORM=path              conform binary (default build/src/app/conform, relative to the
 #                                  repository root unless absolute)
 #        RUNS=3                    timed runs per tool; the median is reported
 #        PY_RECORDS=20000          Python validates only this prefix (it is ~20x slower); its
@@ -33,8 +36,7 @@ data_dir=${DATA_DIR:-$bench_dir/.data}
 # --check fails when conform's CPU time per record exceeds this many times the RapidJSON getline
 # floor's, or exceeds ajv's: limits far from today's ratios, so that load cannot trip them.
 check_floor_factor=5
-results=$data_dir/results.tsv
-state_every=1000
+read -r -a workloads <<<"${WORKLOADS:-events multi}"
 
 say() { printf '%s\n' "$*" >&2; }
 die() {
@@ -43,6 +45,11 @@ die() {
 }
 
 [[ $records =~ ^[1-9][0-9]*$ ]] || die "N must be a positive integer, got '$records'"
+((${#workloads[@]} > 0)) || die "WORKLOADS names no workload"
+for workload in "${workloads[@]}"; do
+    [[ $workload == events || $workload == multi ]] ||
+        die "unknown workload '$workload' in WORKLOADS (known: events multi)"
+done
 [[ -x $conform ]] || die "no conform binary at $conform (build it, or set CONFORM=path)"
 [[ -n $check_mode ]] || "$python" -c 'import jsonschema' 2>/dev/null ||
     die "$python cannot import jsonschema (apt-get install python3-jsonschema)"
@@ -51,26 +58,47 @@ die() {
 # Inputs
 # ---------------------------------------------------------------------------------------------
 
-# generate COUNT DIR [generator options]: (re)writes DIR unless it already holds this workload.
+# workload_sources WORKLOAD: the generator of WORKLOAD, then the data files it reads.
+workload_sources() {
+    case $1 in
+    events) echo "$bench_dir/gen_transcript.py" ;;
+    multi) echo "$bench_dir/gen_multi.py" "$bench_dir"/workloads/*.json ;;
+    esac
+}
+
+# workload_title WORKLOAD: one line saying what the workload is (README: "What is measured").
+workload_title() {
+    case $1 in
+    events) echo "one incremental stream \`events\`, a generated ~15-property draft-07 schema" ;;
+    multi) echo "source-faker's users, purchases, products (incremental) and source-pokeapi's" \
+        "pokemon (full refresh, big nested records), interleaved; real connector schemas" ;;
+    esac
+}
+
+# generate WORKLOAD COUNT DIR [generator options]: (re)writes DIR unless it already holds this
+# transcript.
 generate() {
-    local count=$1 dir=$2
-    shift 2
-    local stamp
-    stamp="$count $* $(sha1sum "$bench_dir/gen_transcript.py" | cut -c1-12)"
+    local workload=$1 count=$2 dir=$3
+    shift 3
+    local sources stamp
+    read -r -a sources <<<"$(workload_sources "$workload")"
+    stamp="$workload $count $* $(cat "${sources[@]}" | sha1sum | cut -c1-12)"
     if [[ -f $dir/stamp && $(cat "$dir/stamp") == "$stamp" ]]; then
         return
     fi
-    say "generating $count records into ${dir#"$repo_root"/}"
-    "$python" "$bench_dir/gen_transcript.py" "$count" "$dir" "$@"
+    say "generating $count $workload records into ${dir#"$repo_root"/}"
+    "$python" "${sources[0]}" "$count" "$dir" "$@"
     printf '%s\n' "$stamp" >"$dir/stamp"
 }
 
-# prefix_of SOURCE_DIR COUNT DIR: the first COUNT records of SOURCE_DIR (with their STATEs).
+# prefix_of SOURCE_DIR COUNT DIR: the lines of SOURCE_DIR's transcript up to its COUNT-th RECORD
+# (the STATEs among them included).
 prefix_of() {
     local source=$1 count=$2 dir=$3
     mkdir -p "$dir"
     cp "$source/catalog.json" "$dir/catalog.json"
-    head -n $((count + count / state_every)) "$source/records.jsonl" >"$dir/records.jsonl"
+    awk -v count="$count" 'index($0, "{\"type\":\"RECORD\"") == 1 && ++records > count { exit }
+        { print }' "$source/records.jsonl" >"$dir/records.jsonl"
 }
 
 ensure_ajv() {
@@ -221,12 +249,12 @@ run_and_check() {
     fi
 }
 
-# A small transcript with every 250th record broken (the last one too, so a tool that stops
-# early is caught); a quarter of the breaks are date-time format errors. Every tool must report
-# exactly the broken records it is able to see.
+# sanity_check WORKLOAD: a small transcript with every 250th record broken (the last one too, so
+# a tool that stops early is caught); some of the breaks are date-time format errors. Every tool
+# must report exactly the broken records it is able to see.
 sanity_check() {
-    local dir=$data_dir/sanity count=4000 invalid format_only i
-    generate "$count" "$dir" --invalid-every 250
+    local workload=$1 dir=$data_dir/$1/sanity count=4000 invalid format_only i
+    generate "$workload" "$count" "$dir" --invalid-every 250
     read -r invalid format_only < <("$python" -c \
         'import json,sys; e=json.load(open(sys.argv[1])); print(e["invalid"], e["invalid_format_only"])' \
         "$dir/expected.json")
@@ -234,8 +262,8 @@ sanity_check() {
     for i in "${!tool_names[@]}"; do
         run_and_check "$i" "$invalid" "$format_only" >/dev/null
     done
-    say "sanity: $count records, $invalid broken ($format_only by format only): every tool" \
-        "reports what it should"
+    say "sanity ($workload): $count records, $invalid broken ($format_only by format only):" \
+        "every tool reports what it should"
 }
 
 # time_tool INDEX: prints "median min max" wall seconds and the mean CPU seconds (user + system)
@@ -261,30 +289,34 @@ print(r["median"], r["min"], r["max"], r["user"] + r["system"])' "$export"
     fi
 }
 
-# guard_verdict: for --check, conform's CPU time per record against the getline floor's and ajv's
-# in this run; exits 1 when a limit is exceeded (unless CHECK_LIMITS=0). CPU time, not wall: on a
-# shared machine wall time mostly measures the other jobs.
+# guard_verdict WORKLOAD=RESULTS...: for --check, conform's CPU time per record against the
+# getline floor's and ajv's in this run, in each workload; exits 1 when a limit is exceeded in any
+# of them (unless CHECK_LIMITS=0). CPU time, not wall: on a shared machine wall time mostly
+# measures the other jobs.
 guard_verdict() {
-    "$python" - "$results" "$check_floor_factor" "${CHECK_LIMITS:-1}" <<'EOF'
+    "$python" - "$check_floor_factor" "${CHECK_LIMITS:-1}" "$@" <<'EOF'
 import sys
-rows = {r[0]: r for r in (line.rstrip("\n").split("\t") for line in open(sys.argv[1]))}
-floor_factor, enforce = float(sys.argv[2]), sys.argv[3] != "0"
-def cpu_per_record(name):
-    row = rows.get(name)
-    return float(row[5]) / int(row[1]) if row else None
-conform = cpu_per_record("conform validate")
+floor_factor, enforce = float(sys.argv[1]), sys.argv[2] != "0"
 limits = [("RapidJSON getline floor (C++)", floor_factor), ("ajv 8 + ajv-formats", 1.0)]
 exceeded = []
-for name, factor in limits:
-    baseline = cpu_per_record(name)
-    if baseline is None:
-        print(f"check: no '{name}' row in this run: its limit is not checked")
-        continue
-    ratio = conform / baseline
-    verdict = "ok" if ratio <= factor else "EXCEEDED"
-    print(f"check: conform CPU per record = {ratio:.2f}x {name} (limit {factor:g}x): {verdict}")
-    if ratio > factor:
-        exceeded.append(name)
+for argument in sys.argv[3:]:
+    workload, results = argument.split("=", 1)
+    rows = {r[0]: r for r in (line.rstrip("\n").split("\t") for line in open(results))}
+    def cpu_per_record(name):
+        row = rows.get(name)
+        return float(row[5]) / int(row[1]) if row else None
+    conform = cpu_per_record("conform validate")
+    for name, factor in limits:
+        baseline = cpu_per_record(name)
+        if baseline is None:
+            print(f"check: {workload}: no '{name}' row in this run: its limit is not checked")
+            continue
+        ratio = conform / baseline
+        verdict = "ok" if ratio <= factor else "EXCEEDED"
+        print(f"check: {workload}: conform CPU per record = {ratio:.2f}x {name} "
+              f"(limit {factor:g}x): {verdict}")
+        if ratio > factor:
+            exceeded.append(f"{name} ({workload})")
 if not exceeded:
     print("check: passed")
 elif enforce:
@@ -293,6 +325,71 @@ elif enforce:
 else:
     print("check: limits exceeded but not enforced (CHECK_LIMITS=0)")
 EOF
+}
+
+# print_table RESULTS: the Markdown table of one workload's timings.
+print_table() {
+    "$python" - "$1" <<'EOF'
+import sys
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
+conform = next(r for r in rows if r[0].startswith("conform"))
+wall_per_record = float(conform[2]) / int(conform[1])
+cpu_per_record = float(conform[5]) / int(conform[1])
+print("| tool | records | wall s, median (min–max) | records/s | wall vs conform "
+      "| CPU s | CPU vs conform | peak RSS MB |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+for name, count, median, low, high, cpu, rss in rows:
+    count, median, cpu = int(count), float(median), float(cpu)
+    rate = f"{count / median:,.0f}" if name != "cat" else "–"
+    print(f"| {name} | {count:,} | {median:.2f} ({float(low):.2f}–{float(high):.2f}) | {rate} "
+          f"| {median / count / wall_per_record:.2f}× | {cpu:.2f} "
+          f"| {cpu / count / cpu_per_record:.2f}× | {rss} |")
+EOF
+}
+
+# bench_workload WORKLOAD: generates the workload's transcript, times every tool on it (after
+# checking its verdict) and prints the workload's header line and table; the rows are kept in
+# DATA_DIR/WORKLOAD/results.tsv for the guard.
+bench_workload() {
+    local workload=$1 work_dir=$data_dir/$1/n$records
+    local py_dir=$data_dir/$1/n$records py_count=$records results=$data_dir/$1/results.tsv
+    local workload_notes=() load_before load_after i rss timing median min max cpu note
+    generate "$workload" "$records" "$work_dir"
+    if [[ -z $check_mode ]] && ((records > py_records)); then
+        py_dir=$data_dir/$workload/n${records}-prefix$py_records
+        py_count=$py_records
+        prefix_of "$work_dir" "$py_records" "$py_dir"
+        workload_notes+=("the python jsonschema rows ran on the first $py_count records only\
+ (Python is slow); records/s and the ratio are per record, so they compare directly")
+    fi
+    register_tools "$work_dir" "$records" "$py_dir" "$py_count" "$conform_report"
+
+    load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+    : >"$results"
+    for i in "${!tool_names[@]}"; do
+        say "timing ${tool_names[$i]} on $workload (${tool_counts[$i]} records, $runs runs)"
+        rss=$(run_and_check "$i" 0 0)
+        timing=$(time_tool "$i") || die "timing ${tool_names[$i]} on $workload failed"
+        read -r median min max cpu <<<"$timing"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${tool_names[$i]}" "${tool_counts[$i]}" \
+            "$median" "$min" "$max" "$cpu" "$rss" >>"$results"
+    done
+    load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+    echo
+    echo "### workload $workload: $(workload_title "$workload")"
+    echo
+    echo "transcript: $records records, $(du -m "$work_dir/records.jsonl" | cut -f1) MB" \
+        "($(($(stat -c %s "$work_dir/records.jsonl") / records)) bytes a record, STATEs" \
+        "included); load average $load_before before, $load_after after"
+    echo "verdicts checked: conform exit 0 with 0 invalid records; every baseline" \
+        "records=N invalid=0"
+    echo
+    print_table "$results"
+    for note in "${workload_notes[@]}"; do
+        echo "note: $note"
+    done
+    guard_arguments+=("$workload=$results")
 }
 
 # The CMAKE_BUILD_TYPE of the build tree that holds the conform binary, if it is one.
@@ -328,63 +425,26 @@ fi
 
 conform_version="$("$conform" --version), $(conform_build_type)"
 conform_stamp=$(stat -c '%Y %s' "$conform")
-sanity_check
-
-work_dir=$data_dir/n$records
-generate "$records" "$work_dir"
-py_dir=$work_dir
-py_count=$records
-if [[ -z $check_mode ]] && ((records > py_records)); then
-    py_dir=$data_dir/n${records}-prefix$py_records
-    py_count=$py_records
-    prefix_of "$work_dir" "$py_records" "$py_dir"
-    notes+=("the python jsonschema rows ran on the first $py_count records only (Python is slow);\
- records/s and the ratio are per record, so they compare directly")
-fi
-register_tools "$work_dir" "$records" "$py_dir" "$py_count" "$conform_report"
-
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-: >"$results"
-for i in "${!tool_names[@]}"; do
-    say "timing ${tool_names[$i]} (${tool_counts[$i]} records, $runs runs)"
-    rss=$(run_and_check "$i" 0 0)
-    timing=$(time_tool "$i") || die "timing ${tool_names[$i]} failed"
-    read -r median min max cpu <<<"$timing"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${tool_names[$i]}" "${tool_counts[$i]}" "$median" \
-        "$min" "$max" "$cpu" "$rss" >>"$results"
+for workload in "${workloads[@]}"; do
+    sanity_check "$workload"
 done
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 ajv_version=$(node -p 'require("ajv/package.json").version + " / ajv-formats " +
     require("ajv-formats/package.json").version' 2>/dev/null || echo "-")
 echo "conform $conform_version ($conform)"
-echo "transcript: $records records, $(du -m "$work_dir/records.jsonl" | cut -f1) MB;" \
-    "$(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs));" \
-    "load average $load_before before, $load_after after"
+echo "workloads: ${workloads[*]}; $(nproc) cores" \
+    "($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs))"
 echo "node $(node --version 2>/dev/null || echo -), ajv $ajv_version;" \
     "python $("$python" -c 'import sys; print(sys.version.split()[0])'), jsonschema" \
     "$("$python" -c 'import importlib.metadata as m; print(m.version("jsonschema"))');" \
     "timing: $(if [[ ${HYPERFINE:-1} != 0 ]] && command -v hyperfine >/dev/null; then
         echo "hyperfine"
     else echo "shell loop"; fi), median of $runs runs"
-echo "verdicts checked: conform exit 0 with 0 invalid records; every baseline records=N invalid=0"
+guard_arguments=()
+for workload in "${workloads[@]}"; do
+    bench_workload "$workload"
+done
 echo
-"$python" - "$results" <<'EOF'
-import sys
-rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
-conform = next(r for r in rows if r[0].startswith("conform"))
-wall_per_record = float(conform[2]) / int(conform[1])
-cpu_per_record = float(conform[5]) / int(conform[1])
-print("| tool | records | wall s, median (min–max) | records/s | wall vs conform "
-      "| CPU s | CPU vs conform | peak RSS MB |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
-for name, count, median, low, high, cpu, rss in rows:
-    count, median, cpu = int(count), float(median), float(cpu)
-    rate = f"{count / median:,.0f}" if name != "cat" else "–"
-    print(f"| {name} | {count:,} | {median:.2f} ({float(low):.2f}–{float(high):.2f}) | {rate} "
-          f"| {median / count / wall_per_record:.2f}× | {cpu:.2f} "
-          f"| {cpu / count / cpu_per_record:.2f}× | {rss} |")
-EOF
 if [[ $(stat -c '%Y %s' "$conform" 2>/dev/null) != "$conform_stamp" ]]; then
     notes+=("$conform changed while the benchmark ran (rebuilt?): run it again")
 fi
@@ -393,4 +453,4 @@ for note in "${notes[@]}"; do
 done
 echo "(vs conform: time per record relative to conform; above 1 is slower, below 1 faster;" \
     "CPU s is the mean user+system time of a run)"
-[[ -z $check_mode ]] || guard_verdict
+[[ -z $check_mode ]] || guard_verdict "${guard_arguments[@]}"

@@ -3,9 +3,10 @@
 
 usage: check_smoke.py CONFORM_BINARY
 
-Runs the guard on a tiny transcript with the limits not enforced (CHECK_LIMITS=0: a sanitized or
-heavily loaded build must not fail here) and checks that it verified every tool's verdict, timed
-conform and the RapidJSON floors, and printed a ratio and a verdict for each limit it could check.
+Runs the guard on tiny transcripts with the limits not enforced (CHECK_LIMITS=0: a sanitized or
+heavily loaded build must not fail here) and checks that, for each workload (events, multi), it
+verified every tool's verdict, timed conform and the RapidJSON floors in a table of its own, and
+printed a ratio against the getline floor; and that it ended with a verdict.
 """
 
 import os
@@ -15,6 +16,7 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WORKLOADS = ("events", "multi")
 
 
 def fail(message, output):
@@ -31,21 +33,32 @@ def main():
     output = run.stdout + run.stderr
     if run.returncode != 0:
         fail(f"run.sh --check exited {run.returncode}", output)
-    if "every tool reports what it should" not in run.stderr:
-        fail("the sanity check of the verdicts did not run", output)
-    for row in ("conform validate", "RapidJSON getline floor (C++)", "RapidJSON buffer floor (C++)"):
-        if not re.search(rf"^\| {re.escape(row)} \| 2,000 \|", run.stdout, re.MULTILINE):
-            fail(f"no table row for '{row}' with 2,000 records", output)
+    # stdout: common lines, then per workload a "### workload NAME: ..." header and its table
+    sections = dict(re.findall(r"^### workload (\w+): .*?\n(.*?)(?=^### workload |\Z)", run.stdout,
+                               re.MULTILINE | re.DOTALL))
+    limits = re.findall(r"^check: (\w+): conform CPU per record = [\d.]+x (.+) \(limit [\d.]+x\): "
+                        r"(ok|EXCEEDED)$", run.stdout, re.MULTILINE)
+    for workload in WORKLOADS:
+        if not re.search(rf"^sanity \({workload}\): .*every tool reports what it should$",
+                         run.stderr, re.MULTILINE):
+            fail(f"the sanity check of the verdicts did not run on {workload}", output)
+        if workload not in sections:
+            fail(f"no '### workload {workload}:' section", output)
+        for row in ("conform validate", "RapidJSON getline floor (C++)",
+                    "RapidJSON buffer floor (C++)"):
+            if not re.search(rf"^\| {re.escape(row)} \| 2,000 \|", sections[workload],
+                             re.MULTILINE):
+                fail(f"no {workload} table row for '{row}' with 2,000 records", output)
+        if not any(w == workload and name == "RapidJSON getline floor (C++)"
+                   for w, name, _ in limits):
+            fail(f"no ratio against the getline floor on {workload}", output)
     if re.search(r"^\| python", run.stdout, re.MULTILINE):
         fail("--check timed the Python validators, which it leaves out to stay quick", output)
-    limits = re.findall(r"^check: conform CPU per record = [\d.]+x (.+) \(limit [\d.]+x\): (ok|EXCEEDED)$",
-                        run.stdout, re.MULTILINE)
-    if not any(name == "RapidJSON getline floor (C++)" for name, _ in limits):
-        fail("no ratio against the getline floor", output)
     last = run.stdout.strip().splitlines()[-1]
     if last not in ("check: passed", "check: limits exceeded but not enforced (CHECK_LIMITS=0)"):
         fail(f"unexpected last line '{last}'", output)
-    print(f"run.sh --check printed {len(limits)} limit verdict(s); last line: {last}")
+    print(f"run.sh --check printed {len(limits)} limit verdict(s) on {len(sections)} workloads; "
+          f"last line: {last}")
 
 
 if __name__ == "__main__":
