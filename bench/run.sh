@@ -170,6 +170,11 @@ register_tools() {
             "$dir/records.jsonl"
     fi
     [[ -z $check_mode ]] || return 0
+    printf '{}\n' >"$data_dir/empty_config.json"
+    add_tool "conform run --only read (live, pipe)" "$count" \
+        env "CONFORM_BENCH_RECORDS=$dir/records.jsonl" "$conform" run \
+        --connector "$bench_dir/baselines/cat_connector.sh" --config "$data_dir/empty_config.json" \
+        --catalog "$dir/catalog.json" --only read --report-json "$report"
     add_tool "python json.loads only" "$count" "$python" "$py_script" "$dir/catalog.json" \
         "$dir/records.jsonl" --parse-only
     add_tool "python jsonschema" "$py_count" "$python" "$py_script" "$py_dir/catalog.json" \
@@ -347,6 +352,37 @@ for name, count, median, low, high, cpu, rss in rows:
 EOF
 }
 
+# print_goals RESULTS: issue 24's goals as ratios of this run's rows, each said met or not.
+print_goals() {
+    "$python" - "$1" <<'EOF'
+import sys
+rows = {r[0]: r for r in (line.rstrip("\n").split("\t") for line in open(sys.argv[1]))}
+WALL, CPU = 2, 5
+def per_record(name, column):
+    row = rows.get(name)
+    return float(row[column]) / int(row[1]) if row else None
+def ratio_goal(label, other, column, goal, conform_slower=False):
+    mine, theirs = per_record("conform validate", column), per_record(other, column)
+    if mine is None or theirs is None:
+        print(f"goal: {label}: not measured ({other} did not run)")
+        return
+    ratio = mine / theirs if conform_slower else theirs / mine
+    met = ratio <= goal if conform_slower else ratio >= goal
+    relation = "at most" if conform_slower else "at least"
+    print(f"goal: {label}: {ratio:.2f}× ({relation} {goal}×): {'met' if met else 'NOT met'}")
+ratio_goal("validate faster than ajv, CPU", "ajv 8 + ajv-formats", CPU, 3)
+ratio_goal("validate faster than ajv, wall", "ajv 8 + ajv-formats", WALL, 3)
+ratio_goal("validate faster than python jsonschema, CPU", "python jsonschema", CPU, 40)
+ratio_goal("validate over the RapidJSON buffer floor, CPU", "RapidJSON buffer floor (C++)", CPU,
+           2.5, conform_slower=True)
+live = rows.get("conform run --only read (live, pipe)")
+if live:
+    rate = int(live[1]) / float(live[WALL])
+    print(f"goal: live read from a pipe: {rate:,.0f} records/s (at least 500,000):"
+          f" {'met' if rate >= 500000 else 'NOT met'}")
+EOF
+}
+
 # bench_workload WORKLOAD: generates the workload's transcript, times every tool on it (after
 # checking its verdict) and prints the workload's header line and table; the rows are kept in
 # DATA_DIR/WORKLOAD/results.tsv for the guard.
@@ -386,6 +422,10 @@ bench_workload() {
         "records=N invalid=0"
     echo
     print_table "$results"
+    if [[ -z $check_mode ]]; then
+        echo
+        print_goals "$results"
+    fi
     for note in "${workload_notes[@]}"; do
         echo "note: $note"
     done
