@@ -13,7 +13,6 @@
 #        RUNS=3                    timed runs per tool; the median is reported
 #        PY_RECORDS=20000          Python validates only this prefix (it is ~20x slower); its
 #                                  rate is per record, so it stays comparable
-#        HYPERFINE=0               time with a plain loop even if hyperfine is installed
 #        DATA_DIR=path             generated data and results (default bench/.data)
 #        CHECK_LIMITS=0            --check reports its ratios and verdict but always exits 0 on
 #                                  speed (the ctest smoke: correctness of the output, not speed)
@@ -126,7 +125,7 @@ build_floor() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Tools: name, records its input holds, the command (words quoted for `eval` and hyperfine -N)
+# Tools: name, records its input holds, the command (words quoted for `eval`)
 # ---------------------------------------------------------------------------------------------
 
 tool_names=()
@@ -271,27 +270,19 @@ sanity_check() {
         "every tool reports what it should"
 }
 
-# time_tool INDEX: prints "median min max" wall seconds and the mean CPU seconds (user + system)
-# over $runs runs. CPU time matters on a shared machine, where wall time includes waiting.
-time_tool() {
-    local command=${tool_commands[$1]}
-    if [[ ${HYPERFINE:-1} != 0 ]] && command -v hyperfine >/dev/null; then
-        local export=$data_dir/hyperfine.json
-        rm -f "$export"
-        hyperfine -N --runs "$runs" --output=pipe --style=none --export-json "$export" \
-            "$command" >/dev/null
-        "$python" -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]
-print(r["median"], r["min"], r["max"], r["user"] + r["system"])' "$export"
-    else
-        local timings=$data_dir/timings run TIMEFORMAT='%R %U %S'
-        : >"$timings"
-        for ((run = 0; run < runs; run++)); do
-            { time eval "$command" >/dev/null 2>&1; } 2>>"$timings"
-        done
-        sort -g "$timings" | awk '{ wall[NR] = $1; cpu += $2 + $3 } END {
-            m = NR % 2 ? wall[(NR + 1) / 2] : (wall[NR / 2] + wall[NR / 2 + 1]) / 2
-            print m, wall[1], wall[NR], cpu / NR }'
-    fi
+# time_once INDEX: one run of tool INDEX, its output discarded: prints its wall and CPU (user +
+# system) seconds. CPU time matters on a shared machine, where wall time includes waiting.
+time_once() {
+    local command=${tool_commands[$1]} TIMEFORMAT='%R %U %S' timing
+    timing=$({ time eval "$command" >/dev/null 2>&1; } 2>&1) || return 1
+    awk '{ print $1, $2 + $3 }' <<<"$timing"
+}
+
+# summarize_runs FILE: "median min max" of FILE's wall column and the mean of its CPU column.
+summarize_runs() {
+    sort -g "$1" | awk '{ wall[NR] = $1; cpu += $2 } END {
+        m = NR % 2 ? wall[(NR + 1) / 2] : (wall[NR / 2] + wall[NR / 2 + 1]) / 2
+        print m, wall[1], wall[NR], cpu / NR }'
 }
 
 # guard_verdict WORKLOAD=RESULTS...: for --check, conform's CPU time per record against the
@@ -400,17 +391,29 @@ bench_workload() {
     fi
     register_tools "$work_dir" "$records" "$py_dir" "$py_count" "$conform_report"
 
-    load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-    : >"$results"
+    local rss_of=() round
     for i in "${!tool_names[@]}"; do
-        say "timing ${tool_names[$i]} on $workload (${tool_counts[$i]} records, $runs runs)"
-        rss=$(run_and_check "$i" 0 0)
-        timing=$(time_tool "$i") || die "timing ${tool_names[$i]} on $workload failed"
-        read -r median min max cpu <<<"$timing"
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${tool_names[$i]}" "${tool_counts[$i]}" \
-            "$median" "$min" "$max" "$cpu" "$rss" >>"$results"
+        say "checking ${tool_names[$i]} on $workload (${tool_counts[$i]} records)"
+        rss_of[i]=$(run_and_check "$i" 0 0)
+        : >"$data_dir/timings.$i"
+    done
+    # Round by round, every tool once a round: the machine's speed drifts (other jobs, other
+    # virtual machines on the host), and interleaving spreads the drift over every row alike.
+    load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+    for ((round = 1; round <= runs; round++)); do
+        say "timing round $round of $runs on $workload"
+        for i in "${!tool_names[@]}"; do
+            time_once "$i" >>"$data_dir/timings.$i" ||
+                die "timing ${tool_names[$i]} on $workload failed"
+        done
     done
     load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+    : >"$results"
+    for i in "${!tool_names[@]}"; do
+        read -r median min max cpu <<<"$(summarize_runs "$data_dir/timings.$i")"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${tool_names[$i]}" "${tool_counts[$i]}" \
+            "$median" "$min" "$max" "$cpu" "${rss_of[i]}" >>"$results"
+    done
 
     echo
     echo "### workload $workload: $(workload_title "$workload")"
@@ -477,9 +480,7 @@ echo "workloads: ${workloads[*]}; $(nproc) cores" \
 echo "node $(node --version 2>/dev/null || echo -), ajv $ajv_version;" \
     "python $("$python" -c 'import sys; print(sys.version.split()[0])'), jsonschema" \
     "$("$python" -c 'import importlib.metadata as m; print(m.version("jsonschema"))');" \
-    "timing: $(if [[ ${HYPERFINE:-1} != 0 ]] && command -v hyperfine >/dev/null; then
-        echo "hyperfine"
-    else echo "shell loop"; fi), median of $runs runs"
+    "timing: bash's time, $runs interleaved rounds (every tool once a round), median"
 guard_arguments=()
 for workload in "${workloads[@]}"; do
     bench_workload "$workload"
