@@ -136,9 +136,9 @@ private:
     Hasher128& m_hasher;
 };
 
-// The canonical traversal by recursion, several times faster than the walker's explicit stack,
-// down to k_recursive_depth levels; a subtree deeper than that is handed to the walker, which
-// feeds the visitor the same events.
+// The canonical traversal by recursion, which costs less than the walker's explicit stack of
+// frames, down to k_recursive_depth levels; a subtree deeper than that is handed to the walker,
+// which feeds the visitor the same events.
 class RecursiveTraversal {
 public:
     RecursiveTraversal(DigestVisitor& visitor, detail::ValueWalker<true>& walker,

@@ -172,7 +172,7 @@ private:
             return false;
         }
         if constexpr (!k_collect) {
-            if (node.property_const) {
+            if (node.property_const && shortcut_within_depth()) {
                 return holds(*node.property_const, instance);
             }
         }
@@ -286,6 +286,10 @@ private:
         }
         return true;
     }
+
+    // The shortcuts skip at most two levels of nested evaluation; near the depth limit the
+    // general path runs, so that "nested too deeply" is reached exactly where it would be.
+    bool shortcut_within_depth() const { return m_depth + 2 < k_max_evaluation_depth; }
 
     static bool holds(const PropertyConst& test, const rapidjson::Value& instance) {
         return !instance.IsObject() || members_equal(instance, test.name, *test.value);
@@ -694,7 +698,7 @@ private:
 
     bool check_all_of(const Node& node, const rapidjson::Value& instance) {
         if constexpr (!k_collect) {
-            if (node.discriminated_all_of && instance.IsObject()) {
+            if (node.discriminated_all_of && instance.IsObject() && shortcut_within_depth()) {
                 return check_discriminated(*node.discriminated_all_of, node.all_of, instance);
             }
         }
@@ -718,9 +722,14 @@ private:
     bool check_discriminated(const DiscriminatedAllOf& all_of, const std::vector<NodeId>& branches,
                              const rapidjson::Value& instance) {
         for (std::size_t i = 0; i < branches.size(); ++i) {
-            bool applies = members_equal(instance, all_of.key, *all_of.values[i]);
-            if (applies && all_of.then_nodes[i] != k_no_node &&
-                !descend(all_of.then_nodes[i], instance)) {
+            if (all_of.then_nodes[i] == k_no_node ||
+                !members_equal(instance, all_of.key, *all_of.values[i])) {
+                continue;
+            }
+            ++m_depth;  // the branch's own level, as the general path counts it
+            bool valid = descend(all_of.then_nodes[i], instance);
+            --m_depth;
+            if (!valid) {
                 return false;
             }
         }

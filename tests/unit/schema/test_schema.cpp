@@ -418,3 +418,30 @@ TEST_CASE("schema::discriminated allOf and property const shortcuts agree with t
     CHECK(is_valid(messages, R"({"type":1.0,"one":1})"));
     CHECK(!is_valid(messages, R"({"type":1.0})"));
 }
+
+TEST_CASE("schema::the shortcuts reach the depth limit where the general rules do") {
+    Schema shortcut = Schema::compile_text(R"({"allOf":[
+        {"if":{"properties":{"t":{"const":"n"}}},"then":{"properties":{"c":{"$ref":"#"}}}},
+        {"if":{"properties":{"t":{"const":"m"}}},"then":{"required":["x"]}}]})");
+    Schema general = Schema::compile_text(R"({"allOf":[
+        {"if":{"properties":{"t":{"const":"n"}},"minProperties":0},
+         "then":{"properties":{"c":{"$ref":"#"}}},"else":true},
+        {"if":{"properties":{"t":{"const":"m"}},"minProperties":0},
+         "then":{"required":["x"]},"else":true}]})");
+    bool saw_valid = false;
+    bool saw_too_deep = false;
+    for (int depth = 2490; depth <= 2510; ++depth) {
+        std::string instance;
+        for (int i = 0; i < depth; ++i) {
+            instance += R"({"t":"n","c":)";
+        }
+        instance += R"({"t":"n"})" + std::string(static_cast<std::size_t>(depth), '}');
+        CAPTURE(depth);
+        bool valid = is_valid(shortcut, instance);
+        CHECK(valid == is_valid(general, instance));
+        saw_valid = saw_valid || valid;
+        saw_too_deep = saw_too_deep || !valid;
+    }
+    CHECK(saw_valid);  // the window holds the limit: both verdicts occur
+    CHECK(saw_too_deep);
+}
