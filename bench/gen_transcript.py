@@ -17,10 +17,10 @@ cycling through four kinds; the first kind is a date-time format error, which on
 that assert formats can see. Used by run.sh to check that every tool really validates.
 """
 
-import argparse
 import json
-import os
 import random
+
+import gen_common
 
 STATE_EVERY = 1000
 SEED = 7
@@ -177,20 +177,7 @@ def write_transcript(path, count, invalid_every):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("count", type=int, help="number of RECORD messages")
-    parser.add_argument("out_dir")
-    parser.add_argument("--invalid-every", type=int, default=0, metavar="K")
-    args = parser.parse_args()
-
-    os.makedirs(args.out_dir, exist_ok=True)
-    with open(os.path.join(args.out_dir, "catalog.json"), "w", encoding="utf-8") as out:
-        json.dump(configured_catalog(), out, indent=1)
-    transcript = os.path.join(args.out_dir, "records.jsonl")
-    expected = write_transcript(transcript, args.count, args.invalid_every)
-    with open(os.path.join(args.out_dir, "expected.json"), "w", encoding="utf-8") as out:
-        json.dump(expected, out)
-        out.write("\n")
+    gen_common.generate(__doc__.splitlines()[0], configured_catalog, write_transcript)
 
 
 if __name__ == "__main__":

@@ -60,8 +60,8 @@ done
 # workload_sources WORKLOAD: the generator of WORKLOAD, then the data files it reads.
 workload_sources() {
     case $1 in
-    events) echo "$bench_dir/gen_transcript.py" ;;
-    multi) echo "$bench_dir/gen_multi.py" "$bench_dir"/workloads/*.json ;;
+    events) echo "$bench_dir/gen_transcript.py" "$bench_dir/gen_common.py" ;;
+    multi) echo "$bench_dir/gen_multi.py" "$bench_dir/gen_common.py" "$bench_dir"/workloads/*.json ;;
     esac
 }
 
