@@ -165,12 +165,14 @@ def check_set(text):
     return set() if text == "none" else set(text.split(","))
 
 
-def verdict_problems(report, completed, expected):
+def verdict_problems(report, completed, expected, may_fail=frozenset()):
     """The case drivers' verdict: exactly the `expected` checks did not pass (failed or warned),
-    and conform exited 1 when one failed, 0 otherwise. Returns (not_passing(report), problems)."""
+    apart from those of `may_fail`, whose verdict depends on timing the case cannot control, and
+    conform exited 1 when one failed, 0 otherwise. Returns (not_passing(report), problems)."""
     seen = not_passing(report)
     problems = []
-    if set(seen) != expected:
+    unexpected = set(seen) - set(expected) - set(may_fail)
+    if unexpected or not set(expected) <= set(seen):
         problems.append(f"checks not passing: {sorted(seen)}; expected exactly: {sorted(expected)}")
     expected_exit = 1 if any_failed(seen) else 0
     if completed.returncode != expected_exit:
