@@ -380,7 +380,7 @@ EOF
 bench_workload() {
     local workload=$1 work_dir=$data_dir/$1/n$records
     local py_dir=$data_dir/$1/n$records py_count=$records results=$data_dir/$1/results.tsv
-    local workload_notes=() load_before load_after i rss timing median min max cpu note
+    local workload_notes=() load_before load_after i median min max cpu note
     generate "$workload" "$records" "$work_dir"
     if [[ -z $check_mode ]] && ((records > py_records)); then
         py_dir=$data_dir/$workload/n${records}-prefix$py_records

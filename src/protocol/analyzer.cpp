@@ -141,9 +141,10 @@ struct Analyzer::Impl {
 
     std::shared_ptr<TranscriptFile> transcript;
 
-    // The digest duplicate_key_of took of the current line's RECORD data.
+    // The catalog stream and the digest duplicate_key_of found for the current line's RECORD.
     struct EarlyDigest {
         const rapidjson::Value* data = nullptr;
+        std::uint32_t stream = 0;
         json::Digest content;
     };
     std::optional<EarlyDigest> early_digest;
@@ -239,7 +240,7 @@ struct Analyzer::Impl {
         }
         const auto& data = (*record)["data"];
         auto checked = digesters[*stream_index].digest_checking_names(data);
-        early_digest = EarlyDigest{&data, checked.digest};
+        early_digest = EarlyDigest{&data, *stream_index, checked.digest};
         if (checked.names.duplicate) {
             return std::move(checked.names.duplicate);
         }
@@ -436,7 +437,9 @@ struct Analyzer::Impl {
         RecordFacts facts{line, nullptr, string_of(record["stream"]), data};
         auto emitted_at = record.FindMember("emitted_at");
         facts.emitted_at = emitted_at == record.MemberEnd() ? nullptr : &emitted_at->value;
-        auto stream_index = stream_of(record);
+        const EarlyDigest* early =
+            early_digest && early_digest->data == &data ? &*early_digest : nullptr;
+        auto stream_index = early != nullptr ? std::optional(early->stream) : stream_of(record);
         if (!stream_index) {
             judge_record(facts);
             return;
@@ -447,9 +450,7 @@ struct Analyzer::Impl {
         entry.stream = *stream_index;
         entry.line = line.number;
         entry.checkpoint = static_cast<std::uint32_t>(observation.checkpoints.size());
-        entry.content = early_digest && early_digest->data == &data
-                            ? early_digest->content
-                            : digesters[*stream_index].digest(data);
+        entry.content = early != nullptr ? early->content : digesters[*stream_index].digest(data);
         bool has_key = read_primary_key(stream, data, entry, facts);
         entry.identity = has_key ? entry.identity : entry.content;
         entry.key_missing = facts.missing_key.has_value();

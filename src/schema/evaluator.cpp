@@ -699,7 +699,7 @@ private:
     bool check_all_of(const Node& node, const rapidjson::Value& instance) {
         if constexpr (!k_collect) {
             if (node.discriminated_all_of && instance.IsObject() && shortcut_within_depth()) {
-                return check_discriminated(*node.discriminated_all_of, node.all_of, instance);
+                return check_discriminated(*node.discriminated_all_of, instance);
             }
         }
         const std::vector<NodeId>& branches = node.all_of;
@@ -719,9 +719,8 @@ private:
 
     // Each branch's `if` is one comparison of the object's key member with the branch's value,
     // and its `then` applies when that holds.
-    bool check_discriminated(const DiscriminatedAllOf& all_of, const std::vector<NodeId>& branches,
-                             const rapidjson::Value& instance) {
-        for (std::size_t i = 0; i < branches.size(); ++i) {
+    bool check_discriminated(const DiscriminatedAllOf& all_of, const rapidjson::Value& instance) {
+        for (std::size_t i = 0; i < all_of.then_nodes.size(); ++i) {
             if (all_of.then_nodes[i] == k_no_node ||
                 !members_equal(instance, all_of.key, *all_of.values[i])) {
                 continue;

@@ -111,14 +111,15 @@ std::uint8_t summarize_checks(const Node& node) {
     return checks;
 }
 
-bool is_plain_object_node(const Node& node) {
+// A schema object without `type` or `$ref`: what it checks is in Node::checks alone.
+bool untyped_keywords_only(const Node& node) {
     return !node.always_false && node.ref == k_no_node && node.types == k_any_type;
 }
 
 // The node's PropertyConst, when its only keyword is `properties` with one property whose only
 // keyword is `const`.
 std::optional<PropertyConst> property_const_of(const Node& node, const std::vector<Node>& nodes) {
-    if (!is_plain_object_node(node) || node.checks != k_check_object) {
+    if (!untyped_keywords_only(node) || node.checks != k_check_object) {
         return std::nullopt;
     }
     const ObjectLimits& limits = *node.object;
@@ -130,7 +131,7 @@ std::optional<PropertyConst> property_const_of(const Node& node, const std::vect
     }
     const PropertyEntry& property = limits.properties.entry(0);
     const Node& child = nodes[property.node];
-    if (!is_plain_object_node(child) || child.checks != k_check_const) {
+    if (!untyped_keywords_only(child) || child.checks != k_check_const) {
         return std::nullopt;
     }
     return PropertyConst{property.name, child.const_value};
@@ -138,9 +139,10 @@ std::optional<PropertyConst> property_const_of(const Node& node, const std::vect
 
 // A branch {"if": <PropertyConst>, "then": ...} and nothing else: its PropertyConst.
 const PropertyConst* conditional_branch_test(const Node& branch, const std::vector<Node>& nodes) {
-    if (!is_plain_object_node(branch) || branch.checks != k_check_logic || !branch.all_of.empty() ||
-        !branch.any_of.empty() || !branch.one_of.empty() || branch.not_node != k_no_node ||
-        branch.else_node != k_no_node || branch.if_node == k_no_node) {
+    if (!untyped_keywords_only(branch) || branch.checks != k_check_logic ||
+        !branch.all_of.empty() || !branch.any_of.empty() || !branch.one_of.empty() ||
+        branch.not_node != k_no_node || branch.else_node != k_no_node ||
+        branch.if_node == k_no_node) {
         return nullptr;
     }
     const auto& test = nodes[branch.if_node].property_const;
@@ -155,7 +157,8 @@ std::unique_ptr<DiscriminatedAllOf> discriminated_all_of(const Node& node,
     auto discriminated = std::make_unique<DiscriminatedAllOf>();
     for (NodeId id : node.all_of) {
         const PropertyConst* test = conditional_branch_test(nodes[id], nodes);
-        if (test == nullptr || (id != node.all_of.front() && test->name != discriminated->key)) {
+        if (test == nullptr ||
+            (!discriminated->values.empty() && test->name != discriminated->key)) {
             return nullptr;
         }
         discriminated->key = test->name;
