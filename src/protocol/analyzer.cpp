@@ -255,7 +255,8 @@ struct Analyzer::Impl {
 
     void inspect_message(const rapidjson::Document& message, LineFacts& facts) {
         violations.clear();
-        bool envelope_valid = airbyte_message_schema().validate(message, &violations, 4);
+        bool envelope_valid = is_plain_valid_record(message) ||
+                              airbyte_message_schema().validate(message, &violations, 4);
         auto type_member = message.FindMember("type");
         std::string type = type_member != message.MemberEnd() && type_member->value.IsString()
                                ? std::string(string_of(type_member->value))
