@@ -235,7 +235,7 @@ struct Analyzer::Impl {
             return find_duplicate_key(message);
         }
         auto stream_index = stream_of(*record);
-        if (!stream_index) {
+        if (!stream_index || !digested(setup.catalog->streams[*stream_index])) {
             return find_duplicate_key(message);
         }
         const auto& data = (*record)["data"];
@@ -245,6 +245,16 @@ struct Analyzer::Impl {
             return std::move(checked.names.duplicate);
         }
         return find_duplicate_key(message, checked.names.every_object ? &data : nullptr);
+    }
+
+    bool digested(const CatalogStream& stream) const {
+        return setup.keyless_contents || !stream.primary_key.empty();
+    }
+
+    // What stands for the content of a record that is not digested: its line, equal to no other.
+    static json::Digest undigested(std::uint64_t line) {
+        constexpr std::uint64_t k_undigested = 0x756e646967657374ULL;  // "undigest"
+        return json::Digest{k_undigested, line};
     }
 
     void judge_line(const LineFacts& facts) {
@@ -451,7 +461,9 @@ struct Analyzer::Impl {
         entry.stream = *stream_index;
         entry.line = line.number;
         entry.checkpoint = static_cast<std::uint32_t>(observation.checkpoints.size());
-        entry.content = early != nullptr ? early->content : digesters[*stream_index].digest(data);
+        entry.content = early != nullptr   ? early->content
+                        : digested(stream) ? digesters[*stream_index].digest(data)
+                                           : undigested(line.number);
         bool has_key = read_primary_key(stream, data, entry, facts);
         entry.identity = has_key ? entry.identity : entry.content;
         entry.key_missing = facts.missing_key.has_value();

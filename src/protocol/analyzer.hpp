@@ -41,6 +41,10 @@ struct AnalyzerSetup {
     // in an unnamed file of conform's own temporary folder, never at this path: it is in the
     // run's scratch folder, where the connector could plant a symlink or swap the file.
     std::filesystem::path transcript_path;
+    // Digest the data of records of streams without a primary key (RecordEntry::content). Off
+    // for a run whose checks compare only keyed records by content (a recorded transcript's):
+    // such a record's content and identity then stand for its line alone, equal to no other's.
+    bool keyless_contents = true;
 };
 
 // Parses each stdout line as it arrives, hands what it read to the judges and builds an

@@ -496,14 +496,17 @@ void pair_versions(std::span<const Version> expected, std::span<const Version> a
 
 }  // namespace
 
-Overlap duplicate_records(const RecordSet& records, std::size_t keep) {
+Duplicates duplicate_records(const RecordSet& records, std::size_t keep) {
     auto count = partition_count(records, records);
     auto versions = partition_versions(records, count);
-    Overlap duplicates;
+    Duplicates duplicates;
     Smallest<std::uint64_t> positions(keep);
     for (std::size_t partition = 0; partition < count; ++partition) {
         auto items = versions.take(partition);
         std::sort(items.begin(), items.end());
+        duplicates.keyed += static_cast<std::uint64_t>(
+            std::count_if(items.begin(), items.end(),
+                          [](const Version& item) { return item.identity != item.content; }));
         for (std::size_t i = 1; i < items.size(); ++i) {
             const auto& first = items[i - 1];
             const auto& again = items[i];

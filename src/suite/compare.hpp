@@ -104,8 +104,12 @@ Overlap overlap_records(const RecordSet& records, const RecordSet& others, Compa
 RecordSet shared_records(const RecordSet& records, const RecordSet& others, CompareBy by);
 
 // The copies beyond the first of records of `records` with a primary key emitted more than once
-// with the same content (AP-READ-9), and the first `keep` of them.
-Overlap duplicate_records(const RecordSet& records, std::size_t keep = 5);
+// with the same content (AP-READ-9), and the first `keep` of them; `keyed`, how many records had
+// a key to compare by.
+struct Duplicates : Overlap {
+    std::uint64_t keyed = 0;
+};
+Duplicates duplicate_records(const RecordSet& records, std::size_t keep = 5);
 
 // Records of `expected` whose identity `actual` also emitted, but only with other content (volatile
 // fields ignored): the same key, changed data. Each pairs the expected record with an actual one.

@@ -556,8 +556,8 @@ void check_no_duplicates(const Inputs& inputs, Verdict& verdict) {
     auto names = inputs.stream_names();
     for (const auto* step : inputs.steps(0)) {
         for (const auto& run : step->runs) {
-            verdict.judged(run.records.size() - run.records_without_key);
             auto duplicates = duplicate_records(RecordSet(run));
+            verdict.judged(duplicates.keyed);
             for (const auto& record : duplicates.examples) {
                 verdict.fail(fmt::format("emitted again in the same read, same key and content: {}",
                                          describe_record(record, names)));

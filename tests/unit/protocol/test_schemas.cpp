@@ -25,8 +25,9 @@ Verdicts verdicts_of(const std::string& text) {
 
 // Every member of a plain RECORD, in turn replaced by each of these values, dropped, doubled,
 // and joined by another member.
-const std::vector<std::string> k_values{"null", "true", "0", "-3", "1.0", "1.5", "18446744073709551615",
-                                        "\"s\"", "\"RECORD\"", "{}", "{\"a\":1}", "[]", "[1]"};
+const std::vector<std::string> k_values{
+    "null",  "true",       "0",  "-3",        "1.0", "1.5", "18446744073709551615",
+    "\"s\"", "\"RECORD\"", "{}", "{\"a\":1}", "[]",  "[1]"};
 
 std::string record_with(const std::string& members) {
     return "{\"type\":\"RECORD\",\"record\":{" + members + "}}";
@@ -100,13 +101,17 @@ TEST_CASE("is_plain_valid_record: what it accepts, the AirbyteMessage schema acc
 }
 
 TEST_CASE("is_plain_valid_record: the common shapes are taken, anything else is left alone") {
-    CHECK(verdicts_of(R"({"type":"RECORD","record":{"stream":"s","data":{"a":[1]},"emitted_at":1}})")
-              .plain);
-    CHECK(verdicts_of(
-              R"({"record":{"namespace":null,"emitted_at":0,"data":{},"stream":"s"},"type":"RECORD"})")
-              .plain);
-    CHECK(verdicts_of(R"({"type":"RECORD","record":{"stream":"s","data":{},"emitted_at":1,"namespace":"n"}})")
-              .plain);
+    CHECK(
+        verdicts_of(R"({"type":"RECORD","record":{"stream":"s","data":{"a":[1]},"emitted_at":1}})")
+            .plain);
+    CHECK(
+        verdicts_of(
+            R"({"record":{"namespace":null,"emitted_at":0,"data":{},"stream":"s"},"type":"RECORD"})")
+            .plain);
+    CHECK(
+        verdicts_of(
+            R"({"type":"RECORD","record":{"stream":"s","data":{},"emitted_at":1,"namespace":"n"}})")
+            .plain);
     // Valid, but for the schema to say: a float that is an integer, a member the shortcut does
     // not know, a second member of the same name.
     for (const auto* text :
@@ -117,8 +122,9 @@ TEST_CASE("is_plain_valid_record: the common shapes are taken, anything else is 
         CAPTURE(text);
         CHECK_FALSE(verdicts_of(text).plain);
     }
-    CHECK_FALSE(verdicts_of(R"({"type":"RECORD","record":{"stream":"s","data":{},"emitted_at":"1"}})")
-                    .plain);
-    CHECK_FALSE(verdicts_of(R"({"type":"RECORD","record":{"stream":1,"data":{},"emitted_at":1}})")
-                    .plain);
+    CHECK_FALSE(
+        verdicts_of(R"({"type":"RECORD","record":{"stream":"s","data":{},"emitted_at":"1"}})")
+            .plain);
+    CHECK_FALSE(
+        verdicts_of(R"({"type":"RECORD","record":{"stream":1,"data":{},"emitted_at":1}})").plain);
 }

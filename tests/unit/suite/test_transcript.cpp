@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,11 +22,12 @@ using report::Status;
 
 namespace {
 
-protocol::Catalog test_catalog() {
+protocol::Catalog test_catalog(bool keyed = true) {
     auto document = json::parse_json_text(R"({"streams":[
       {"stream":{"name":"users","json_schema":{"type":"object","properties":{
           "id":{"type":"integer"},"born":{"type":"string","format":"date"}}}},
-       "sync_mode":"full_refresh","primary_key":[["id"]]}]})",
+       "sync_mode":"full_refresh")" + std::string(keyed ? R"(,"primary_key":[["id"]])" : "") +
+                                              "}]}",
                                           "catalog.json");
     return protocol::load_catalog(document, "catalog.json", {});
 }
@@ -45,8 +47,8 @@ std::map<std::string, Status> statuses(const report::RunReport& report) {
     return result;
 }
 
-report::RunReport validate(const std::string& text, bool strict) {
-    auto catalog = test_catalog();
+report::RunReport validate(const std::string& text, bool strict, bool keyed = true) {
+    auto catalog = test_catalog(keyed);
     std::istringstream transcript(text);
     return validate_transcript(transcript, "saved.jsonl", catalog, checks::airbyte_checks(),
                                strict);
@@ -129,6 +131,39 @@ TEST_CASE("validate_transcript: strict turns SHOULD warnings into failures") {
     CHECK(status.at("state.final_checkpoint") == Status::passed);
     CHECK(report.scenarios[0].status == Status::failed);
     CHECK(report.strict);
+}
+
+namespace {
+
+const report::CheckResult& check_of(const report::RunReport& report, std::string_view id) {
+    const auto& checks = report.scenarios.at(0).checks;
+    auto found = std::find_if(checks.begin(), checks.end(),
+                              [id](const report::CheckResult& check) { return check.id == id; });
+    REQUIRE(found != checks.end());
+    return *found;
+}
+
+}  // namespace
+
+TEST_CASE("validate_transcript: read.no_duplicates compares the records of keyed streams") {
+    std::string twice = user(1) + "\n" + user(2) + "\n" + user(1) + "\n" + k_state + "\n";
+    const auto& found = check_of(validate(twice, false), "read.no_duplicates");
+    CHECK(found.status == Status::warned);
+    CHECK(found.occurrences == 1);
+
+    // Without a primary key nothing is compared: the check is skipped, not passed, and the other
+    // checks still see every record (data validated, duplicate names found in it).
+    std::string keyless = twice + user(3, "2000-02-30") + "\n" +
+                          R"({"type":"RECORD","record":{"stream":"users","data":{"id":4,"id":5},)"
+                          R"("emitted_at":1700000000000}})"
+                          "\n";
+    auto report = validate(keyless, false, false);
+    const auto& skipped = check_of(report, "read.no_duplicates");
+    CHECK(skipped.status == Status::skipped);
+    CHECK(skipped.note == "no read emitted a record of a stream with a primary key");
+    CHECK(check_of(report, "read.records_match_schema").occurrences == 1);
+    CHECK(check_of(report, "io.json_lines").occurrences == 1);
+    CHECK(check_of(report, "read.primary_key_present").status == Status::skipped);
 }
 
 TEST_CASE("validate_transcript: an empty transcript judges nothing, so nothing passes") {
