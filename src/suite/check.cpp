@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace conform::suite {
 
 namespace {
@@ -83,6 +85,13 @@ report::CheckResult judge(const Check& check, const engine::Matching& matching,
         add_checkpoints_used(inputs, result);
     }
     return result;
+}
+
+bool any_reads_keyless_contents(const Checks& checks, const std::vector<std::string>& ids) {
+    return std::any_of(ids.begin(), ids.end(), [&checks](const std::string& id) {
+        const auto* check = find_check(checks, id);
+        return check == nullptr || check->reads_keyless_contents;
+    });
 }
 
 std::vector<const protocol::LineJudge*> judges_of(const Checks& checks,

@@ -66,9 +66,15 @@ struct Check {
     // Requirements (a scenario's "requires") the check reads from the test config: a scenario
     // listing the check must require them.
     std::vector<std::string_view> requires_ = {};
+    // The check may compare records of streams without a primary key by content: a scenario
+    // whose checks all say no digests no such record (RecordEntry::content stands for its line).
+    bool reads_keyless_contents = true;
 };
 
 using Checks = std::vector<Check>;
+
+// Whether any of the checks `ids` names reads keyless records' contents (unknown ids do).
+bool any_reads_keyless_contents(const Checks& checks, const std::vector<std::string>& ids);
 
 // Exactly the steps a check's needs matched that ran, and the settings of the run.
 class Inputs : public engine::MatchedSteps<StepResult> {

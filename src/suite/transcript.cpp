@@ -32,14 +32,13 @@ Scenario recorded_read_scenario(const std::string& origin) {
 
 protocol::Observation analyze(std::istream& transcript, const std::string& origin,
                               const protocol::Catalog& catalog, const protocol::Secrets& secrets,
-                              std::vector<const protocol::LineJudge*> judges) {
+                              std::vector<const protocol::LineJudge*> judges,
+                              bool keyless_contents) {
     protocol::AnalyzerSetup setup;
     setup.catalog = &catalog;
     setup.secrets = &secrets;
     setup.judges = std::move(judges);
-    // Of the checks of one recorded read, only read.no_duplicates compares records by content,
-    // and only records with a primary key.
-    setup.keyless_contents = false;
+    setup.keyless_contents = keyless_contents;
     protocol::Analyzer analyzer(std::move(setup));
     // Lines are cut as a live run cuts them (same limit, same `truncated` flag), so a long line
     // gets the live verdict and an endless one (/dev/zero) cannot exhaust memory.
@@ -105,8 +104,9 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
         "a recorded transcript comes without its spec and config: no secret to look for"};
     StepResult result;
     result.step = &scenario.steps.front();
-    result.runs.push_back(
-        analyze(transcript, origin, catalog, no_secrets, judges_of(checks, scenario.checks)));
+    result.runs.push_back(analyze(transcript, origin, catalog, no_secrets,
+                                  judges_of(checks, scenario.checks),
+                                  any_reads_keyless_contents(checks, scenario.checks)));
     run.steps.push_back(std::move(result));
 
     report::ScenarioResult scenario_result;
