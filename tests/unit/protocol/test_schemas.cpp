@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 #include <rapidjson/document.h>
 
 #include <string>
@@ -52,26 +53,26 @@ std::vector<std::string> record_variants() {
     };
     for (std::size_t i = 0; i < plain.size(); ++i) {
         variants.push_back(record_with(members_of(i, "", true)));
-        variants.push_back(record_with(members_of(plain.size(), "", false) + ",\"" +
-                                       plain[i].first + "\":" + plain[i].second));
+        variants.push_back(record_with(fmt::format(
+            "{},\"{}\":{}", members_of(plain.size(), "", false), plain[i].first, plain[i].second)));
         for (const auto& value : k_values) {
             variants.push_back(record_with(members_of(i, value, false)));
         }
     }
     for (const std::string name : {"namespace", "meta", "file_reference", "other"}) {
         for (const auto& value : k_values) {
-            variants.push_back(
-                record_with(members_of(plain.size(), "", false) + ",\"" + name + "\":" + value));
+            variants.push_back(record_with(
+                fmt::format("{},\"{}\":{}", members_of(plain.size(), "", false), name, value)));
         }
     }
     for (const auto& value : k_values) {
         auto members = members_of(plain.size(), "", false);
-        variants.push_back("{\"type\":" + value + ",\"record\":{" + members + "}}");
-        variants.push_back("{\"type\":\"RECORD\",\"record\":" + value + "}");
-        variants.push_back("{\"type\":\"RECORD\",\"record\":{" + members + "},\"log\":" + value +
-                           "}");
-        variants.push_back("{\"type\":\"RECORD\",\"record\":{" + members + "},\"type\":" + value +
-                           "}");
+        variants.push_back(fmt::format(R"({{"type":{},"record":{{{}}}}})", value, members));
+        variants.push_back(fmt::format(R"({{"type":"RECORD","record":{}}})", value));
+        variants.push_back(
+            fmt::format(R"({{"type":"RECORD","record":{{{}}},"log":{}}})", members, value));
+        variants.push_back(
+            fmt::format(R"({{"type":"RECORD","record":{{{}}},"type":{}}})", members, value));
     }
     variants.emplace_back(R"({"record":{"stream":"s","data":{},"emitted_at":1},"type":"RECORD"})");
     variants.emplace_back(R"({"type":"RECORD"})");
