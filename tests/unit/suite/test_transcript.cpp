@@ -147,7 +147,8 @@ const report::CheckResult& check_of(const report::RunReport& report, std::string
 
 TEST_CASE("validate_transcript: read.no_duplicates compares the records of keyed streams") {
     std::string twice = user(1) + "\n" + user(2) + "\n" + user(1) + "\n" + k_state + "\n";
-    const auto& found = check_of(validate(twice, false), "read.no_duplicates");
+    auto keyed = validate(twice, false);
+    const auto& found = check_of(keyed, "read.no_duplicates");
     CHECK(found.status == Status::warned);
     CHECK(found.occurrences == 1);
 
