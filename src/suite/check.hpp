@@ -47,6 +47,9 @@ struct ScenarioRun {
     // Why no secret is known, from what the setup spec run showed ("" when secrets are known or
     // nothing was looked at).
     std::string no_secret_reason;
+    // Whether its runs digest records of keyless streams: a step's records may be read by
+    // another step (a backlog, a key to split around) or by a check comparing them.
+    bool keyless_contents = true;
 
     const StepResult* step(const std::string& id) const;
 };

@@ -447,6 +447,8 @@ struct Version {
     bool same_identity(const Version& other) const {
         return stream == other.stream && identity == other.identity;
     }
+    // A keyless record's identity is its content.
+    bool keyed() const { return identity != content; }
     bool operator<(const Version& other) const {
         return std::tie(stream, identity, content, position) <
                std::tie(other.stream, other.identity, other.content, other.position);
@@ -504,15 +506,12 @@ Duplicates duplicate_records(const RecordSet& records, std::size_t keep) {
     for (std::size_t partition = 0; partition < count; ++partition) {
         auto items = versions.take(partition);
         std::sort(items.begin(), items.end());
-        duplicates.keyed += static_cast<std::uint64_t>(
-            std::count_if(items.begin(), items.end(),
-                          [](const Version& item) { return item.identity != item.content; }));
+        duplicates.keyed += static_cast<std::uint64_t>(std::count_if(
+            items.begin(), items.end(), [](const Version& item) { return item.keyed(); }));
         for (std::size_t i = 1; i < items.size(); ++i) {
             const auto& first = items[i - 1];
             const auto& again = items[i];
-            bool keyed = again.identity != again.content;
-            if (keyed && again.stream == first.stream && again.identity == first.identity &&
-                again.content == first.content) {
+            if (again.keyed() && again.same_identity(first) && again.content == first.content) {
                 ++duplicates.count;
                 positions.offer(again.position);
             }

@@ -190,9 +190,6 @@ struct AirbyteSource final : engine::ScenarioSource {
     std::vector<ConfigWithout> configs_without_required;
     std::size_t scenario_counter = 0;
     std::size_t run_counter = 0;
-    // Whether the current scenario's runs digest keyless records: a step's records may be read
-    // by another step (a backlog, a key to split around) or by a check comparing them.
-    bool keyless_contents = true;
     StreamTally stream_tally;
 
     AirbyteSource(const config::TestConfig& test_config, std::vector<Scenario> all,
@@ -545,7 +542,7 @@ struct AirbyteSource final : engine::ScenarioSource {
         setup.judges = judges;
         setup.states_are_patches = config.states_are_patches;
         setup.transcript_path = scenario_dir / fmt::format("run-{}.jsonl", ++run_counter);
-        setup.keyless_contents = keyless_contents;
+        setup.keyless_contents = context == nullptr || context->keyless_contents;
         if (context != nullptr && !step.cursor_floor_from.empty()) {
             if (const auto* floor_step = context->step(step.cursor_floor_from);
                 floor_step != nullptr && !floor_step->runs.empty()) {
@@ -798,7 +795,7 @@ struct AirbyteSource final : engine::ScenarioSource {
         auto scenario_dir = scratch_root.path() / fmt::format("scenario-{}", ++scenario_counter);
         if (!unmet) {
             std::filesystem::create_directories(scenario_dir);
-            keyless_contents =
+            run.keyless_contents =
                 scenario.steps.size() > 1 || any_reads_keyless_contents(checks, selected);
             run_steps(scenario, scenario_dir, judges_of(checks, selected), run);
         }
