@@ -140,6 +140,7 @@ struct Analyzer::Impl {
     std::uint64_t records_since_any_state = 0;
 
     std::shared_ptr<TranscriptFile> transcript;
+    bool defer_keyed = false;  // setup.defer_keyed_contents, where the lines can be read again
 
     // The catalog stream and the digest duplicate_key_of found for the current line's RECORD.
     struct EarlyDigest {
@@ -164,6 +165,8 @@ struct Analyzer::Impl {
             }
             observation.transcript = transcript;
         }
+        defer_keyed =
+            setup.defer_keyed_contents && (setup.transcript_path.empty() || transcript != nullptr);
         if (setup.catalog != nullptr) {
             for (const auto& stream : setup.catalog->streams) {
                 digesters.emplace_back(stream.volatile_pointers);
@@ -248,7 +251,12 @@ struct Analyzer::Impl {
     }
 
     bool digested(const CatalogStream& stream) const {
-        return setup.keyless_contents || !stream.primary_key.empty();
+        return stream.primary_key.empty() ? setup.keyless_contents : !defer_keyed;
+    }
+
+    // What stands for the content of a record that is not digested now.
+    json::Digest placeholder_of(const CatalogStream& stream, std::uint64_t line) const {
+        return stream.primary_key.empty() ? undigested(line) : DeferredContents::placeholder(line);
     }
 
     // What stands for the content of a record that is not digested: its line, equal to no other.
@@ -463,7 +471,7 @@ struct Analyzer::Impl {
         entry.checkpoint = static_cast<std::uint32_t>(observation.checkpoints.size());
         entry.content = early != nullptr   ? early->content
                         : digested(stream) ? digesters[*stream_index].digest(data)
-                                           : undigested(line.number);
+                                           : placeholder_of(stream, line.number);
         bool has_key = read_primary_key(stream, data, entry, facts);
         entry.identity = has_key ? entry.identity : entry.content;
         entry.key_missing = facts.missing_key.has_value();
@@ -722,6 +730,14 @@ Observation Analyzer::finish(process::RunResult result) {
         result.stderr_text = impl.setup.secrets->redact(result.stderr_text);
     }
     impl.observation.process = std::move(result);
+    if (impl.defer_keyed && impl.setup.catalog != nullptr) {
+        std::vector<json::Digester> digesters;
+        for (const auto& stream : impl.setup.catalog->streams) {
+            digesters.emplace_back(stream.volatile_pointers);
+        }
+        impl.observation.deferred_contents = std::make_shared<DeferredContents>(
+            std::move(digesters), process::LaunchSpec{}.max_line_bytes);
+    }
     return std::move(impl.observation);
 }
 

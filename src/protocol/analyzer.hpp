@@ -45,6 +45,11 @@ struct AnalyzerSetup {
     // for a run whose checks compare only keyed records by content (a recorded transcript's):
     // such a record's content and identity then stand for its line alone, equal to no other's.
     bool keyless_contents = true;
+    // Leave the data of records of streams with a primary key undigested until a check asks for
+    // it (Observation::deferred_contents): for a run whose checks compare contents only of records
+    // whose identity repeats. Their lines are read again from the kept transcript, so a live run
+    // needs transcript_path, and a recorded one a regular file at Observation::transcript_path.
+    bool defer_keyed_contents = false;
 };
 
 // Parses each stdout line as it arrives, hands what it read to the judges and builds an

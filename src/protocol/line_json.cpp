@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <vector>
+
+#include "json/packed_name.hpp"
 
 namespace conform::protocol {
 
@@ -125,8 +128,34 @@ std::optional<LineProblem> classify_parse_error(const json::BoundedParse& parse)
 
 namespace {
 
+constexpr std::size_t k_small_object = 32;
+
 std::string_view name_of(const rapidjson::Value& name) {
     return {name.GetString(), name.GetStringLength()};
+}
+
+// Small objects, the common case: names go into a small open-addressing set by a hash of their
+// packed words; names are compared byte by byte only where hashes match.
+std::optional<std::string> duplicate_in_small(const rapidjson::Value& object) {
+    constexpr std::size_t k_slots = 2 * k_small_object;  // at most half full
+    std::array<std::uint8_t, k_slots> slots{};           // member index + 1; 0: empty
+    std::array<std::uint32_t, k_small_object> hashes;    // only the first `count` are read
+    std::size_t count = object.MemberCount();
+    auto members = object.MemberBegin();
+    for (std::size_t i = 0; i < count; ++i) {
+        std::string_view name = name_of(members[i].name);
+        std::uint32_t hash = json::PackedName::of(name).hash();
+        std::size_t slot = hash & (k_slots - 1);
+        for (; slots[slot] != 0; slot = (slot + 1) & (k_slots - 1)) {
+            std::size_t other = slots[slot] - 1U;
+            if (hashes[other] == hash && name_of(members[other].name) == name) {
+                return std::string(name);
+            }
+        }
+        slots[slot] = static_cast<std::uint8_t>(i + 1);
+        hashes[i] = hash;
+    }
+    return std::nullopt;
 }
 
 std::optional<std::string> duplicate_in(const rapidjson::Value& object,
@@ -135,15 +164,8 @@ std::optional<std::string> duplicate_in(const rapidjson::Value& object,
     if (count < 2) {
         return std::nullopt;
     }
-    if (count <= 16) {
-        for (auto a = object.MemberBegin(); a != object.MemberEnd(); ++a) {
-            for (auto b = a + 1; b != object.MemberEnd(); ++b) {
-                if (name_of(a->name) == name_of(b->name)) {
-                    return std::string(name_of(a->name));
-                }
-            }
-        }
-        return std::nullopt;
+    if (count <= k_small_object) {
+        return duplicate_in_small(object);
     }
     names.clear();
     for (const auto& member : object.GetObject()) {

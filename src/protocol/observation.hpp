@@ -11,6 +11,7 @@
 #include "json/digest.hpp"
 #include "process/process.hpp"
 #include "protocol/checkpoint_store.hpp"
+#include "protocol/deferred_contents.hpp"
 #include "protocol/record_store.hpp"
 #include "protocol/spill.hpp"
 
@@ -69,8 +70,10 @@ struct Observation {
         std::string json;
     };
     std::vector<Kept> kept;
-    RecordStore records;          // on disk until a check across runs loads them
-    CheckpointStore checkpoints;  // on disk, as the records are
+    RecordStore records;  // on disk until a check across runs loads them
+    // Reads the contents of keyed records the analyzer did not digest; null when it digested all.
+    std::shared_ptr<DeferredContents> deferred_contents;
+    CheckpointStore checkpoints;                         // on disk, as the records are
     std::vector<std::optional<CursorValue>> max_cursor;  // per catalog stream
     // Per per-message check id: what its judge saw in this run.
     std::map<std::string, LineTally, std::less<>> tallies;

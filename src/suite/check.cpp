@@ -87,10 +87,10 @@ report::CheckResult judge(const Check& check, const engine::Matching& matching,
     return result;
 }
 
-bool any_reads_keyless_contents(const Checks& checks, const std::vector<std::string>& ids) {
+bool any_reads_contents(const Checks& checks, const std::vector<std::string>& ids) {
     return std::any_of(ids.begin(), ids.end(), [&checks](const std::string& id) {
         const auto* check = find_check(checks, id);
-        return check == nullptr || check->reads_keyless_contents;
+        return check == nullptr || check->reads_contents;
     });
 }
 

@@ -47,9 +47,10 @@ struct ScenarioRun {
     // Why no secret is known, from what the setup spec run showed ("" when secrets are known or
     // nothing was looked at).
     std::string no_secret_reason;
-    // Whether its runs digest records of keyless streams: a step's records may be read by
-    // another step (a backlog, a key to split around) or by a check comparing them.
-    bool keyless_contents = true;
+    // Whether its runs digest every record as it arrives: a step's records may be read by
+    // another step (a backlog, a key to split around) or by a check comparing them. When not, a
+    // keyless record's content stands for its line, and a keyed one's is read on demand.
+    bool all_contents = true;
 
     const StepResult* step(const std::string& id) const;
 };
@@ -69,15 +70,17 @@ struct Check {
     // Requirements (a scenario's "requires") the check reads from the test config: a scenario
     // listing the check must require them.
     std::vector<std::string_view> requires_ = {};
-    // The check may compare records of streams without a primary key by content: a scenario
-    // whose checks all say no digests no such record (RecordEntry::content stands for its line).
-    bool reads_keyless_contents = true;
+    // The check may compare records by content (RecordEntry::content) other than keyed records
+    // whose identity repeats within a run, which RecordSet reads on demand: a one-step scenario
+    // whose checks all say no digests no keyless record and defers the keyed ones' digests
+    // (protocol::DeferredContents).
+    bool reads_contents = true;
 };
 
 using Checks = std::vector<Check>;
 
-// Whether any of the checks `ids` names reads keyless records' contents (unknown ids do).
-bool any_reads_keyless_contents(const Checks& checks, const std::vector<std::string>& ids);
+// Whether any of the checks `ids` names reads records' contents (unknown ids do).
+bool any_reads_contents(const Checks& checks, const std::vector<std::string>& ids);
 
 // Exactly the steps a check's needs matched that ran, and the settings of the run.
 class Inputs : public engine::MatchedSteps<StepResult> {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <queue>
 #include <span>
 #include <tuple>
@@ -48,6 +49,16 @@ RecordRef RecordSet::at(std::uint64_t position) const {
         auto index = position - part.first_position;
         if (position >= part.first_position && index < part.run->records.size()) {
             return {part.run->records[index], part.run, position};
+        }
+    }
+    throw std::out_of_range(fmt::format("no record at position {} of the set", position));
+}
+
+const protocol::Observation& RecordSet::run_at(std::uint64_t position) const {
+    for (const auto& part : m_parts) {
+        if (position >= part.first_position &&
+            position - part.first_position < part.run->records.size()) {
+            return *part.run;
         }
     }
     throw std::out_of_range(fmt::format("no record at position {} of the set", position));
@@ -443,6 +454,7 @@ struct Version {
     json::Digest identity;
     json::Digest content;
     std::uint64_t position;
+    std::uint64_t line;
 
     bool same_identity(const Version& other) const {
         return stream == other.stream && identity == other.identity;
@@ -464,7 +476,7 @@ Partitions<Version> partition_versions(const RecordSet& records, std::size_t cou
         }
         const auto& content = content_by == CompareBy::projected ? entry.projected : entry.content;
         partitions.add(partition_of(entry.stream, entry.identity, count),
-                       {entry.stream, entry.identity, content, position});
+                       {entry.stream, entry.identity, content, position, entry.line});
     });
     return partitions;
 }
@@ -496,6 +508,58 @@ void pair_versions(std::span<const Version> expected, std::span<const Version> a
     }
 }
 
+bool deferred(const Version& version) {
+    return protocol::DeferredContents::is_placeholder(version.content);
+}
+
+// Reads the contents the analyzer deferred from each run's transcript, one pass per run; a
+// content that cannot be read again keeps its placeholder, equal to no other.
+void resolve_contents(const RecordSet& records, std::span<Version> versions) {
+    std::map<const protocol::Observation*, std::vector<protocol::DeferredContents::Wanted>> wanted;
+    for (const auto& version : versions) {
+        if (deferred(version)) {
+            wanted[&records.run_at(version.position)].push_back(
+                {version.line, version.stream, version.content});
+        }
+    }
+    for (auto& [run, lines] : wanted) {
+        std::sort(lines.begin(), lines.end(),
+                  [](const auto& a, const auto& b) { return a.line < b.line; });
+        if (run->deferred_contents) {
+            run->deferred_contents->resolve(*run, lines);
+        }
+    }
+    for (auto& version : versions) {
+        if (!deferred(version)) {
+            continue;
+        }
+        const auto& lines = wanted[&records.run_at(version.position)];
+        auto found = std::lower_bound(lines.begin(), lines.end(), version.line,
+                                      [](const protocol::DeferredContents::Wanted& w,
+                                         std::uint64_t line) { return w.line < line; });
+        if (found != lines.end() && found->line == version.line) {
+            version.content = found->content;
+        }
+    }
+}
+
+// The copies of sorted `versions` that repeat the one before them, key and content.
+void count_repeats(std::span<const Version> versions, Duplicates& duplicates,
+                   Smallest<std::uint64_t>& positions) {
+    for (std::size_t i = 1; i < versions.size(); ++i) {
+        const auto& first = versions[i - 1];
+        const auto& again = versions[i];
+        if (again.keyed() && again.same_identity(first) && again.content == first.content) {
+            ++duplicates.count;
+            positions.offer(again.position);
+        }
+    }
+}
+
+// Versions whose contents are read again before they are compared, a batch of whole identity
+// groups at a time (one pass over each run's transcript per batch).
+constexpr std::size_t k_deferred_batch = 1 << 18;
+
 }  // namespace
 
 Duplicates duplicate_records(const RecordSet& records, std::size_t keep) {
@@ -503,20 +567,39 @@ Duplicates duplicate_records(const RecordSet& records, std::size_t keep) {
     auto versions = partition_versions(records, count);
     Duplicates duplicates;
     Smallest<std::uint64_t> positions(keep);
+    std::vector<Version> to_read;
+    auto read_and_count = [&] {
+        resolve_contents(records, to_read);
+        duplicates.unread +=
+            static_cast<std::uint64_t>(std::count_if(to_read.begin(), to_read.end(), deferred));
+        std::sort(to_read.begin(), to_read.end());
+        count_repeats(to_read, duplicates, positions);
+        to_read.clear();
+    };
     for (std::size_t partition = 0; partition < count; ++partition) {
         auto items = versions.take(partition);
         std::sort(items.begin(), items.end());
         duplicates.keyed += static_cast<std::uint64_t>(std::count_if(
             items.begin(), items.end(), [](const Version& item) { return item.keyed(); }));
-        for (std::size_t i = 1; i < items.size(); ++i) {
-            const auto& first = items[i - 1];
-            const auto& again = items[i];
-            if (again.keyed() && again.same_identity(first) && again.content == first.content) {
-                ++duplicates.count;
-                positions.offer(again.position);
+        // Only copies of a repeated identity can be duplicates: only theirs are read again.
+        for (std::size_t begin = 0; begin < items.size();) {
+            std::size_t end = begin + 1;
+            while (end < items.size() && items[end].same_identity(items[begin])) {
+                ++end;
             }
+            std::span<const Version> group(items.data() + begin, end - begin);
+            if (group.size() > 1 && std::any_of(group.begin(), group.end(), deferred)) {
+                to_read.insert(to_read.end(), group.begin(), group.end());
+            } else {
+                count_repeats(group, duplicates, positions);
+            }
+            begin = end;
+        }
+        if (to_read.size() >= k_deferred_batch) {
+            read_and_count();
         }
     }
+    read_and_count();
     for (auto position : positions.sorted()) {
         duplicates.examples.push_back(records.at(position));
     }

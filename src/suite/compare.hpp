@@ -35,6 +35,8 @@ public:
     void scan(const std::function<void(std::uint64_t, const protocol::RecordEntry&)>& visit) const;
     // The record at `position`, key included.
     RecordRef at(std::uint64_t position) const;
+    // The run the record at `position` came from.
+    const protocol::Observation& run_at(std::uint64_t position) const;
     // The records at `positions` (sorted) only: a subset of this set.
     RecordSet only(std::vector<std::uint64_t> positions) const;
     // The records of the set that `keep` also keeps.
@@ -108,6 +110,9 @@ RecordSet shared_records(const RecordSet& records, const RecordSet& others, Comp
 // a key to compare by.
 struct Duplicates : Overlap {
     std::uint64_t keyed = 0;
+    // Copies of a repeated key whose deferred content could not be read again (the transcript
+    // changed since it was checked): not compared.
+    std::uint64_t unread = 0;
 };
 Duplicates duplicate_records(const RecordSet& records, std::size_t keep = 5);
 

@@ -542,7 +542,8 @@ struct AirbyteSource final : engine::ScenarioSource {
         setup.judges = judges;
         setup.states_are_patches = config.states_are_patches;
         setup.transcript_path = scenario_dir / fmt::format("run-{}.jsonl", ++run_counter);
-        setup.keyless_contents = context == nullptr || context->keyless_contents;
+        setup.keyless_contents = context == nullptr || context->all_contents;
+        setup.defer_keyed_contents = !setup.keyless_contents;
         if (context != nullptr && !step.cursor_floor_from.empty()) {
             if (const auto* floor_step = context->step(step.cursor_floor_from);
                 floor_step != nullptr && !floor_step->runs.empty()) {
@@ -795,8 +796,7 @@ struct AirbyteSource final : engine::ScenarioSource {
         auto scenario_dir = scratch_root.path() / fmt::format("scenario-{}", ++scenario_counter);
         if (!unmet) {
             std::filesystem::create_directories(scenario_dir);
-            run.keyless_contents =
-                scenario.steps.size() > 1 || any_reads_keyless_contents(checks, selected);
+            run.all_contents = scenario.steps.size() > 1 || any_reads_contents(checks, selected);
             run_steps(scenario, scenario_dir, judges_of(checks, selected), run);
         }
         for (std::size_t c = 0; c < scenario.checks.size(); ++c) {

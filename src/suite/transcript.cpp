@@ -1,6 +1,7 @@
 #include "suite/transcript.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <string_view>
 #include <vector>
 
@@ -32,13 +33,15 @@ Scenario recorded_read_scenario(const std::string& origin) {
 
 protocol::Observation analyze(std::istream& transcript, const std::string& origin,
                               const protocol::Catalog& catalog, const protocol::Secrets& secrets,
-                              std::vector<const protocol::LineJudge*> judges,
-                              bool keyless_contents) {
+                              std::vector<const protocol::LineJudge*> judges, bool all_contents) {
     protocol::AnalyzerSetup setup;
     setup.catalog = &catalog;
     setup.secrets = &secrets;
     setup.judges = std::move(judges);
-    setup.keyless_contents = keyless_contents;
+    setup.keyless_contents = all_contents;
+    // Deferred digests are read again from the file: a pipe or a FIFO is read once.
+    std::error_code error;
+    setup.defer_keyed_contents = !all_contents && std::filesystem::is_regular_file(origin, error);
     protocol::Analyzer analyzer(std::move(setup));
     // Lines are cut as a live run cuts them (same limit, same `truncated` flag), so a long line
     // gets the live verdict and an endless one (/dev/zero) cannot exhaust memory.
@@ -106,7 +109,7 @@ report::RunReport validate_transcript(std::istream& transcript, const std::strin
     result.step = &scenario.steps.front();
     result.runs.push_back(analyze(transcript, origin, catalog, no_secrets,
                                   judges_of(checks, scenario.checks),
-                                  any_reads_keyless_contents(checks, scenario.checks)));
+                                  any_reads_contents(checks, scenario.checks)));
     run.steps.push_back(std::move(result));
 
     report::ScenarioResult scenario_result;

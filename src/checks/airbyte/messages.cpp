@@ -450,7 +450,7 @@ suite::Checks message_checks() {
     };
     // Their code reports their judges' tallies: none reads a record.
     for (auto& check : checks) {
-        check.reads_keyless_contents = false;
+        check.reads_contents = false;
     }
     return checks;
 }

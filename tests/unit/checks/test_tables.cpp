@@ -194,22 +194,22 @@ TEST_CASE("check tables: the per-message checks are those with a judge for the a
 }
 
 // A scenario whose checks all say they compare no keyless record by content digests none
-// (suite::Check::reads_keyless_contents); the end-to-end keyless cases fail when a check that
+// (suite::Check::reads_contents); the end-to-end keyless cases fail when a check that
 // does is marked otherwise. Per-message checks report tallies; checks across runs compare records.
 TEST_CASE("checks say whether they may compare records of keyless streams by content") {
     const auto& checks = checks::airbyte_checks();
     for (const auto& check : checks) {
         CAPTURE(check.info.id);
         if (check.judge != nullptr) {
-            CHECK_FALSE(check.reads_keyless_contents);
+            CHECK_FALSE(check.reads_contents);
         }
     }
     for (const auto* id : {"read.expected_records", "read.full_refresh_deterministic",
                            "state.resume_no_loss", "range.split_union"}) {
         CAPTURE(id);
-        CHECK(suite::any_reads_keyless_contents(checks, {id}));
+        CHECK(suite::any_reads_contents(checks, {id}));
     }
-    CHECK_FALSE(suite::any_reads_keyless_contents(
+    CHECK_FALSE(suite::any_reads_contents(
         checks, {"cli.read", "read.records_match_schema", "read.no_duplicates"}));
-    CHECK(suite::any_reads_keyless_contents(checks, {"cli.read", "no.such_check"}));
+    CHECK(suite::any_reads_contents(checks, {"cli.read", "no.such_check"}));
 }

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -141,4 +142,43 @@ TEST_CASE("find_duplicate_key: a subtree the caller checked is not searched agai
     CHECK(find_duplicate_key(document, &document["data"]) == std::nullopt);
     document.Parse(R"({"data":{"x":1},"meta":[{"y":1,"y":2}]})");
     CHECK(find_duplicate_key(document, &document["data"]) == "y");
+}
+
+namespace {
+
+std::string object_of(const std::vector<std::string>& names) {
+    std::string text = "{";
+    for (const auto& name : names) {
+        text += (text.size() > 1 ? ",\"" : "\"") + name + "\":0";
+    }
+    return text + "}";
+}
+
+}  // namespace
+
+// Small objects are searched by hash, large ones by sorting: every size and position is found,
+// and names whose packed words agree (same length, first and last 8 bytes) are told apart.
+TEST_CASE("find_duplicate_key: any pair of equal names in objects of any size") {
+    for (std::size_t size : {2, 3, 8, 31, 32, 33, 64, 100}) {
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < size; ++i) {
+            names.push_back("field_" + std::to_string(i));
+        }
+        rapidjson::Document document;
+        document.Parse(object_of(names).c_str());
+        CAPTURE(size);
+        CHECK(find_duplicate_key(document) == std::nullopt);
+        for (std::size_t first = 0; first < size; first += std::max<std::size_t>(1, size / 7)) {
+            auto copy = names;
+            copy[size - 1 - (first == size - 1 ? 1 : 0)] = names[first];
+            document.Parse(object_of(copy).c_str());
+            CAPTURE(first);
+            CHECK(find_duplicate_key(document) == names[first]);
+        }
+    }
+    rapidjson::Document alike;
+    alike.Parse(object_of({"abcdefghXstuvwxyz", "abcdefghYstuvwxyz", "abcdefghZstuvwxyz"}).c_str());
+    CHECK(find_duplicate_key(alike) == std::nullopt);
+    alike.Parse(object_of({"abcdefghXstuvwxyz", "abcdefghYstuvwxyz", "abcdefghXstuvwxyz"}).c_str());
+    CHECK(find_duplicate_key(alike) == "abcdefghXstuvwxyz");
 }

@@ -167,6 +167,57 @@ TEST_CASE("validate_transcript: read.no_duplicates compares the records of keyed
     CHECK(check_of(report, "read.primary_key_present").status == Status::skipped);
 }
 
+namespace {
+
+// `text` validated from a file at `path` holding `on_disk` (the file as it is read again).
+report::RunReport validate_file(const std::string& text, const std::string& on_disk) {
+    auto path = std::filesystem::temp_directory_path() /
+                ("conform-validate-deferred-" + std::to_string(::getpid()) + ".jsonl");
+    std::ofstream(path) << on_disk;
+    auto catalog = test_catalog();
+    std::istringstream transcript(text);
+    auto report =
+        validate_transcript(transcript, path.string(), catalog, checks::airbyte_checks(), false);
+    std::filesystem::remove(path);
+    return report;
+}
+
+}  // namespace
+
+// From a file, the contents of keyed records are digested only where a key repeats, from the
+// lines read again: the verdict is the one of a transcript read once (a pipe), digested as read.
+TEST_CASE("validate_transcript: keyed contents read again from the file give the same verdict") {
+    std::string reordered =
+        R"({"type":"RECORD","record":{"stream":"users","data":{"born":"2000-01-31","id":1},)"
+        R"("emitted_at":1700000000001}})";
+    std::string text = user(1) + "\n" + user(2) + "\n" + reordered + "\n" + user(2, "2001-01-31") +
+                       "\n" + user(3) + "\n" + user(1) + "\n" + k_state + "\n";
+    auto from_file = validate_file(text, text);
+    auto read_once = validate(text, false);
+    for (const auto* report : {&from_file, &read_once}) {
+        const auto& check = check_of(*report, "read.no_duplicates");
+        CHECK(check.status == Status::warned);
+        CHECK(check.occurrences == 2);  // key 1 twice again, same content; key 2 changed
+        REQUIRE(!check.examples.empty());
+        CHECK(check.examples[0].message.find("key [1] (line 3 of") != std::string::npos);
+    }
+    CHECK(check_of(validate_file(user(1) + "\n" + user(2) + "\n", user(1) + "\n" + user(2)),
+                   "read.no_duplicates")
+              .status == Status::passed);
+}
+
+// A file that changed while it was checked: the copies that cannot be read again are not
+// compared, and the report says so instead of passing them.
+TEST_CASE("validate_transcript: repeated keys whose lines changed since are not compared") {
+    std::string text = user(1) + "\n" + user(1) + "\n" + user(2) + "\n";
+    auto report = validate_file(text, "changed\nchanged\n" + user(2) + "\n");
+    const auto& check = check_of(report, "read.no_duplicates");
+    CHECK(check.status == Status::passed);
+    CHECK(check.occurrences == 0);
+    CHECK(check.note.find("2 records of") != std::string::npos);
+    CHECK(check.note.find("could not be read again") != std::string::npos);
+}
+
 TEST_CASE("validate_transcript: an empty transcript judges nothing, so nothing passes") {
     auto report = validate("", false);
     CHECK(report.scenarios.at(0).status == Status::skipped);

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <cstddef>
+#include <vector>
+
+#include "json/digest.hpp"
+
+namespace conform::protocol {
+
+struct Observation;
+
+// The contents of keyed records that the analyzer left undigested (AnalyzerSetup::
+// defer_keyed_contents): such a record's RecordEntry::content is a placeholder for its line, equal
+// to no other record's, until a check that needs it asks. A run's records are digested on demand
+// only where their identity repeats (read.no_duplicates), so a run of distinct keys costs no digest.
+class DeferredContents {
+public:
+    // Per catalog stream, the digester a record's data is digested with (its volatile fields left
+    // out), and the longest line the run's transcript keeps whole.
+    DeferredContents(std::vector<json::Digester> digesters, std::size_t max_line);
+
+    static json::Digest placeholder(std::uint64_t line);
+    static bool is_placeholder(const json::Digest& content);
+
+    // A record whose content is wanted: its line and catalog stream, and its content once read.
+    struct Wanted {
+        std::uint64_t line = 0;
+        std::uint32_t stream = 0;
+        json::Digest content;
+    };
+    // Fills each wanted record's content from `run`'s transcript, in one pass over it (the kept
+    // transcript, or the file `conform validate` checked). A line that holds no RECORD data of that
+    // stream any more (the file changed since) keeps its placeholder: equal to no other.
+    void resolve(const Observation& run, std::vector<Wanted>& wanted);
+
+private:
+    std::vector<json::Digester> m_digesters;
+    std::size_t m_max_line;
+};
+
+}  // namespace conform::protocol
