@@ -1,7 +1,7 @@
 #pragma once
 
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "json/digest.hpp"
@@ -13,7 +13,8 @@ struct Observation;
 // The contents of keyed records that the analyzer left undigested (AnalyzerSetup::
 // defer_keyed_contents): such a record's RecordEntry::content is a placeholder for its line, equal
 // to no other record's, until a check that needs it asks. A run's records are digested on demand
-// only where their identity repeats (read.no_duplicates), so a run of distinct keys costs no digest.
+// only where their identity repeats (read.no_duplicates), so a run of distinct keys costs no
+// digest.
 class DeferredContents {
 public:
     // Per catalog stream, the digester a record's data is digested with (its volatile fields left

@@ -139,7 +139,7 @@ std::string_view name_of(const rapidjson::Value& name) {
 std::optional<std::string> duplicate_in_small(const rapidjson::Value& object) {
     constexpr std::size_t k_slots = 2 * k_small_object;  // at most half full
     std::array<std::uint8_t, k_slots> slots{};           // member index + 1; 0: empty
-    std::array<std::uint32_t, k_small_object> hashes;    // only the first `count` are read
+    std::array<std::uint32_t, k_small_object> hashes{};
     std::size_t count = object.MemberCount();
     auto members = object.MemberBegin();
     for (std::size_t i = 0; i < count; ++i) {
