@@ -30,9 +30,10 @@ public:
         std::uint32_t stream = 0;
         json::Digest content;
     };
-    // Fills each wanted record's content from `run`'s transcript, in one pass over it (the kept
-    // transcript, or the file `conform validate` checked). A line that holds no RECORD data of that
-    // stream any more (the file changed since) keeps its placeholder: equal to no other.
+    // Sorts `wanted` by line and fills each record's content from `run`'s transcript, in one
+    // pass over it (the kept transcript, or the file `conform validate` checked). A line that
+    // holds no RECORD data of that stream any more (the file changed since) keeps its
+    // placeholder: equal to no other.
     void resolve(const Observation& run, std::vector<Wanted>& wanted);
 
 private:

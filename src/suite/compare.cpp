@@ -523,17 +523,16 @@ void resolve_contents(const RecordSet& records, std::span<Version> versions) {
         }
     }
     for (auto& [run, lines] : wanted) {
-        std::sort(lines.begin(), lines.end(),
-                  [](const auto& a, const auto& b) { return a.line < b.line; });
         if (run->deferred_contents) {
-            run->deferred_contents->resolve(*run, lines);
+            run->deferred_contents->resolve(*run, lines);  // sorts them by line
         }
     }
     for (auto& version : versions) {
-        if (!deferred(version)) {
+        const auto* run = deferred(version) ? &records.run_at(version.position) : nullptr;
+        if (run == nullptr || !run->deferred_contents) {
             continue;
         }
-        const auto& lines = wanted[&records.run_at(version.position)];
+        const auto& lines = wanted[run];
         auto found = std::lower_bound(lines.begin(), lines.end(), version.line,
                                       [](const protocol::DeferredContents::Wanted& w,
                                          std::uint64_t line) { return w.line < line; });
