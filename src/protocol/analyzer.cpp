@@ -141,6 +141,7 @@ struct Analyzer::Impl {
 
     std::shared_ptr<TranscriptFile> transcript;
     bool defer_keyed = false;  // setup.defer_keyed_contents, where the lines can be read again
+    SeenIdentities seen_identities;  // of the keyed records whose digest was deferred
 
     // The catalog stream and the digest duplicate_key_of found for the current line's RECORD.
     struct EarlyDigest {
@@ -469,10 +470,14 @@ struct Analyzer::Impl {
         entry.stream = *stream_index;
         entry.line = line.number;
         entry.checkpoint = static_cast<std::uint32_t>(observation.checkpoints.size());
-        entry.content = early != nullptr   ? early->content
-                        : digested(stream) ? digesters[*stream_index].digest(data)
-                                           : placeholder_of(stream, line.number);
+        bool deferred = early == nullptr && !digested(stream);
+        entry.content = early != nullptr ? early->content
+                        : deferred       ? placeholder_of(stream, line.number)
+                                         : digesters[*stream_index].digest(data);
         bool has_key = read_primary_key(stream, data, entry, facts);
+        if (deferred && has_key && seen_identities.add(entry.identity)) {
+            entry.content = digesters[*stream_index].digest(data);
+        }
         entry.identity = has_key ? entry.identity : entry.content;
         entry.key_missing = facts.missing_key.has_value();
         observation.records_without_key += entry.key_missing ? 1 : 0;

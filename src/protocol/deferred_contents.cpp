@@ -77,4 +77,20 @@ void DeferredContents::resolve(const Observation& run, std::vector<Wanted>& want
     }
 }
 
+bool SeenIdentities::add(const json::Digest& identity) {
+    constexpr int k_index_bits = 23;  // 2^23 bits: 1 MiB
+    if (m_words.empty()) {
+        m_words.resize((std::size_t{1} << k_index_bits) / 64);
+    }
+    bool seen = true;
+    for (auto hash : {identity.high, identity.low}) {
+        auto bit = hash >> (64 - k_index_bits);
+        auto& word = m_words[bit / 64];
+        auto mask = std::uint64_t{1} << (bit % 64);
+        seen = seen && (word & mask) != 0;
+        word |= mask;
+    }
+    return seen;
+}
+
 }  // namespace conform::protocol

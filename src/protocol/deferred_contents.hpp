@@ -41,4 +41,17 @@ private:
     std::size_t m_max_line;
 };
 
+// The record identities a run has probably shown before, in a fixed 1 MiB (a Bloom filter of two
+// probes): the analyzer digests a keyed record at once when its identity was seen, so that of a
+// key that repeats only the first copy is read again. "Not seen" is always right; a wrong "seen"
+// only costs a digest.
+class SeenIdentities {
+public:
+    // Whether `identity` was probably added before; adds it.
+    bool add(const json::Digest& identity);
+
+private:
+    std::vector<std::uint64_t> m_words;
+};
+
 }  // namespace conform::protocol

@@ -123,6 +123,13 @@ void split_lines(Read read, const LineVisitor& visit, std::size_t max_line) {
         while (!data.empty()) {
             auto newline = data.find('\n');
             auto piece = data.substr(0, newline);
+            if (line.empty() && !cut && newline != std::string_view::npos) {
+                data.remove_prefix(newline + 1);
+                if (!visit(++number, piece.substr(0, max_line))) {  // whole in the chunk: no copy
+                    return;
+                }
+                continue;
+            }
             if (!cut) {
                 auto room = max_line - line.size();
                 line.append(piece.substr(0, room));

@@ -3,11 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <queue>
 #include <span>
+#include <stdexcept>
 #include <tuple>
+#include <type_traits>
 
 #include "protocol/spill.hpp"
 
@@ -108,9 +109,9 @@ namespace {
 
 // --- Partitions: what a comparison remembers, a bounded part at a time -------------------------
 
-// Keys per partition: two partitions (one per side) are in memory at a time, about 10 MiB each.
-constexpr std::uint64_t k_partition_keys = 256 * 1024;
-constexpr std::size_t k_buffered_keys = 1024;  // per partition, before it is written out
+// Keys per partition: two partitions (one per side) are in memory at a time, 2.5-3.5 MiB each.
+constexpr std::uint64_t k_partition_keys = 64 * 1024;
+constexpr std::size_t k_buffered_keys = 256;  // per partition, before it is written out
 
 std::size_t partition_count(const RecordSet& left, const RecordSet& right) {
     auto largest = std::max(left.positions(), right.positions());
@@ -123,57 +124,60 @@ std::size_t partition_of(std::uint32_t stream, const json::Digest& digest, std::
     return static_cast<std::size_t>(mixed % count);
 }
 
-// Items spread over `count` partitions; with more than one, each is written to an unlinked file
-// once its buffer fills, and read back whole by take().
+// Items spread over `count` partitions; with more than one, a partition's items are written to
+// one unlinked file, k_buffered_keys at a time, and read back whole by take().
 template <typename Item>
 class Partitions {
+    static_assert(std::is_trivially_copyable_v<Item>);
+
 public:
     Partitions(std::size_t count, std::filesystem::path folder)
-        : m_buffers(count), m_files(count), m_folder(std::move(folder)) {}
+        : m_buffers(count), m_chunks(count), m_folder(std::move(folder)) {}
 
     void add(std::size_t partition, const Item& item) {
         auto& buffer = m_buffers[partition];
         buffer.push_back(item);
-        if (m_buffers.size() > 1 && buffer.size() >= k_buffered_keys) {
+        if (m_buffers.size() > 1 && buffer.size() == k_buffered_keys) {
             write_out(partition);
         }
     }
 
+    // The items of `partition`, in no particular order; the partition is empty afterwards.
     std::vector<Item> take(std::size_t partition) {
-        auto items = std::move(m_buffers[partition]);
-        auto& file = m_files[partition];
-        if (!file.file) {
-            return items;
+        auto buffer = std::move(m_buffers[partition]);
+        auto chunks = std::move(m_chunks[partition]);
+        if (chunks.empty()) {
+            return buffer;
         }
-        auto bytes = file.file->read(0, file.size);
-        std::vector<Item> all(bytes.size() / sizeof(Item));
-        std::memcpy(all.data(), bytes.data(), bytes.size());
-        all.insert(all.end(), items.begin(), items.end());
-        file = {};
-        return all;
+        std::vector<Item> items(chunks.size() * k_buffered_keys + buffer.size());
+        auto* next = items.data();
+        for (auto offset : chunks) {
+            constexpr auto chunk_bytes = k_buffered_keys * sizeof(Item);
+            if (m_file->read_some(offset, static_cast<char*>(static_cast<void*>(next)),
+                                  chunk_bytes) != chunk_bytes) {
+                throw std::runtime_error("a comparison's partition file ended early");
+            }
+            next += k_buffered_keys;
+        }
+        std::copy(buffer.begin(), buffer.end(), next);
+        return items;
     }
 
 private:
-    struct File {
-        std::unique_ptr<protocol::SpillFile> file;
-        std::size_t size = 0;
-    };
-
     void write_out(std::size_t partition) {
-        auto& buffer = m_buffers[partition];
-        auto& file = m_files[partition];
-        if (!file.file) {
-            file.file = std::make_unique<protocol::SpillFile>(m_folder);
+        if (!m_file) {
+            m_file = std::make_unique<protocol::SpillFile>(m_folder);
         }
-        std::string bytes(buffer.size() * sizeof(Item), '\0');
-        std::memcpy(bytes.data(), buffer.data(), bytes.size());
-        file.file->append(bytes);
-        file.size += bytes.size();
+        auto& buffer = m_buffers[partition];
+        m_chunks[partition].push_back(m_file->append(
+            std::string_view(static_cast<const char*>(static_cast<const void*>(buffer.data())),
+                             buffer.size() * sizeof(Item))));
         buffer.clear();
     }
 
     std::vector<std::vector<Item>> m_buffers;
-    std::vector<File> m_files;
+    std::vector<std::vector<std::uint64_t>> m_chunks;  // where each written chunk starts
+    std::unique_ptr<protocol::SpillFile> m_file;
     std::filesystem::path m_folder;
 };
 
@@ -515,7 +519,16 @@ bool deferred(const Version& version) {
 // Reads the contents the analyzer deferred from each run's transcript, one pass per run; a
 // content that cannot be read again keeps its placeholder, equal to no other.
 void resolve_contents(const RecordSet& records, std::span<Version> versions) {
+    std::map<const protocol::Observation*, std::size_t> counts;
+    for (const auto& version : versions) {
+        if (deferred(version)) {
+            ++counts[&records.run_at(version.position)];
+        }
+    }
     std::map<const protocol::Observation*, std::vector<protocol::DeferredContents::Wanted>> wanted;
+    for (const auto& [run, count] : counts) {
+        wanted[run].reserve(count);
+    }
     for (const auto& version : versions) {
         if (deferred(version)) {
             wanted[&records.run_at(version.position)].push_back(
@@ -556,8 +569,8 @@ void count_repeats(std::span<const Version> versions, Duplicates& duplicates,
 }
 
 // Versions whose contents are read again before they are compared, a batch of whole identity
-// groups at a time (one pass over each run's transcript per batch).
-constexpr std::size_t k_deferred_batch = 1 << 18;
+// groups at a time (one pass over each run's transcript per batch, about 5.5 MiB of memory).
+constexpr std::size_t k_deferred_batch = 1 << 17;
 
 }  // namespace
 
@@ -588,14 +601,15 @@ Duplicates duplicate_records(const RecordSet& records, std::size_t keep) {
             }
             std::span<const Version> group(items.data() + begin, end - begin);
             if (group.size() > 1 && std::any_of(group.begin(), group.end(), deferred)) {
+                if (!to_read.empty() && to_read.size() + group.size() > k_deferred_batch) {
+                    read_and_count();
+                }
+                to_read.reserve(k_deferred_batch);
                 to_read.insert(to_read.end(), group.begin(), group.end());
             } else {
                 count_repeats(group, duplicates, positions);
             }
             begin = end;
-        }
-        if (to_read.size() >= k_deferred_batch) {
-            read_and_count();
         }
     }
     read_and_count();

@@ -5,6 +5,9 @@ usage: memory_bound.py CONFORM REFERENCE_CONNECTOR CASE [RECORDS]
 
 Cases:
   validate    `conform validate` of a reference-connector transcript of RECORDS records
+  repeated-keys
+              the same, each record's key taken modulo 1,000 and every tenth RECORD line written
+              twice: read.no_duplicates reads the copies of every key again from the transcript
   run         `conform run --only read-twice resume` with the reference connector emitting RECORDS
   run-all     `conform run` of every scenario of the suite, the reference connector emitting RECORDS
   states      `conform validate` of 1,000 STATEs of 1 MiB each
@@ -22,9 +25,11 @@ Cases:
 
 The bound: peak RSS <= 64 MiB + 16 bytes x records observed, where a record observed is one
 RECORD line conform analysed, counted over every connector run of the invocation (the sum of the
-"records" of the report's runs; for validate, the transcript's records).
+"records" of the report's runs; for validate, the transcript's records). `conform validate` of
+records (validate, repeated-keys) is held to 32 MiB whatever their number: flat.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -37,6 +42,7 @@ import harness  # noqa: E402  (tests/e2e/harness.py)
 REFERENCE = os.path.join(HERE, "..", "..", "fixtures", "reference-connector")
 FIXED = 64 * 1024 * 1024
 PER_RECORD = 16
+VALIDATE_FLAT = 32 * 1024 * 1024
 
 
 WRITTEN = {}  # the bytes the last measured process wrote (/proc/PID/io wchar)
@@ -138,11 +144,42 @@ def expect_within(what, code, codes, peak, records, err):
                  f"(64 MiB + 16 B x {records} records)")
 
 
+def expect_flat(what, peak):
+    if peak > VALIDATE_FLAT:
+        sys.exit(f"FAIL {what}: peak RSS {peak / 2**20:.1f} MiB above validate's flat bound "
+                 f"({VALIDATE_FLAT / 2**20:.0f} MiB whatever the records)")
+
+
 def case_validate(conform, connector, folder, records):
     transcript = transcript_of_read(connector, folder, records)
     code, peak, wall, err, _ = validate(conform, folder, transcript)
     line("validate", code, peak, wall, records)
     expect_within("validate", code, (0,), peak, records, err)
+    expect_flat("validate", peak)
+
+
+def case_repeated_keys(conform, connector, folder, records):
+    transcript = transcript_of_read(connector, folder, records)
+    repeated = os.path.join(folder, "repeated.jsonl")
+    key = re.compile(rb'"data":\{"id":(\d+)')
+    copies = 0
+    with open(transcript, "rb") as source, open(repeated, "wb") as out:
+        for number, text in enumerate(source):
+            text = key.sub(lambda m: b'"data":{"id":%d' % (int(m.group(1)) % 1000), text, count=1)
+            out.write(text)
+            if number % 10 == 0 and b'"type":"RECORD"' in text:
+                out.write(text)
+                copies += 1
+    os.remove(transcript)
+    code, peak, wall, err, report = validate(conform, folder, repeated)
+    line("validate, keys repeated", code, peak, wall, records + copies)
+    expect_within("repeated-keys", code, (0,), peak, records + copies, err)
+    expect_flat("repeated-keys", peak)
+    checks = [check for scenario in harness.load_json(report)["scenarios"]
+              for check in scenario["checks"] if check["id"] == "read.no_duplicates"]
+    if [check["occurrences"] for check in checks] != [copies]:
+        sys.exit(f"FAIL repeated-keys: read.no_duplicates found {checks}, expected {copies} "
+                 "duplicates")
 
 
 def case_run(conform, connector, folder, records):

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "protocol/checkpoint_store.hpp"
+#include "protocol/deferred_contents.hpp"
 #include "protocol/record_store.hpp"
 #include "protocol/spill.hpp"
 
@@ -243,6 +244,40 @@ TEST_CASE("TranscriptFile: lines read back in order, long ones cut, through its 
         },
         1000);
     CHECK(visited == 2);
+}
+
+TEST_CASE("TranscriptFile: lines across read chunks and long lines inside one come back whole") {
+    conform::protocol::TranscriptFile transcript;
+    std::vector<std::string> written;
+    for (int i = 0; i < 20000; ++i) {
+        written.push_back(i % 1000 == 7 ? std::string(3000, 'y') : "line-" + std::to_string(i));
+        transcript.append_line(written.back());
+    }
+    transcript.flush();
+    std::vector<std::string> lines;
+    transcript.for_each_line(
+        [&](std::uint64_t, std::string_view line) {
+            lines.emplace_back(line);
+            return true;
+        },
+        1000);
+    REQUIRE(lines.size() == written.size());
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        CHECK(lines[i] == written[i].substr(0, 1000));
+    }
+}
+
+TEST_CASE("SeenIdentities: an identity is new once, then seen; distinct ones are rarely seen") {
+    conform::protocol::SeenIdentities seen;
+    CHECK_FALSE(seen.add(Digest{1, 2}));
+    CHECK(seen.add(Digest{1, 2}));
+    std::size_t wrongly_seen = 0;
+    for (std::uint64_t i = 0; i < 100000; ++i) {
+        Digest identity{(i + 3) * 0x9E3779B97F4A7C15ULL, (i + 3) * 0xC2B2AE3D27D4EB4FULL};
+        wrongly_seen += seen.add(identity) ? 1 : 0;
+        CHECK(seen.add(identity));
+    }
+    CHECK(wrongly_seen < 1000);  // two probes in 8 Mi bits: about 0.01% at 100,000
 }
 
 TEST_CASE("for_each_line_of_file: a regular file is read, a FIFO or device never") {

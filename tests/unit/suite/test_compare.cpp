@@ -199,7 +199,7 @@ TEST_CASE("changed_records: exact matches are taken first, whatever the order") 
 }
 
 TEST_CASE("comparisons give the same answers when the sets span several partition files") {
-    // More records than one partition holds (256 Ki keys), so every comparison writes its keys
+    // More records than one partition holds (64 Ki keys), so every comparison writes its keys
     // to partition files and reads them back. The actual run lacks every i % 7 == 0, repeats
     // every i % 11 == 0 at its end and changes the content of every i % 13 == 0.
     constexpr std::uint64_t count = 600'000;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -206,11 +207,33 @@ TEST_CASE("validate_transcript: keyed contents read again from the file give the
               .status == Status::passed);
 }
 
+// Enough repeated keys that the records fill several comparison partitions and the copies read
+// again several batches: the count is the one of a transcript digested as read.
+TEST_CASE("validate_transcript: many copies of few keys, read again in batches, same verdict") {
+    constexpr int records = 150'000;
+    constexpr int keys = 1'000;
+    const std::array<std::string_view, 3> borns = {"2000-01-31", "2000-02-01", "2000-02-02"};
+    std::string text;
+    for (int i = 0; i < records; ++i) {
+        text += user(i % keys, borns[static_cast<std::size_t>(i / keys % 3)]) + "\n";
+    }
+    auto from_file = validate_file(text, text);
+    auto read_once = validate(text, false);
+    for (const auto* report : {&from_file, &read_once}) {
+        const auto& check = check_of(*report, "read.no_duplicates");
+        CHECK(check.status == Status::warned);
+        CHECK(check.occurrences == records - keys * 3);  // every copy but the first of a content
+        REQUIRE(!check.examples.empty());
+        CHECK(check.examples[0].message.find("key [0] (line 3001 of") != std::string::npos);
+    }
+}
+
 // A file that changed while it was checked: the copies that cannot be read again are not
 // compared, and the report says so instead of passing them.
 TEST_CASE("validate_transcript: repeated keys whose lines changed since are not compared") {
-    std::string text = user(1) + "\n" + user(1) + "\n" + user(2) + "\n";
-    auto report = validate_file(text, "changed\nchanged\n" + user(2) + "\n");
+    // A key's first copy is read again (the later ones were digested as read): lines 1 and 2.
+    std::string text = user(1) + "\n" + user(2) + "\n" + user(1) + "\n" + user(2) + "\n";
+    auto report = validate_file(text, "changed\nchanged\n" + user(1) + "\n" + user(2) + "\n");
     const auto& check = check_of(report, "read.no_duplicates");
     CHECK(check.status == Status::passed);
     CHECK(check.occurrences == 0);
