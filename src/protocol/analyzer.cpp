@@ -53,6 +53,46 @@ std::string_view string_of(const rapidjson::Value& value) {
     return {value.GetString(), value.GetStringLength()};
 }
 
+// A key part that writes as it reads: an integer, or a string of printable ASCII that JSON
+// leaves unescaped.
+bool plain_key_part(const rapidjson::Value& part) {
+    if (part.IsInt64() || part.IsUint64()) {
+        return true;
+    }
+    if (!part.IsString()) {
+        return false;
+    }
+    auto text = string_of(part);
+    return std::all_of(text.begin(), text.end(),
+                       [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+}
+
+// A primary key as the short text examples show: excerpt(to_json(key)), written directly for
+// the usual keys of integers and plain strings.
+std::string key_text(const rapidjson::Value& key) {
+    const auto& parts = key.GetArray();
+    if (!std::all_of(parts.begin(), parts.end(), plain_key_part)) {
+        return excerpt(json::to_json(key), k_key_text_limit);
+    }
+    std::string text = "[";
+    for (const auto& part : parts) {
+        if (text.size() > 1) {
+            text += ',';
+        }
+        if (part.IsString()) {
+            text += '"';
+            text += string_of(part);
+            text += '"';
+        } else if (part.IsInt64()) {
+            text += fmt::format_int(part.GetInt64()).c_str();
+        } else {
+            text += fmt::format_int(part.GetUint64()).c_str();
+        }
+    }
+    text += ']';
+    return text.size() <= k_key_text_limit ? text : excerpt(text, k_key_text_limit);
+}
+
 bool contains(const auto& list, std::string_view item) {
     return std::find(list.begin(), list.end(), item) != list.end();
 }
@@ -150,6 +190,11 @@ struct Analyzer::Impl {
         json::Digest content;
     };
     std::optional<EarlyDigest> early_digest;
+    struct StreamMemo {
+        const rapidjson::Value* record = nullptr;
+        std::optional<std::uint32_t> index;
+    };
+    std::optional<StreamMemo> stream_memo;  // stream_of's answer for the current line
 
     // The transcript and the spill files of the records and checkpoints are conform's own: they
     // live in unnamed files of conform's temporary folder, never in the run's scratch folder
@@ -232,6 +277,7 @@ struct Analyzer::Impl {
     // walk finds duplicate member names in passing: only the rest of the message is searched.
     std::optional<std::string> duplicate_key_of(const rapidjson::Document& message) {
         early_digest.reset();
+        stream_memo.reset();
         const auto* record = member_of(message, "record");
         const auto* type = member_of(message, "type");
         if (setup.catalog == nullptr || record == nullptr || type == nullptr || !type->IsString() ||
@@ -433,13 +479,28 @@ struct Analyzer::Impl {
         ++observation.type_counts[std::string(Observation::k_other_types)];
     }
 
-    std::optional<std::uint32_t> stream_of(const rapidjson::Value& record) const {
-        std::optional<std::string_view> name_space;
-        if (record.HasMember("namespace") && record["namespace"].IsString()) {
-            name_space = string_of(record["namespace"]);
+    // The catalog stream of a RECORD's `record` (its `stream` a string), found once per line.
+    std::optional<std::uint32_t> stream_of(const rapidjson::Value& record) {
+        if (stream_memo && stream_memo->record == &record) {
+            return stream_memo->index;
         }
-        auto index = setup.catalog->find(string_of(record["stream"]), name_space);
-        return index ? std::optional(static_cast<std::uint32_t>(*index)) : std::nullopt;
+        const rapidjson::Value* name = nullptr;
+        const rapidjson::Value* name_space = nullptr;
+        for (const auto& member : record.GetObject()) {
+            auto key = string_of(member.name);
+            if (key == "stream" && name == nullptr) {
+                name = &member.value;
+            } else if (key == "namespace" && name_space == nullptr) {
+                name_space = &member.value;
+            }
+        }
+        auto index =
+            setup.catalog->find(string_of(*name), name_space != nullptr && name_space->IsString()
+                                                      ? std::optional(string_of(*name_space))
+                                                      : std::nullopt);
+        stream_memo = StreamMemo{
+            &record, index ? std::optional(static_cast<std::uint32_t>(*index)) : std::nullopt};
+        return stream_memo->index;
     }
 
     void inspect_record(const rapidjson::Value& record, const LineFacts& line) {
@@ -520,7 +581,7 @@ struct Analyzer::Impl {
         rapidjson::Value keyed(rapidjson::kArrayType);
         keyed.PushBack(entry.stream, allocator).PushBack(key, allocator);
         entry.identity = key_digester.digest(keyed);
-        entry.key = excerpt(json::to_json(keyed[1]), k_key_text_limit);
+        entry.key = key_text(keyed[1]);
         return true;
     }
 

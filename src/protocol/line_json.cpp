@@ -128,6 +128,7 @@ std::optional<LineProblem> classify_parse_error(const json::BoundedParse& parse)
 
 namespace {
 
+constexpr std::size_t k_tiny_object = 4;  // compared pair by pair
 constexpr std::size_t k_small_object = 32;
 
 std::string_view name_of(const rapidjson::Value& name) {
@@ -162,6 +163,17 @@ std::optional<std::string> duplicate_in(const rapidjson::Value& object,
                                         std::vector<std::string_view>& names) {
     std::size_t count = object.MemberCount();
     if (count < 2) {
+        return std::nullopt;
+    }
+    if (count <= k_tiny_object) {
+        auto members = object.MemberBegin();
+        for (std::size_t i = 1; i < count; ++i) {
+            for (std::size_t j = 0; j < i; ++j) {
+                if (name_of(members[i].name) == name_of(members[j].name)) {
+                    return std::string(name_of(members[i].name));
+                }
+            }
+        }
         return std::nullopt;
     }
     if (count <= k_small_object) {

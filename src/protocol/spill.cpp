@@ -93,11 +93,15 @@ std::size_t SpillFile::read_some(std::uint64_t offset, char* buffer, std::size_t
 
 std::string SpillFile::read(std::uint64_t offset, std::size_t size) const {
     std::string text(size, '\0');
-    if (read_some(offset, text.data(), size) != size) {
+    read_into(offset, text.data(), size);
+    return text;
+}
+
+void SpillFile::read_into(std::uint64_t offset, char* buffer, std::size_t size) const {
+    if (read_some(offset, buffer, size) != size) {
         errno = EIO;
         fail(m_folder, "read");
     }
-    return text;
 }
 
 namespace {

@@ -28,6 +28,8 @@ public:
     // Where the text starts in the file.
     std::uint64_t append(std::string_view text);
     std::string read(std::uint64_t offset, std::size_t size) const;
+    // Exactly `size` bytes from `offset` into `buffer` (an Error when the file holds fewer).
+    void read_into(std::uint64_t offset, char* buffer, std::size_t size) const;
     // Up to `size` bytes from `offset` into `buffer`; fewer only at the end of the file.
     std::size_t read_some(std::uint64_t offset, char* buffer, std::size_t size) const;
     std::uint64_t size() const { return m_size; }

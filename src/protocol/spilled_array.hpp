@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <filesystem>
 #include <iterator>
 #include <memory>
-#include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -54,9 +53,10 @@ public:
             return {m_pending.begin() + static_cast<std::ptrdiff_t>(first), m_pending.end()};
         }
         auto count = std::min(k_block_items, m_written - start);
-        auto bytes = m_file->read(start * sizeof(Item), count * sizeof(Item));
         std::vector<Item> items(count);
-        std::memcpy(items.data(), bytes.data(), bytes.size());
+        m_file->read_into(start * sizeof(Item),
+                          static_cast<char*>(static_cast<void*>(items.data())),
+                          count * sizeof(Item));
         return items;
     }
 
@@ -65,9 +65,9 @@ private:
         if (!m_file) {
             m_file = std::make_unique<SpillFile>(m_folder);
         }
-        std::string bytes(m_pending.size() * sizeof(Item), '\0');
-        std::memcpy(bytes.data(), m_pending.data(), bytes.size());
-        m_file->append(bytes);
+        m_file->append(
+            std::string_view(static_cast<const char*>(static_cast<const void*>(m_pending.data())),
+                             m_pending.size() * sizeof(Item)));
         m_written += m_pending.size();
         m_pending.clear();
     }

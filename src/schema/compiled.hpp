@@ -93,6 +93,18 @@ public:
         return nullptr;
     }
 
+    // The same, trying the entry at `guess` first: an object's members usually come in the
+    // schema's order, so a caller passes the index after the entry it found last.
+    const PropertyEntry* find(std::string_view name, std::size_t guess) const {
+        if (guess < m_entries.size() && m_entries[guess].name == name) {
+            return &m_entries[guess];
+        }
+        return find(name);
+    }
+    std::size_t index_of(const PropertyEntry& entry) const {
+        return static_cast<std::size_t>(&entry - m_entries.data());
+    }
+
 private:
     std::vector<PropertyEntry> m_entries;
     std::vector<std::uint32_t> m_slots;  // entry index + 1; 0 marks an empty slot

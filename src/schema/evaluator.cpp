@@ -566,8 +566,9 @@ private:
 
     bool check_members(const ObjectLimits& limits, const rapidjson::Value& instance) {
         bool ok = true;
+        std::size_t next_property = 0;
         for (const auto& member : instance.GetObject()) {
-            if (!check_member(limits, member.name, member.value)) {
+            if (!check_member(limits, member.name, member.value, next_property)) {
                 ok = false;
                 if (done()) {
                     return false;
@@ -577,8 +578,9 @@ private:
         return ok;
     }
 
+    // `next_property`: the index after the property the previous member matched.
     bool check_member(const ObjectLimits& limits, const rapidjson::Value& name,
-                      const rapidjson::Value& value) {
+                      const rapidjson::Value& value, std::size_t& next_property) {
         std::string_view key = view_of(name);
         bool ok = true;
         bool described = false;
@@ -592,7 +594,8 @@ private:
                 }
             }
         }
-        if (const PropertyEntry* property = limits.properties.find(key)) {
+        if (const PropertyEntry* property = limits.properties.find(key, next_property)) {
+            next_property = limits.properties.index_of(*property) + 1;
             described = true;
             Scope scope(*this);
             scope.keyword("properties").keyword(key).instance(key);

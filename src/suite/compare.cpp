@@ -152,11 +152,8 @@ public:
         std::vector<Item> items(chunks.size() * k_buffered_keys + buffer.size());
         auto* next = items.data();
         for (auto offset : chunks) {
-            constexpr auto chunk_bytes = k_buffered_keys * sizeof(Item);
-            if (m_file->read_some(offset, static_cast<char*>(static_cast<void*>(next)),
-                                  chunk_bytes) != chunk_bytes) {
-                throw std::runtime_error("a comparison's partition file ended early");
-            }
+            m_file->read_into(offset, static_cast<char*>(static_cast<void*>(next)),
+                              k_buffered_keys * sizeof(Item));
             next += k_buffered_keys;
         }
         std::copy(buffer.begin(), buffer.end(), next);

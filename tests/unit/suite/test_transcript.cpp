@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "checks/checks.hpp"
 #include "json/parse.hpp"
@@ -184,6 +185,35 @@ report::RunReport validate_file(const std::string& text, const std::string& on_d
 }
 
 }  // namespace
+
+TEST_CASE("validate_transcript: a duplicate's example names its key as JSON") {
+    auto record = [](std::string_view id) {
+        return R"({"type":"RECORD","record":{"stream":"users","data":{"id":)" + std::string(id) +
+               R"(},"emitted_at":1700000000000}})" + std::string("\n");
+    };
+    std::string text;
+    for (std::string_view id :
+         {"-7", "18446744073709551615", R"("0123456789012345678901234567890123456789xyz")",
+          R"("q\"x\u00e9")", "2.5", R"("a-b")"}) {
+        text += record(id) + record(id);
+    }
+    auto report = validate(text, false);
+    const auto& check = check_of(report, "read.no_duplicates");
+    REQUIRE(check.examples.size() == 5);
+    CHECK(check.occurrences == 6);
+    std::vector<std::string> keys;
+    for (const auto& example : check.examples) {
+        auto end = example.message.find(" (line");
+        auto start = example.message.rfind("key ", end);
+        REQUIRE(start != std::string::npos);
+        REQUIRE(end != std::string::npos);
+        keys.push_back(example.message.substr(start + 4, end - start - 4));
+    }
+    CHECK(keys == std::vector<std::string>{"[-7]", "[18446744073709551615]",
+                                           R"(["01234567890123456789012345678901234567)"
+                                           "…",
+                                           R"(["q\"xé"])", "[2.5]"});
+}
 
 // From a file, the contents of keyed records are digested only where a key repeats, from the
 // lines read again: the verdict is the one of a transcript read once (a pipe), digested as read.
