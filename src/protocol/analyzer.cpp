@@ -479,7 +479,7 @@ struct Analyzer::Impl {
         ++observation.type_counts[std::string(Observation::k_other_types)];
     }
 
-    // The catalog stream of a RECORD's `record` (its `stream` a string), found once per line.
+    // The catalog stream of a RECORD's `record`, found once per line.
     std::optional<std::uint32_t> stream_of(const rapidjson::Value& record) {
         if (stream_memo && stream_memo->record == &record) {
             return stream_memo->index;
@@ -493,6 +493,10 @@ struct Analyzer::Impl {
             } else if (key == "namespace" && name_space == nullptr) {
                 name_space = &member.value;
             }
+        }
+        if (name == nullptr || !name->IsString()) {
+            stream_memo = StreamMemo{&record, std::nullopt};
+            return std::nullopt;
         }
         auto index =
             setup.catalog->find(string_of(*name), name_space != nullptr && name_space->IsString()
