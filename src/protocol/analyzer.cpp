@@ -183,18 +183,14 @@ struct Analyzer::Impl {
     bool defer_keyed = false;  // setup.defer_keyed_contents, where the lines can be read again
     SeenIdentities seen_identities;  // of the keyed records whose digest was deferred
 
-    // The catalog stream and the digest duplicate_key_of found for the current line's RECORD.
-    struct EarlyDigest {
+    // The catalog stream duplicate_key_of found for the current line's RECORD, and the digest of
+    // its data when it digested it there.
+    struct LineRecord {
         const rapidjson::Value* data = nullptr;
         std::uint32_t stream = 0;
-        json::Digest content;
+        std::optional<json::Digest> content;
     };
-    std::optional<EarlyDigest> early_digest;
-    struct StreamMemo {
-        const rapidjson::Value* record = nullptr;
-        std::optional<std::uint32_t> index;
-    };
-    std::optional<StreamMemo> stream_memo;  // stream_of's answer for the current line
+    std::optional<LineRecord> line_record;
 
     // The transcript and the spill files of the records and checkpoints are conform's own: they
     // live in unnamed files of conform's temporary folder, never in the run's scratch folder
@@ -276,8 +272,7 @@ struct Analyzer::Impl {
     // A RECORD's data is digested here, before the line's judges run, because the canonical
     // walk finds duplicate member names in passing: only the rest of the message is searched.
     std::optional<std::string> duplicate_key_of(const rapidjson::Document& message) {
-        early_digest.reset();
-        stream_memo.reset();
+        line_record.reset();
         const auto* record = member_of(message, "record");
         const auto* type = member_of(message, "type");
         if (setup.catalog == nullptr || record == nullptr || type == nullptr || !type->IsString() ||
@@ -285,12 +280,16 @@ struct Analyzer::Impl {
             return find_duplicate_key(message);
         }
         auto stream_index = stream_of(*record);
-        if (!stream_index || !digested(setup.catalog->streams[*stream_index])) {
+        if (!stream_index) {
             return find_duplicate_key(message);
         }
         const auto& data = (*record)["data"];
+        line_record = LineRecord{&data, *stream_index, std::nullopt};
+        if (!digested(setup.catalog->streams[*stream_index])) {
+            return find_duplicate_key(message);
+        }
         auto checked = digesters[*stream_index].digest_checking_names(data);
-        early_digest = EarlyDigest{&data, *stream_index, checked.digest};
+        line_record->content = checked.digest;
         if (checked.names.duplicate) {
             return std::move(checked.names.duplicate);
         }
@@ -479,11 +478,8 @@ struct Analyzer::Impl {
         ++observation.type_counts[std::string(Observation::k_other_types)];
     }
 
-    // The catalog stream of a RECORD's `record`, found once per line.
-    std::optional<std::uint32_t> stream_of(const rapidjson::Value& record) {
-        if (stream_memo && stream_memo->record == &record) {
-            return stream_memo->index;
-        }
+    // The catalog stream of a RECORD's `record`, its members read once.
+    std::optional<std::uint32_t> stream_of(const rapidjson::Value& record) const {
         const rapidjson::Value* name = nullptr;
         const rapidjson::Value* name_space = nullptr;
         for (const auto& member : record.GetObject()) {
@@ -495,16 +491,13 @@ struct Analyzer::Impl {
             }
         }
         if (name == nullptr || !name->IsString()) {
-            stream_memo = StreamMemo{&record, std::nullopt};
             return std::nullopt;
         }
         auto index =
             setup.catalog->find(string_of(*name), name_space != nullptr && name_space->IsString()
                                                       ? std::optional(string_of(*name_space))
                                                       : std::nullopt);
-        stream_memo = StreamMemo{
-            &record, index ? std::optional(static_cast<std::uint32_t>(*index)) : std::nullopt};
-        return stream_memo->index;
+        return index ? std::optional(static_cast<std::uint32_t>(*index)) : std::nullopt;
     }
 
     void inspect_record(const rapidjson::Value& record, const LineFacts& line) {
@@ -522,9 +515,9 @@ struct Analyzer::Impl {
         RecordFacts facts{line, nullptr, string_of(record["stream"]), data};
         auto emitted_at = record.FindMember("emitted_at");
         facts.emitted_at = emitted_at == record.MemberEnd() ? nullptr : &emitted_at->value;
-        const EarlyDigest* early =
-            early_digest && early_digest->data == &data ? &*early_digest : nullptr;
-        auto stream_index = early != nullptr ? std::optional(early->stream) : stream_of(record);
+        const LineRecord* known =
+            line_record && line_record->data == &data ? &*line_record : nullptr;
+        auto stream_index = known != nullptr ? std::optional(known->stream) : stream_of(record);
         if (!stream_index) {
             judge_record(facts);
             return;
@@ -535,8 +528,9 @@ struct Analyzer::Impl {
         entry.stream = *stream_index;
         entry.line = line.number;
         entry.checkpoint = static_cast<std::uint32_t>(observation.checkpoints.size());
+        const auto* early = known != nullptr && known->content ? &*known->content : nullptr;
         bool deferred = early == nullptr && !digested(stream);
-        entry.content = early != nullptr ? early->content
+        entry.content = early != nullptr ? *early
                         : deferred       ? placeholder_of(stream, line.number)
                                          : digesters[*stream_index].digest(data);
         bool has_key = read_primary_key(stream, data, entry, facts);

@@ -567,7 +567,7 @@ void count_repeats(std::span<const Version> versions, Duplicates& duplicates,
 
 // Versions whose contents are read again before they are compared, a batch of whole identity
 // groups at a time (one pass over each run's transcript per batch, about 5.5 MiB of memory).
-constexpr std::size_t k_deferred_batch = 1 << 17;
+constexpr std::size_t k_deferred_batch = 1 << 16;
 
 }  // namespace
 
