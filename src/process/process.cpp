@@ -42,11 +42,12 @@ constexpr milliseconds k_tick = 50ms;
 constexpr milliseconds k_max_drain_window = 500ms;
 constexpr std::chrono::seconds k_cleanup_limit = 30s;
 constexpr milliseconds k_helper_poll = 5ms;
-constexpr std::size_t k_read_chunk = 64 * 1024;
+// A quarter of the connector's stdout pipe (spawn.cpp asks for 1 MiB): few reads, few wake-ups.
+constexpr std::size_t k_read_chunk = 256 * 1024;
 // Per stream and wake-up, so that a flood of output cannot starve timeouts and ticks.
-constexpr std::size_t k_read_budget = 16 * k_read_chunk;
+constexpr std::size_t k_read_budget = 4 * k_read_chunk;
 // What is still read from a stream that is closed by force.
-constexpr std::size_t k_final_drain_budget = 64 * k_read_chunk;
+constexpr std::size_t k_final_drain_budget = 16 * k_read_chunk;
 
 std::string signal_name(int number) {
     switch (number) {

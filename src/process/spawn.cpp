@@ -46,6 +46,8 @@ namespace {
 
 namespace bp = boost::process;
 
+constexpr int k_stdout_pipe_bytes = 1 << 20;
+
 [[noreturn]] void throw_cannot_start(const std::string& argv0, const std::string& reason) {
     throw_internal_error("cannot start '" + argv0 + "': " + reason);
 }
@@ -264,6 +266,9 @@ Spawned spawn(const std::vector<std::string>& argv, const std::map<std::string, 
                               bp::std_err > bp::null, error);
         } else {
             bp::pipe out = boost_pipe(argv0);
+            // A fast connector fills 64 KiB in microseconds; each wake-up costs more than the
+            // copy. Refused past the user's pipe quota: the pipe keeps its size then.
+            ::fcntl(out.native_source(), F_SETPIPE_SZ, k_stdout_pipe_bytes);
             bp::pipe err = boost_pipe(argv0);
             if (options.pipe_stdin) {
                 bp::pipe in = boost_pipe(argv0);

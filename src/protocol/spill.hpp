@@ -91,12 +91,14 @@ class TranscriptFile {
 public:
     TranscriptFile() = default;
     void append_line(std::string_view line);
-    // Writes what append_line buffered; the lines are readable only after it.
+    // Writes what append_line buffered and frees the buffer; the lines are readable only after it.
     void flush();
     // Calls visit for every line until it returns false; a line longer than `max_line` is cut.
     void for_each_line(const LineVisitor& visit, std::size_t max_line) const;
 
 private:
+    void write_pending();
+
     SpillFile m_file;
     std::string m_pending;
 };
