@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <memory>
 #include <set>
 
@@ -15,6 +16,7 @@
 #include "json/digest.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
+#include "protocol/batch_pipeline.hpp"
 #include "protocol/line_json.hpp"
 #include "protocol/schemas.hpp"
 #include "schema/schema.hpp"
@@ -157,6 +159,56 @@ bool usable_payload(std::string_view type, const rapidjson::Value& message) {
     return false;
 }
 
+// A RECORD's catalog stream and data, and the digest of its data when prepare() took it.
+struct LineRecord {
+    const rapidjson::Value* data = nullptr;
+    std::uint32_t stream = 0;
+    std::optional<json::Digest> content;
+};
+
+// What a line holds on its own, found before the line is judged: by Impl::prepare, on the
+// caller's thread or on the pipeline's worker.
+struct PreparedLine {
+    std::string_view text;
+    std::uint64_t number = 0;
+    bool truncated = false;
+    json::BoundedParse parse;
+    bool object = false;  // parsed, and a JSON object
+    rapidjson::Value message;
+    std::optional<std::string> duplicate_key;
+    std::optional<LineRecord> record;  // a RECORD of a catalog stream, with usable data
+    bool envelope_valid = false;
+    std::vector<schema::Violation> violations;  // of the envelope
+    bool data_validated = false;
+    std::vector<schema::Violation> data_violations;
+};
+
+// Lines are prepared in batches of at most this many lines or bytes, a few batches at a time.
+constexpr std::size_t k_batches = 4;
+constexpr std::size_t k_batch_lines = 256;
+constexpr std::size_t k_batch_bytes = 128 * 1024;
+// A longer line is prepared and judged on its own, after the lines before it, so that what the
+// batches hold stays small whatever the connector writes.
+constexpr std::size_t k_batched_line_bytes = 128 * 1024;
+
+struct Batch {
+    std::string text;  // the lines back to back; reserved so that their views stay valid
+    std::vector<PreparedLine> lines;
+    std::vector<char> chunk = std::vector<char>(256 * 1024);
+    rapidjson::MemoryPoolAllocator<> pool{chunk.data(), chunk.size()};
+
+    Batch() {
+        text.reserve(k_batch_bytes + k_batched_line_bytes);
+        lines.reserve(k_batch_lines);
+    }
+    bool full() const { return lines.size() >= k_batch_lines || text.size() >= k_batch_bytes; }
+    void clear() {
+        lines.clear();
+        text.clear();
+        pool.Clear();
+    }
+};
+
 }  // namespace
 
 struct Analyzer::Impl {
@@ -166,10 +218,9 @@ struct Analyzer::Impl {
     std::vector<json::Digester> digesters;  // per stream, excluding its volatile fields
     json::Digester key_digester;
     estuary::StateReducer reducer;
-    std::string buffer;
-    std::vector<char> chunk = std::vector<char>(64 * 1024);
-    rapidjson::MemoryPoolAllocator<> allocator{chunk.data(), chunk.size()};
-    std::vector<schema::Violation> violations;
+    // What the judging of a line builds (keys, projected copies), cleared for each line.
+    std::vector<char> scratch_chunk = std::vector<char>(16 * 1024);
+    rapidjson::MemoryPoolAllocator<> scratch{scratch_chunk.data(), scratch_chunk.size()};
     std::chrono::milliseconds now{0};
     SecretStreamScanner stderr_secrets{nullptr};
     Secrets no_secrets;
@@ -183,14 +234,24 @@ struct Analyzer::Impl {
     bool defer_keyed = false;  // setup.defer_keyed_contents, where the lines can be read again
     SeenIdentities seen_identities;  // of the keyed records whose digest was deferred
 
-    // The catalog stream duplicate_key_of found for the current line's RECORD, and the digest of
-    // its data when it digested it there.
-    struct LineRecord {
-        const rapidjson::Value* data = nullptr;
-        std::uint32_t stream = 0;
-        std::optional<json::Digest> content;
+    // A digester per catalog stream for each thread that prepares lines.
+    struct Preparer {
+        std::vector<json::Digester> digesters;
     };
-    std::optional<LineRecord> line_record;
+    Preparer caller_preparer;
+    Preparer worker_preparer;
+    bool validate_data = false;             // a judge reads RecordFacts::schema_violations
+    const PreparedLine* current = nullptr;  // the line being judged
+
+    // Lines in batches (Batch), prepared on two threads and judged in order (docs/ARCHITECTURE.md).
+    bool batched = false;
+    std::vector<std::unique_ptr<Batch>> batches;
+    std::size_t filling = 0;  // the batch lines are added to
+    PreparedLine single;      // a line prepared and judged at once
+    std::vector<char> single_chunk = std::vector<char>(64 * 1024);
+    rapidjson::MemoryPoolAllocator<> single_pool{single_chunk.data(), single_chunk.size()};
+    // Declared last: its worker uses the members above, so it is stopped before they go.
+    std::unique_ptr<BatchPipeline> pipeline;
 
     // The transcript and the spill files of the records and checkpoints are conform's own: they
     // live in unnamed files of conform's temporary folder, never in the run's scratch folder
@@ -212,12 +273,25 @@ struct Analyzer::Impl {
         if (setup.catalog != nullptr) {
             for (const auto& stream : setup.catalog->streams) {
                 digesters.emplace_back(stream.volatile_pointers);
+                caller_preparer.digesters.emplace_back(stream.volatile_pointers);
+                worker_preparer.digesters.emplace_back(stream.volatile_pointers);
             }
             observation.max_cursor.resize(setup.catalog->streams.size());
             records_since_stream_state.resize(setup.catalog->streams.size());
         }
         for (const auto* judge : setup.judges) {
             tallies.push_back(&observation.tallies[std::string(judge->id())]);
+            validate_data = validate_data || judge->reads_schema_violations();
+        }
+        batched = setup.prepare_on_worker && setup.catalog != nullptr;
+        if (batched) {
+            for (std::size_t i = 0; i < k_batches; ++i) {
+                batches.push_back(std::make_unique<Batch>());
+            }
+            pipeline = std::make_unique<BatchPipeline>(
+                k_batches, [this](std::size_t slot, bool on_worker) {
+                    prepare_batch(*batches[slot], on_worker ? worker_preparer : caller_preparer);
+                });
         }
     }
 
@@ -240,39 +314,139 @@ struct Analyzer::Impl {
         }
     }
 
+    // A line as it arrives: prepared and judged at once, or added to the batch being filled.
     void analyze(std::string_view line, std::uint64_t line_number, bool truncated) {
+        if (!batched || line.size() > k_batched_line_bytes) {
+            drain();
+            single = PreparedLine{};
+            single.text = line;
+            single.number = line_number;
+            single.truncated = truncated;
+            single_pool.Clear();
+            prepare(single, single_pool, caller_preparer);
+            judge_prepared(single);
+            return;
+        }
+        auto& batch = *batches[filling];
+        std::size_t offset = batch.text.size();
+        batch.text.append(line);
+        auto& added = batch.lines.emplace_back();
+        added.text = std::string_view(batch.text).substr(offset);
+        added.number = line_number;
+        added.truncated = truncated;
+        if (batch.full()) {
+            submit_filling();
+        }
+    }
+
+    void submit_filling() {
+        pipeline->submit(filling);
+        filling = (filling + 1) % batches.size();
+        // Every batch is in flight, the next one to fill the oldest: it is judged first.
+        if (pipeline->in_flight() == batches.size()) {
+            judge_oldest_batch();
+        }
+    }
+
+    // Judges every line received so far, so that the observation is up to date.
+    void drain() {
+        if (!batched) {
+            return;
+        }
+        if (!batches[filling]->lines.empty()) {
+            pipeline->submit(filling);
+            filling = (filling + 1) % batches.size();
+        }
+        while (pipeline->in_flight() > 0) {
+            judge_oldest_batch();
+        }
+    }
+
+    void judge_oldest_batch() {
+        auto taken = pipeline->take_oldest();
+        auto& batch = *batches[taken.slot];
+        struct Cleared {
+            Batch& batch;
+            ~Cleared() { batch.clear(); }
+        } cleared{batch};
+        if (taken.error) {
+            std::rethrow_exception(taken.error);
+        }
+        for (auto& line : batch.lines) {
+            judge_prepared(line);
+        }
+    }
+
+    void prepare_batch(Batch& batch, Preparer& preparer) {
+        for (auto& line : batch.lines) {
+            prepare(line, batch.pool, preparer);
+        }
+    }
+
+    // What a line holds on its own: its parse, duplicate member names, a RECORD's stream and
+    // digest, the envelope's and the data's schema violations. It reads only the setup, never
+    // what judging lines changes, so the worker can prepare lines the caller has not judged yet.
+    void prepare(PreparedLine& line, rapidjson::MemoryPoolAllocator<>& pool, Preparer& preparer) {
+        if (line.truncated) {
+            return;
+        }
+        auto* in_place = static_cast<char*>(pool.Malloc(line.text.size() + 1));
+        std::memcpy(in_place, line.text.data(), line.text.size());
+        in_place[line.text.size()] = '\0';
+        rapidjson::Document document(&pool);
+        line.parse = parse_untrusted_line(document, line.text, in_place);
+        line.object = !line.parse.failed() && document.IsObject();
+        if (!line.object) {
+            return;
+        }
+        line.message.Swap(document);
+        line.duplicate_key = duplicate_key_of(line, preparer);
+        line.envelope_valid = is_plain_valid_record(line.message) ||
+                              airbyte_message_schema().validate(line.message, &line.violations, 4);
+        if (validate_data && line.record) {
+            const auto& stream = setup.catalog->streams[line.record->stream];
+            if (stream.schema != nullptr && !stream.schema_empty) {
+                line.data_validated = true;
+                stream.schema->validate(*line.record->data, &line.data_violations,
+                                        k_schema_violations_kept);
+            }
+        }
+    }
+
+    // Judges a prepared line, in line order: everything that depends on the lines before it.
+    void judge_prepared(PreparedLine& line) {
         ++observation.lines;
-        keep_line(line);
+        keep_line(line.text);
+        scratch.Clear();
         LineFacts facts;
-        facts.text = line;
-        facts.number = line_number;
-        facts.truncated = truncated;
-        if (truncated) {
+        facts.text = line.text;
+        facts.number = line.number;
+        facts.truncated = line.truncated;
+        if (line.truncated) {
             ++observation.invalid_lines;
             facts.problem = LineProblem{true, "line too long: cut at the size limit, not parsed"};
             judge_line(facts);
-            return;
-        }
-        buffer.assign(line);
-        allocator.Clear();
-        rapidjson::Document message(&allocator);
-        json::BoundedParse parse = parse_untrusted_line(message, line, buffer.data());
-        if (parse.failed() || !message.IsObject()) {
+        } else if (!line.object) {
             ++observation.invalid_lines;
-            auto problem = parse.failed() ? classify_parse_error(parse) : std::nullopt;
+            auto problem = line.parse.failed() ? classify_parse_error(line.parse) : std::nullopt;
             facts.problem =
                 problem ? *problem : LineProblem{false, "not a JSON object: not an AirbyteMessage"};
             judge_line(facts);
-            return;
+        } else {
+            facts.duplicate_key = std::move(line.duplicate_key);
+            current = &line;
+            inspect_message(line.message, facts);
+            current = nullptr;
         }
-        facts.duplicate_key = duplicate_key_of(message);
-        inspect_message(message, facts);
+        if (setup.on_progress) {
+            setup.on_progress(observation);
+        }
     }
 
     // A RECORD's data is digested here, before the line's judges run, because the canonical
     // walk finds duplicate member names in passing: only the rest of the message is searched.
-    std::optional<std::string> duplicate_key_of(const rapidjson::Document& message) {
-        line_record.reset();
+    std::optional<std::string> duplicate_key_of(PreparedLine& line, Preparer& preparer) const {
+        const auto& message = line.message;
         const auto* record = member_of(message, "record");
         const auto* type = member_of(message, "type");
         if (setup.catalog == nullptr || record == nullptr || type == nullptr || !type->IsString() ||
@@ -284,12 +458,12 @@ struct Analyzer::Impl {
             return find_duplicate_key(message);
         }
         const auto& data = (*record)["data"];
-        line_record = LineRecord{&data, *stream_index, std::nullopt};
+        line.record = LineRecord{&data, *stream_index, std::nullopt};
         if (!digested(setup.catalog->streams[*stream_index])) {
             return find_duplicate_key(message);
         }
-        auto checked = digesters[*stream_index].digest_checking_names(data);
-        line_record->content = checked.digest;
+        auto checked = preparer.digesters[*stream_index].digest_checking_names(data);
+        line.record->content = checked.digest;
         if (checked.names.duplicate) {
             return std::move(checked.names.duplicate);
         }
@@ -317,10 +491,9 @@ struct Analyzer::Impl {
         });
     }
 
-    void inspect_message(const rapidjson::Document& message, LineFacts& facts) {
-        violations.clear();
-        bool envelope_valid = is_plain_valid_record(message) ||
-                              airbyte_message_schema().validate(message, &violations, 4);
+    void inspect_message(const rapidjson::Value& message, LineFacts& facts) {
+        const auto& violations = current->violations;
+        bool envelope_valid = current->envelope_valid;
         auto type_member = message.FindMember("type");
         std::string type = type_member != message.MemberEnd() && type_member->value.IsString()
                                ? std::string(string_of(type_member->value))
@@ -366,7 +539,7 @@ struct Analyzer::Impl {
         }
     }
 
-    void keep_message(const std::string& type, const rapidjson::Document& message,
+    void keep_message(const std::string& type, const rapidjson::Value& message,
                       const LineFacts& facts) {
         if (contains(k_kept_first, type)) {
             if (observation.first_kept(type) == nullptr) {
@@ -388,7 +561,7 @@ struct Analyzer::Impl {
 
     // {"type":"TRACE","trace":{"type":T,"error":{"message":M}}} with M cut: valid JSON that
     // says what a long TRACE was without keeping it.
-    static std::string trace_summary(const rapidjson::Document& message) {
+    static std::string trace_summary(const rapidjson::Value& message) {
         const auto* trace = member_of(message, "trace");
         const auto* kind = trace != nullptr ? member_of(*trace, "type") : nullptr;
         const auto* error = trace != nullptr ? member_of(*trace, "error") : nullptr;
@@ -516,7 +689,12 @@ struct Analyzer::Impl {
         auto emitted_at = record.FindMember("emitted_at");
         facts.emitted_at = emitted_at == record.MemberEnd() ? nullptr : &emitted_at->value;
         const LineRecord* known =
-            line_record && line_record->data == &data ? &*line_record : nullptr;
+            current != nullptr && current->record && current->record->data == &data
+                ? &*current->record
+                : nullptr;
+        if (known != nullptr && current->data_validated) {
+            facts.schema_violations = &current->data_violations;
+        }
         auto stream_index = known != nullptr ? std::optional(known->stream) : stream_of(record);
         if (!stream_index) {
             judge_record(facts);
@@ -574,10 +752,10 @@ struct Analyzer::Impl {
             if ((value->IsObject() || value->IsArray()) && !facts.structured_key) {
                 facts.structured_key = to_pointer(path);
             }
-            key.PushBack(rapidjson::Value(*value, allocator), allocator);
+            key.PushBack(rapidjson::Value(*value, scratch), scratch);
         }
         rapidjson::Value keyed(rapidjson::kArrayType);
-        keyed.PushBack(entry.stream, allocator).PushBack(key, allocator);
+        keyed.PushBack(entry.stream, scratch).PushBack(key, scratch);
         entry.identity = key_digester.digest(keyed);
         entry.key = key_text(keyed[1]);
         return true;
@@ -590,8 +768,8 @@ struct Analyzer::Impl {
             setup.apply_projections[stream_index].empty()) {
             return std::nullopt;
         }
-        rapidjson::Value copy(data, allocator);
-        estuary::apply_projections(copy, setup.apply_projections[stream_index], allocator);
+        rapidjson::Value copy(data, scratch);
+        estuary::apply_projections(copy, setup.apply_projections[stream_index], scratch);
         return digesters[stream_index].digest(copy);
     }
 
@@ -761,13 +939,11 @@ Analyzer::~Analyzer() = default;
 process::Decision Analyzer::on_stdout_line(std::string_view line, std::uint64_t line_number,
                                            bool truncated) {
     m_impl->analyze(line, line_number, truncated);
-    if (m_impl->setup.on_progress) {
-        m_impl->setup.on_progress(m_impl->observation);
-    }
     return process::Decision::keep_going;
 }
 
 process::Decision Analyzer::on_tick(std::chrono::milliseconds elapsed) {
+    m_impl->drain();
     m_impl->now = elapsed;
     if (m_impl->setup.on_progress) {
         m_impl->setup.on_progress(m_impl->observation);
@@ -780,12 +956,14 @@ void Analyzer::on_stderr(std::string_view chunk) {
 }
 
 void Analyzer::set_mark() {
+    m_impl->drain();
     m_impl->observation.mark_set = true;
     m_impl->observation.mark_line = m_impl->observation.lines;
 }
 
 Observation Analyzer::finish(process::RunResult result) {
     auto& impl = *m_impl;
+    impl.drain();
     if (impl.transcript) {
         impl.transcript->flush();
     }
@@ -806,6 +984,8 @@ Observation Analyzer::finish(process::RunResult result) {
 }
 
 const Observation& Analyzer::observation() const {
+    // Lines still in batches are judged first: the observation is of every line received.
+    m_impl->drain();
     return m_impl->observation;
 }
 

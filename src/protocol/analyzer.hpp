@@ -50,6 +50,11 @@ struct AnalyzerSetup {
     // whose identity repeats. Their lines are read again from the kept transcript, so a live run
     // needs transcript_path, and a recorded one a regular file at Observation::transcript_path.
     bool defer_keyed_contents = false;
+    // Prepare lines (parse, schemas, digests) on a second thread as well as on the caller's, in
+    // batches, while the caller judges them in order: the same observation, sooner on two cores.
+    // Only for a read with a catalog; a line then reaches the judges later than it arrived, at
+    // the latest when on_tick, set_mark, observation or finish is called.
+    bool prepare_on_worker = false;
 };
 
 // Parses each stdout line as it arrives, hands what it read to the judges and builds an

@@ -18,6 +18,10 @@
 // once (parse, envelope schema, catalog stream, key, cursor, state reduction) and hands what it
 // read to the judge of every per-message check the scenario judges. The judges are defined beside
 // their checks (src/checks/airbyte/messages.cpp); the analyzer knows none of them.
+namespace conform::schema {
+struct Violation;
+}
+
 namespace conform::protocol {
 
 // The part of an AirbyteMessage a violation of its schema is in: each part's check owns it.
@@ -43,6 +47,9 @@ struct LineFacts {
     bool state_to_reducer = false;
 };
 
+// Violations of a record's data against its stream's schema that the analyzer reports, at most.
+inline constexpr std::size_t k_schema_violations_kept = 3;
+
 // A RECORD whose stream and data could be read, in a read with a catalog.
 struct RecordFacts {
     const LineFacts& line;
@@ -61,6 +68,9 @@ struct RecordFacts {
     bool cursor_missing = false;
     std::optional<CursorValue> cursor = std::nullopt;
     std::optional<CursorValue> floor = std::nullopt;
+    // The data's violations of the stream's schema (at most k_schema_violations_kept), for a
+    // stream whose schema is not empty, when a judge reads them (reads_schema_violations).
+    const std::vector<schema::Violation>* schema_violations = nullptr;
 };
 
 // A usable STATE after the reducer took it.
@@ -111,6 +121,9 @@ public:
     LineJudge& operator=(const LineJudge&) = delete;
 
     std::string_view id() const { return m_id; }
+    // True when on_record reads RecordFacts::schema_violations: the analyzer then validates
+    // records' data, on whichever thread prepares the line.
+    virtual bool reads_schema_violations() const { return false; }
     // `secrets`: the values to look for; empty when none is known.
     virtual void on_line(const LineFacts&, const Secrets&, Tally&) const {}
     virtual void on_record(const RecordFacts&, Tally&) const {}

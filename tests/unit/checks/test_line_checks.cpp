@@ -70,8 +70,7 @@ std::string stream_state(std::string_view stream, std::string_view state) {
                        stream, state);
 }
 
-// Feeds `lines` (numbered from 1) to an analyzer and returns what it observed.
-Observation analyze(const std::vector<std::string>& lines, AnalyzerSetup setup) {
+Observation analyze_once(const std::vector<std::string>& lines, AnalyzerSetup setup) {
     Analyzer analyzer(std::move(setup));
     std::uint64_t number = 0;
     for (const auto& line : lines) {
@@ -80,6 +79,75 @@ Observation analyze(const std::vector<std::string>& lines, AnalyzerSetup setup) 
     process::RunResult result;
     result.exit.code = 0;
     return analyzer.finish(std::move(result));
+}
+
+// Whether two observations of the same lines say the same about them, record for record.
+void check_same_observation(const Observation& left, const Observation& right) {
+    CHECK(left.lines == right.lines);
+    CHECK(left.invalid_lines == right.invalid_lines);
+    CHECK(left.type_counts == right.type_counts);
+    CHECK(left.last_record_line == right.last_record_line);
+    CHECK(left.last_state_line == right.last_state_line);
+    CHECK(left.records_without_key == right.records_without_key);
+    CHECK(left.merge_states == right.merge_states);
+    CHECK(left.unprojected_count == right.unprojected_count);
+    CHECK(left.error_log_count == right.error_log_count);
+    CHECK(left.stream_statuses == right.stream_statuses);
+    REQUIRE(left.tallies.size() == right.tallies.size());
+    for (const auto& [id, tally] : left.tallies) {
+        CAPTURE(id);
+        const auto& other = right.tallies.at(id);
+        CHECK(tally.judged == other.judged);
+        CHECK(tally.failures == other.failures);
+        CHECK(tally.advisories == other.advisories);
+        REQUIRE(tally.examples.size() == other.examples.size());
+        for (std::size_t i = 0; i < tally.examples.size(); ++i) {
+            CHECK(tally.examples[i].message == other.examples[i].message);
+            CHECK(tally.examples[i].line == other.examples[i].line);
+            CHECK(tally.examples[i].excerpt == other.examples[i].excerpt);
+        }
+    }
+    REQUIRE(left.kept.size() == right.kept.size());
+    for (std::size_t i = 0; i < left.kept.size(); ++i) {
+        CHECK(left.kept[i].line == right.kept[i].line);
+        CHECK(left.kept[i].json == right.kept[i].json);
+    }
+    REQUIRE(left.records.size() == right.records.size());
+    for (std::size_t i = 0; i < left.records.size(); ++i) {
+        auto a = left.records[i];
+        auto b = right.records[i];
+        CAPTURE(i);
+        CHECK(a.identity == b.identity);
+        CHECK(a.content == b.content);
+        CHECK(a.projected == b.projected);
+        CHECK(a.line == b.line);
+        CHECK(a.checkpoint == b.checkpoint);
+        CHECK(a.stream == b.stream);
+        CHECK(a.key == b.key);
+        CHECK(a.key_missing == b.key_missing);
+    }
+    REQUIRE(left.checkpoints.size() == right.checkpoints.size());
+    for (std::size_t i = 0; i < left.checkpoints.size(); ++i) {
+        auto a = left.checkpoints[i];
+        auto b = right.checkpoints[i];
+        CHECK(a.line == b.line);
+        CHECK(a.records_before == b.records_before);
+        CHECK(a.state_file == b.state_file);
+        CHECK(a.materialized == b.materialized);
+        CHECK(a.streams == b.streams);
+    }
+}
+
+// Feeds `lines` (numbered from 1) to an analyzer and returns what it observed: prepared on the
+// caller's thread alone, and again on a worker too, which must observe the same.
+Observation analyze(const std::vector<std::string>& lines, AnalyzerSetup setup) {
+    auto batched_setup = setup;
+    batched_setup.prepare_on_worker = true;
+    setup.prepare_on_worker = false;
+    auto at_once = analyze_once(lines, std::move(setup));
+    auto batched = analyze_once(lines, std::move(batched_setup));
+    check_same_observation(at_once, batched);
+    return at_once;
 }
 
 // The per-line code of every per-message check (as a scenario listing them all runs it).
@@ -600,6 +668,65 @@ TEST_CASE("analyzer: records after the mark are counted") {
     analyzer.on_stdout_line(k_user_line, 3, false);
     CHECK(analyzer.observation().mark_set);
     CHECK(analyzer.observation().records_after_mark == 2);
+}
+
+TEST_CASE("analyzer: lines prepared on a worker, in batches, are judged as if one by one") {
+    auto catalog = test_catalog();
+    std::vector<std::string> lines;
+    std::string long_name(200 * 1024, 'n');  // longer than a batch holds: judged on its own
+    for (int i = 0; i < 3000; ++i) {
+        std::string updated = fmt::format("2024-01-{:02}T00:00:00Z", 1 + i % 28);
+        switch (i % 13) {
+            case 0:
+                lines.push_back(state_line(stream_state("users", fmt::format(R"({{"n":{}}})", i))));
+                break;
+            case 1:
+                lines.push_back(record_line("users", fmt::format(R"({{"id":"x{}","name":5}})", i)));
+                break;
+            case 2:
+                lines.push_back(i % 2 == 0 ? "{not json" : R"(["an array"])");
+                break;
+            case 3:
+                lines.push_back(
+                    log_record_line(fmt::format(R"({{"a":{},"a":2,"seen_at":{}}})", i, i)));
+                break;
+            case 4:
+                lines.push_back(record_line("nowhere", "{}"));
+                break;
+            case 5:
+                lines.push_back(R"({"type":"LOG","log":{"level":"ERROR","message":"boom"}})");
+                break;
+            case 6:
+                lines.push_back(record_line(
+                    "users", fmt::format(R"({{"id":null,"updated":"{}"}})", updated), "1.5"));
+                break;
+            default:
+                lines.push_back(record_line(
+                    "users", fmt::format(R"({{"id":{},"updated":"{}","name":"{}"}})", i % 500,
+                                         updated, i == 1000 ? long_name : "u")));
+        }
+    }
+    // Run through twice, so that the observation is compared with the one judged line by line.
+    auto observation = analyze(lines, setup_for(catalog));
+    CHECK(observation.lines == lines.size());
+    CHECK(count_of(observation, "read.records_match_schema") > 0);
+    CHECK(count_of(observation, "io.json_lines") > 0);
+    CHECK(observation.checkpoints.size() > 200);
+
+    SUBCASE("a mark judges the lines before it first") {
+        auto setup = setup_for(catalog);
+        setup.prepare_on_worker = true;
+        Analyzer analyzer(std::move(setup));
+        for (std::uint64_t number = 1; number <= 700; ++number) {
+            analyzer.on_stdout_line(k_user_line, number, false);
+        }
+        analyzer.set_mark();
+        analyzer.on_stdout_line(k_user_line, 701, false);
+        analyzer.on_stdout_line(k_user_line, 702, false);
+        CHECK(analyzer.observation().records_after_mark == 2);
+        CHECK(analyzer.observation().mark_line == 700);
+        CHECK(analyzer.observation().count("RECORD") == 702);
+    }
 }
 
 TEST_CASE("analyzer: without a catalog records are counted but not checked against streams") {
