@@ -234,9 +234,23 @@ struct Analyzer::Impl {
     bool defer_keyed = false;  // setup.defer_keyed_contents, where the lines can be read again
     SeenIdentities seen_identities;  // of the keyed records whose digest was deferred
 
-    // A digester per catalog stream for each thread that prepares lines.
+    // What a thread that prepares lines uses: a digester per catalog stream, made for a stream's
+    // first record (a catalog may list many thousands of streams).
     struct Preparer {
-        std::vector<json::Digester> digesters;
+        const Catalog* catalog = nullptr;
+        std::vector<std::unique_ptr<json::Digester>> digesters;
+
+        json::Digester& digester(std::uint32_t stream) {
+            if (digesters.empty()) {
+                digesters.resize(catalog->streams.size());
+            }
+            auto& digester = digesters[stream];
+            if (!digester) {
+                digester =
+                    std::make_unique<json::Digester>(catalog->streams[stream].volatile_pointers);
+            }
+            return *digester;
+        }
     };
     Preparer caller_preparer;
     Preparer worker_preparer;
@@ -273,12 +287,12 @@ struct Analyzer::Impl {
         if (setup.catalog != nullptr) {
             for (const auto& stream : setup.catalog->streams) {
                 digesters.emplace_back(stream.volatile_pointers);
-                caller_preparer.digesters.emplace_back(stream.volatile_pointers);
-                worker_preparer.digesters.emplace_back(stream.volatile_pointers);
             }
             observation.max_cursor.resize(setup.catalog->streams.size());
             records_since_stream_state.resize(setup.catalog->streams.size());
         }
+        caller_preparer.catalog = setup.catalog;
+        worker_preparer.catalog = setup.catalog;
         for (const auto* judge : setup.judges) {
             tallies.push_back(&observation.tallies[std::string(judge->id())]);
             validate_data = validate_data || judge->reads_schema_violations();
@@ -319,12 +333,15 @@ struct Analyzer::Impl {
         if (!batched || line.size() > k_batched_line_bytes) {
             drain();
             single = PreparedLine{};
+            single_pool.Clear();
             single.text = line;
             single.number = line_number;
             single.truncated = truncated;
-            single_pool.Clear();
             prepare(single, single_pool, caller_preparer);
             judge_prepared(single);
+            // A long line's document is not kept while the lines after it go to batches.
+            single = PreparedLine{};
+            single_pool.Clear();
             return;
         }
         auto& batch = *batches[filling];
@@ -462,7 +479,7 @@ struct Analyzer::Impl {
         if (!digested(setup.catalog->streams[*stream_index])) {
             return find_duplicate_key(message);
         }
-        auto checked = preparer.digesters[*stream_index].digest_checking_names(data);
+        auto checked = preparer.digester(*stream_index).digest_checking_names(data);
         line.record->content = checked.digest;
         if (checked.names.duplicate) {
             return std::move(checked.names.duplicate);
