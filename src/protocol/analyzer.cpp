@@ -185,8 +185,8 @@ struct PreparedLine {
 
 // Lines are prepared in batches of at most this many lines or bytes, a few batches at a time.
 constexpr std::size_t k_batches = 4;
-constexpr std::size_t k_batch_lines = 256;
-constexpr std::size_t k_batch_bytes = 128 * 1024;
+constexpr std::size_t k_batch_lines = 64;
+constexpr std::size_t k_batch_bytes = 32 * 1024;
 // A longer line is prepared and judged on its own, after the lines before it, so that what the
 // batches hold stays small whatever the connector writes.
 constexpr std::size_t k_batched_line_bytes = 128 * 1024;
@@ -194,7 +194,7 @@ constexpr std::size_t k_batched_line_bytes = 128 * 1024;
 struct Batch {
     std::string text;  // the lines back to back; reserved so that their views stay valid
     std::vector<PreparedLine> lines;
-    std::vector<char> chunk = std::vector<char>(256 * 1024);
+    std::vector<char> chunk = std::vector<char>(128 * 1024);
     rapidjson::MemoryPoolAllocator<> pool{chunk.data(), chunk.size()};
 
     Batch() {
