@@ -33,6 +33,7 @@
 #include "meltano/source.hpp"
 #include "meltano/test_config.hpp"
 #include "process/process.hpp"
+#include "protocol/analyzer.hpp"
 #include "report/console.hpp"
 #include "report/files.hpp"
 #include "report/formats.hpp"
@@ -1230,6 +1231,8 @@ int conform_main(int argc, char** argv) {
         return code == 0 ? k_exit_passed : k_exit_usage;
     }
     try {
+        // A malformed CONFORM_ANALYSIS_THREADS is a usage error before anything runs.
+        protocol::prepare_on_worker_by_default();
         if (*run) {
             install_stop_handler();
             return run_command(flags, argc, argv);

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <set>
+#include <thread>
 
 #include "estuary/projection.hpp"
 #include "estuary/state.hpp"
@@ -918,6 +920,21 @@ struct Analyzer::Impl {
         dispatch(0, [&](const LineJudge& judge, Tally& tally) { judge.on_end(facts, tally); });
     }
 };
+
+bool prepare_on_worker_by_default() {
+    const char* threads = std::getenv("CONFORM_ANALYSIS_THREADS");
+    if (threads == nullptr || *threads == '\0') {
+        return std::thread::hardware_concurrency() > 1;
+    }
+    std::string_view value(threads);
+    if (value != "1" && value != "2") {
+        throw Error(ErrorKind::usage,
+                    fmt::format("CONFORM_ANALYSIS_THREADS is '{}': expected 1 (lines analysed on "
+                                "one thread) or 2 (a worker thread as well)",
+                                excerpt(value, 40)));
+    }
+    return value == "2";
+}
 
 Tally::Tally(LineTally& tally, const Secrets* secrets, std::uint64_t line, std::size_t examples)
     : m_tally(tally), m_secrets(secrets), m_line(line), m_examples(examples) {}

@@ -57,6 +57,11 @@ struct AnalyzerSetup {
     bool prepare_on_worker = false;
 };
 
+// AnalyzerSetup::prepare_on_worker for conform's runs: on a machine with two or more cores, unless
+// the environment sets CONFORM_ANALYSIS_THREADS=1 (2 asks for the worker on any machine; any
+// other value is a usage error).
+bool prepare_on_worker_by_default();
+
 // Parses each stdout line as it arrives, hands what it read to the judges and builds an
 // Observation. The same analyzer serves live runs (as a process::Observer) and recorded
 // transcripts (`conform validate`).

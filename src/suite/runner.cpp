@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
-#include <thread>
 
 #include "estuary/projection.hpp"
 #include "json/parse.hpp"
@@ -545,7 +544,7 @@ struct AirbyteSource final : engine::ScenarioSource {
         setup.transcript_path = scenario_dir / fmt::format("run-{}.jsonl", ++run_counter);
         setup.keyless_contents = context == nullptr || context->all_contents;
         setup.defer_keyed_contents = !setup.keyless_contents;
-        setup.prepare_on_worker = std::thread::hardware_concurrency() > 1;
+        setup.prepare_on_worker = protocol::prepare_on_worker_by_default();
         if (context != nullptr && !step.cursor_floor_from.empty()) {
             if (const auto* floor_step = context->step(step.cursor_floor_from);
                 floor_step != nullptr && !floor_step->runs.empty()) {

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <filesystem>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "engine/verdict.hpp"
@@ -43,7 +42,7 @@ protocol::Observation analyze(std::istream& transcript, const std::string& origi
     // Deferred digests are read again from the file: a pipe or a FIFO is read once.
     std::error_code error;
     setup.defer_keyed_contents = !all_contents && std::filesystem::is_regular_file(origin, error);
-    setup.prepare_on_worker = std::thread::hardware_concurrency() > 1;
+    setup.prepare_on_worker = protocol::prepare_on_worker_by_default();
     protocol::Analyzer analyzer(std::move(setup));
     // Lines are cut as a live run cuts them (same limit, same `truncated` flag), so a long line
     // gets the live verdict and an endless one (/dev/zero) cannot exhaust memory.
