@@ -258,6 +258,10 @@ struct Analyzer::Impl {
     Preparer worker_preparer;
     bool validate_data = false;             // a judge reads RecordFacts::schema_violations
     const PreparedLine* current = nullptr;  // the line being judged
+    // Records judged but not yet in observation.records, and the checkpoints there: the stores
+    // take a lock per call, which costs an atomic operation once a second thread exists.
+    std::vector<RecordEntry> unstored;
+    std::uint32_t checkpoint_count = 0;
 
     // Lines in batches (Batch), prepared on two threads and judged in order (docs/ARCHITECTURE.md).
     bool batched = false;
@@ -341,6 +345,7 @@ struct Analyzer::Impl {
             single.truncated = truncated;
             prepare(single, single_pool, caller_preparer);
             judge_prepared(single);
+            store_records();
             // A long line's document is not kept while the lines after it go to batches.
             single = PreparedLine{};
             single_pool.Clear();
@@ -356,6 +361,11 @@ struct Analyzer::Impl {
         if (batch.full()) {
             submit_filling();
         }
+    }
+
+    void store_records() {
+        observation.records.append(unstored);
+        unstored.clear();
     }
 
     void submit_filling() {
@@ -394,6 +404,7 @@ struct Analyzer::Impl {
         for (auto& line : batch.lines) {
             judge_prepared(line);
         }
+        store_records();
     }
 
     void prepare_batch(Batch& batch, Preparer& preparer) {
@@ -724,7 +735,7 @@ struct Analyzer::Impl {
         RecordEntry entry;
         entry.stream = *stream_index;
         entry.line = line.number;
-        entry.checkpoint = static_cast<std::uint32_t>(observation.checkpoints.size());
+        entry.checkpoint = checkpoint_count;
         const auto* early = known != nullptr && known->content ? &*known->content : nullptr;
         bool deferred = early == nullptr && !digested(stream);
         entry.content = early != nullptr ? *early
@@ -743,7 +754,7 @@ struct Analyzer::Impl {
             read_cursor(stream, *stream_index, data, facts);
         }
         judge_record(facts);
-        observation.records.push_back(entry);
+        unstored.push_back(std::move(entry));
         ++records_since_stream_state[*stream_index];
         ++records_since_any_state;
     }
@@ -875,6 +886,7 @@ struct Analyzer::Impl {
         }
         Checkpoint checkpoint;
         checkpoint.line = line.number;
+        store_records();
         checkpoint.records_before = observation.records.size();
         checkpoint.state_file = reducer.state_file_json();
         checkpoint.materialized = std::move(materialized);
@@ -885,6 +897,7 @@ struct Analyzer::Impl {
             }
         }
         observation.checkpoints.push_back(checkpoint);
+        ++checkpoint_count;
     }
 
     // For a STREAM state, the catalog stream it names (nullopt inside when none); nullopt for a

@@ -124,6 +124,13 @@ void RecordStore::push_back(const RecordEntry& entry) {
     m_shared->add(entry);
 }
 
+void RecordStore::append(const std::vector<RecordEntry>& entries) {
+    std::lock_guard lock(m_shared->mutex);
+    for (const auto& entry : entries) {
+        m_shared->add(entry);
+    }
+}
+
 std::size_t RecordStore::size() const {
     std::lock_guard lock(m_shared->mutex);
     return m_shared->entries.size();

@@ -43,6 +43,8 @@ public:
     std::filesystem::path folder() const;
 
     void push_back(const RecordEntry& entry);
+    // The same for several entries, in order, under one lock.
+    void append(const std::vector<RecordEntry>& entries);
     std::size_t size() const;
     bool empty() const { return size() == 0; }
 
