@@ -1,6 +1,7 @@
 #include "protocol/batch_pipeline.hpp"
 
 #include <cassert>
+#include <system_error>
 #include <utility>
 
 namespace conform::protocol {
@@ -25,8 +26,13 @@ void BatchPipeline::submit(std::size_t slot) {
         assert(m_slots[slot].state == State::free);
         m_slots[slot] = Slot{State::waiting, nullptr};
         m_order.push_back(slot);
-        if (!m_worker.joinable()) {
-            m_worker = std::thread([this] { work(); });
+        if (!m_worker.joinable() && !m_without_worker) {
+            try {
+                m_worker = std::thread([this] { work(); });
+            } catch (const std::system_error&) {
+                // No thread to be had (a process limit): the caller prepares every slot.
+                m_without_worker = true;
+            }
         }
     }
     m_work.notify_one();

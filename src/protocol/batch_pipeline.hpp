@@ -13,7 +13,8 @@ namespace conform::protocol {
 
 // Batches prepared on two threads, a worker's and the caller's, and handed back to the caller in
 // the order they were submitted. The caller owns the batches (numbered slots); the pipeline only
-// says who prepares which and when one is ready. The worker starts with the first submission.
+// says who prepares which and when one is ready. The worker starts with the first submission;
+// where no thread can be started, the caller prepares every slot in take_oldest().
 class BatchPipeline {
 public:
     // Prepares slot `slot`; `on_worker` says which thread runs it, so that each thread can use
@@ -57,6 +58,7 @@ private:
     std::condition_variable m_work;
     std::condition_variable m_done;
     bool m_stopping = false;
+    bool m_without_worker = false;  // the worker could not be started
     std::thread m_worker;
 };
 
