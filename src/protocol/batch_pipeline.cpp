@@ -6,8 +6,8 @@
 
 namespace conform::protocol {
 
-BatchPipeline::BatchPipeline(std::size_t slots, Prepare prepare)
-    : m_prepare(std::move(prepare)), m_slots(slots) {}
+BatchPipeline::BatchPipeline(std::size_t slots, Prepare prepare, bool with_worker)
+    : m_prepare(std::move(prepare)), m_slots(slots), m_without_worker(!with_worker) {}
 
 BatchPipeline::~BatchPipeline() {
     {

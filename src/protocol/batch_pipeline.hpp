@@ -13,8 +13,7 @@ namespace conform::protocol {
 
 // Batches prepared on two threads, a worker's and the caller's, and handed back to the caller in
 // the order they were submitted. The caller owns the batches (numbered slots); the pipeline only
-// says who prepares which and when one is ready. The worker starts with the first submission;
-// where no thread can be started, the caller prepares every slot in take_oldest().
+// says who prepares which and when one is ready. The worker starts with the first submission.
 class BatchPipeline {
 public:
     // Prepares slot `slot`; `on_worker` says which thread runs it, so that each thread can use
@@ -26,7 +25,9 @@ public:
         std::exception_ptr error;  // what preparing it threw
     };
 
-    BatchPipeline(std::size_t slots, Prepare prepare);
+    // Without a worker (`with_worker` false, or no thread to be had) the caller prepares every
+    // slot in take_oldest().
+    BatchPipeline(std::size_t slots, Prepare prepare, bool with_worker = true);
     ~BatchPipeline();
     BatchPipeline(const BatchPipeline&) = delete;
     BatchPipeline& operator=(const BatchPipeline&) = delete;
@@ -58,7 +59,7 @@ private:
     std::condition_variable m_work;
     std::condition_variable m_done;
     bool m_stopping = false;
-    bool m_without_worker = false;  // the worker could not be started
+    bool m_without_worker = false;  // none asked for, or it could not be started
     std::thread m_worker;
 };
 

@@ -62,3 +62,24 @@ TEST_CASE("batch pipeline: what preparing a slot threw comes back with that slot
     pipeline.submit(1);  // a slot taken back can be submitted again
     CHECK(pipeline.take_oldest().slot == 1);
 }
+
+TEST_CASE("batch pipeline: without a worker the caller prepares every slot, in order") {
+    std::vector<std::size_t> prepared;
+    bool on_a_worker = false;
+    BatchPipeline pipeline(
+        3,
+        [&](std::size_t slot, bool worker) {
+            prepared.push_back(slot);
+            on_a_worker = on_a_worker || worker;
+        },
+        false);
+    for (std::size_t slot = 0; slot < 3; ++slot) {
+        pipeline.submit(slot);
+    }
+    CHECK(prepared.empty());  // nothing runs before the caller takes a slot
+    for (std::size_t slot = 0; slot < 3; ++slot) {
+        CHECK(pipeline.take_oldest().slot == slot);
+    }
+    CHECK(prepared == std::vector<std::size_t>{0, 1, 2});
+    CHECK_FALSE(on_a_worker);
+}
