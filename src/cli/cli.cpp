@@ -1231,8 +1231,10 @@ int conform_main(int argc, char** argv) {
         return code == 0 ? k_exit_passed : k_exit_usage;
     }
     try {
-        // A malformed CONFORM_ANALYSIS_THREADS is a usage error before anything runs.
-        protocol::prepare_on_worker_by_default();
+        // A malformed CONFORM_ANALYSIS_THREADS is a usage error before a read runs.
+        if (!*list && !*report_cmd) {
+            protocol::prepare_on_worker_by_default();
+        }
         if (*run) {
             install_stop_handler();
             return run_command(flags, argc, argv);

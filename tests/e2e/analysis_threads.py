@@ -6,7 +6,8 @@ usage: analysis_threads.py CONFORM CONNECTOR FIXTURES
 For the good connector and faulty variants, `conform run --only read` (live, from the
 connector's pipe) and `conform validate` (its recorded stdout) run with CONFORM_ANALYSIS_THREADS=1
 and =2; each pair of JSON reports must be equal but for timings, the run's own folders and the
-connector's clock, the line numbers and texts of every finding included. A malformed CONFORM_ANALYSIS_THREADS is a usage error.
+connector's clock, the line numbers and texts of every finding included. A malformed
+CONFORM_ANALYSIS_THREADS is a usage error for the commands that analyse a read; `list` ignores it.
 """
 import json
 import os
@@ -93,7 +94,11 @@ def malformed_setting_is_a_usage_error(folder):
     if completed.returncode != 2 or "CONFORM_ANALYSIS_THREADS is 'many'" not in completed.stderr:
         sys.exit(f"FAIL: CONFORM_ANALYSIS_THREADS=many gave exit {completed.returncode}: "
                  f"{completed.stderr}")
-    print("ok: a malformed CONFORM_ANALYSIS_THREADS is a usage error")
+    listed = harness.run([conform, "list"], env=dict(os.environ, CONFORM_ANALYSIS_THREADS="many"))
+    if listed.returncode != 0:
+        sys.exit(f"FAIL: `conform list`, which reads nothing, refused CONFORM_ANALYSIS_THREADS=many: "
+                 f"{listed.stderr}")
+    print("ok: a malformed CONFORM_ANALYSIS_THREADS is a usage error where a read is analysed")
 
 
 for case in FAULTS:
