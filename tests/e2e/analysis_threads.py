@@ -20,6 +20,10 @@ import harness
 conform, connector, fixtures = harness.absolute_arguments(3)
 FAULTS = ["", "record_schema_violation", "stdout_garbage", "malformed_state", "null_primary_key",
           "duplicate_record", "missing_cursor"]
+# The copy of the duplicated record carries the connector's clock (fetched_at, volatile in the test
+# config `run` gets): `validate`, which has no volatile fields, sees a duplicate only when the two
+# copies fall in the same millisecond.
+CAUGHT_LIVE_ONLY = {"duplicate_record"}
 VARYING_KEYS = ("duration", "elapsed", "started", "finished", "time", "_ms", "seconds")
 
 
@@ -80,7 +84,7 @@ def run_case(folder, fault):
         "config": config, "catalog": catalog, "volatile_fields": {"users": ["/fetched_at"]}})
     live = compare(f"run {fault or 'no fault'}", folder,
                    [conform, "run", "--test-config", test_config, "--only", "read"])
-    if fault and not (offline and live):
+    if fault and not (live and (offline or fault in CAUGHT_LIVE_ONLY)):
         sys.exit(f"FAIL [{fault}]: the fault was not caught: {sorted(offline)}, {sorted(live)}")
     print(f"ok [{fault or 'no fault'}]: validate and run give the same reports on 1 and 2 threads;"
           f" not passing: {sorted(live)}")
