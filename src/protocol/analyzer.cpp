@@ -718,10 +718,7 @@ struct Analyzer::Impl {
         RecordFacts facts{line, nullptr, string_of(record["stream"]), data};
         auto emitted_at = record.FindMember("emitted_at");
         facts.emitted_at = emitted_at == record.MemberEnd() ? nullptr : &emitted_at->value;
-        const LineRecord* known =
-            current != nullptr && current->record && current->record->data == &data
-                ? &*current->record
-                : nullptr;
+        const LineRecord* known = current->record ? &*current->record : nullptr;
         if (known != nullptr && current->data_validated) {
             facts.schema_violations = &current->data_violations;
         }

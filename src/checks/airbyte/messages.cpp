@@ -114,18 +114,12 @@ public:
     RecordsMatchSchema() : LineJudge("read.records_match_schema") {}
     bool reads_schema_violations() const override { return true; }
     void on_record(const RecordFacts& record, Tally& tally) const override {
-        if (record.stream == nullptr || record.stream->schema_empty) {
+        // None: a stream outside the catalog, or one whose schema is empty (nothing judged).
+        if (record.schema_violations == nullptr) {
             return;
         }
         tally.judged();
-        std::vector<schema::Violation> found;
-        const auto* violations = record.schema_violations;
-        if (violations == nullptr) {
-            record.stream->schema->validate(record.data, &found,
-                                            protocol::k_schema_violations_kept);
-            violations = &found;
-        }
-        for (const auto& violation : *violations) {
+        for (const auto& violation : *record.schema_violations) {
             tally.fail(fmt::format("{} record does not match its schema: at '{}': {}",
                                    record.stream->display_name(), violation.instance_path,
                                    violation.message),
