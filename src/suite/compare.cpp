@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <map>
+#include <numeric>
 #include <queue>
 #include <span>
 #include <stdexcept>
@@ -462,11 +464,50 @@ struct Version {
     }
     // A keyless record's identity is its content.
     bool keyed() const { return identity != content; }
+    // Both halves of the identity in one word: digests spread by either half, the placeholder
+    // of an undigested record (a constant and its line) by the low one.
+    std::uint64_t spread() const { return identity.high ^ (identity.low * 0x9E3779B97F4A7C15ULL); }
+    // The spread word comes first: sort_versions buckets by its top bits.
     bool operator<(const Version& other) const {
+        if (spread() != other.spread()) {
+            return spread() < other.spread();
+        }
         return std::tie(stream, identity, content, position) <
                std::tie(other.stream, other.identity, other.content, other.position);
     }
 };
+
+// Sorts `versions` (copies of one identity side by side, by content and position within) in
+// about linear time: identities are digests or line numbers, so the top bits of their spread
+// words share the versions out evenly over as many buckets as there are versions; each is moved
+// once into its bucket and only buckets of more than one are sorted whole.
+void sort_versions(std::vector<Version>& versions) {
+    if (versions.size() < 2) {
+        return;
+    }
+    constexpr int k_most_bits = 20;
+    int bits = std::min(static_cast<int>(std::bit_width(versions.size() - 1)), k_most_bits);
+    auto bucket_of = [bits](const Version& version) {
+        return static_cast<std::size_t>(version.spread() >> (64 - bits));
+    };
+    std::vector<std::size_t> starts((std::size_t{1} << bits) + 1, 0);
+    for (const auto& version : versions) {
+        ++starts[bucket_of(version) + 1];
+    }
+    std::partial_sum(starts.begin(), starts.end(), starts.begin());
+    std::vector<Version> sorted(versions.size());
+    std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
+    for (const auto& version : versions) {
+        sorted[next[bucket_of(version)]++] = version;
+    }
+    for (std::size_t bucket = 0; bucket + 1 < starts.size(); ++bucket) {
+        if (starts[bucket + 1] - starts[bucket] > 1) {
+            std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(starts[bucket]),
+                      sorted.begin() + static_cast<std::ptrdiff_t>(starts[bucket + 1]));
+        }
+    }
+    versions.swap(sorted);
+}
 
 Partitions<Version> partition_versions(const RecordSet& records, std::size_t count,
                                        CompareBy content_by = CompareBy::content) {
@@ -581,13 +622,13 @@ Duplicates duplicate_records(const RecordSet& records, std::size_t keep) {
         resolve_contents(records, to_read);
         duplicates.unread +=
             static_cast<std::uint64_t>(std::count_if(to_read.begin(), to_read.end(), deferred));
-        std::sort(to_read.begin(), to_read.end());
+        sort_versions(to_read);
         count_repeats(to_read, duplicates, positions);
         to_read.clear();
     };
     for (std::size_t partition = 0; partition < count; ++partition) {
         auto items = versions.take(partition);
-        std::sort(items.begin(), items.end());
+        sort_versions(items);
         duplicates.keyed += static_cast<std::uint64_t>(std::count_if(
             items.begin(), items.end(), [](const Version& item) { return item.keyed(); }));
         // Only copies of a repeated identity can be duplicates: only theirs are read again.
@@ -626,8 +667,8 @@ Changed changed_records(const RecordSet& expected, const RecordSet& actual, std:
     for (std::size_t partition = 0; partition < count; ++partition) {
         auto ours = expected_versions.take(partition);
         auto theirs = actual_versions.take(partition);
-        std::sort(ours.begin(), ours.end());
-        std::sort(theirs.begin(), theirs.end());
+        sort_versions(ours);
+        sort_versions(theirs);
         for_each_group<Version>(
             ours, theirs, [](const Version& a, const Version& b) { return a.same_identity(b); },
             [&](auto one_identity, auto its_actual) {

@@ -198,6 +198,32 @@ TEST_CASE("changed_records: exact matches are taken first, whatever the order") 
     CHECK(changed_records(RecordSet(expected), RecordSet(actual)).count == 0);
 }
 
+TEST_CASE("duplicate_records: copies of one identity, among others alike, in any order") {
+    // Identities are (high, low) words: the copies here share a word with other identities, and
+    // their identity appears in another stream too. Ten versions share sixteen buckets of the
+    // sort, so some buckets hold several (mutation: leave buckets unsorted, and this fails).
+    auto entry = [](std::uint32_t stream, json::Digest identity, json::Digest content,
+                    std::uint64_t line) {
+        protocol::RecordEntry made;
+        made.stream = stream;
+        made.identity = identity;
+        made.content = content;
+        made.line = line;
+        return made;
+    };
+    std::vector<protocol::RecordEntry> entries{
+        entry(0, {1, 5}, {2, 5}, 1), entry(0, {1, 6}, {2, 6}, 2), entry(1, {1, 5}, {2, 5}, 3),
+        entry(0, {9, 5}, {2, 5}, 4), entry(0, {1, 5}, {2, 5}, 5),  // a duplicate of line 1
+        entry(0, {1, 6}, {3, 6}, 6),                               // changed, no duplicate
+        entry(0, {1, 7}, {2, 7}, 7), entry(0, {1, 5}, {2, 5}, 8),  // line 1 again
+        entry(1, {1, 6}, {2, 6}, 9), entry(0, {1, 4}, {2, 4}, 10)};
+    auto run = run_from("r", entries);
+    auto duplicates = duplicate_records(RecordSet(run));
+    CHECK(duplicates.count == 2);
+    CHECK(duplicates.keyed == entries.size());
+    CHECK(lines_of(duplicates.examples) == Lines{5, 8});
+}
+
 TEST_CASE("comparisons give the same answers when the sets span several partition files") {
     // More records than one partition holds (64 Ki keys), so every comparison writes its keys
     // to partition files and reads them back. The actual run lacks every i % 7 == 0, repeats
