@@ -478,35 +478,47 @@ struct Version {
 };
 
 // Sorts `versions` (copies of one identity side by side, by content and position within) in
-// about linear time: identities are digests or line numbers, so the top bits of their spread
-// words share the versions out evenly over as many buckets as there are versions; each is moved
-// once into its bucket and only buckets of more than one are sorted whole.
+// about linear time and in place: identities are digests or line numbers, so the top bits of
+// their spread words share the versions out evenly over a quarter as many buckets as there are
+// versions; each version is swapped into its bucket, then each bucket is sorted whole.
 void sort_versions(std::vector<Version>& versions) {
-    if (versions.size() < 2) {
+    constexpr std::size_t k_per_bucket = 4;
+    constexpr int k_most_bits = 20;
+    if (versions.size() < 2 * k_per_bucket) {
+        std::sort(versions.begin(), versions.end());
         return;
     }
-    constexpr int k_most_bits = 20;
-    int bits = std::min(static_cast<int>(std::bit_width(versions.size() - 1)), k_most_bits);
+    int bits =
+        std::min(static_cast<int>(std::bit_width(versions.size() / k_per_bucket)), k_most_bits);
     auto bucket_of = [bits](const Version& version) {
         return static_cast<std::size_t>(version.spread() >> (64 - bits));
     };
-    std::vector<std::size_t> starts((std::size_t{1} << bits) + 1, 0);
+    std::vector<std::size_t> ends((std::size_t{1} << bits), 0);
     for (const auto& version : versions) {
-        ++starts[bucket_of(version) + 1];
+        ++ends[bucket_of(version)];
     }
-    std::partial_sum(starts.begin(), starts.end(), starts.begin());
-    std::vector<Version> sorted(versions.size());
-    std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
-    for (const auto& version : versions) {
-        sorted[next[bucket_of(version)]++] = version;
-    }
-    for (std::size_t bucket = 0; bucket + 1 < starts.size(); ++bucket) {
-        if (starts[bucket + 1] - starts[bucket] > 1) {
-            std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(starts[bucket]),
-                      sorted.begin() + static_cast<std::ptrdiff_t>(starts[bucket + 1]));
+    std::partial_sum(ends.begin(), ends.end(), ends.begin());
+    // next[b]: the first place of bucket b not yet holding one of its own versions.
+    std::vector<std::size_t> next(ends.size(), 0);
+    std::copy(ends.begin(), ends.end() - 1, next.begin() + 1);
+    for (std::size_t bucket = 0; bucket < ends.size(); ++bucket) {
+        while (next[bucket] < ends[bucket]) {
+            std::size_t home = bucket_of(versions[next[bucket]]);
+            if (home == bucket) {
+                ++next[bucket];
+            } else {
+                std::swap(versions[next[bucket]], versions[next[home]++]);
+            }
         }
     }
-    versions.swap(sorted);
+    std::size_t begin = 0;
+    for (std::size_t end : ends) {
+        if (end - begin > 1) {
+            std::sort(versions.begin() + static_cast<std::ptrdiff_t>(begin),
+                      versions.begin() + static_cast<std::ptrdiff_t>(end));
+        }
+        begin = end;
+    }
 }
 
 Partitions<Version> partition_versions(const RecordSet& records, std::size_t count,

@@ -200,8 +200,8 @@ TEST_CASE("changed_records: exact matches are taken first, whatever the order") 
 
 TEST_CASE("duplicate_records: copies of one identity, among others alike, in any order") {
     // Identities are (high, low) words: the copies here share a word with other identities, and
-    // their identity appears in another stream too. Ten versions share sixteen buckets of the
-    // sort, so some buckets hold several (mutation: leave buckets unsorted, and this fails).
+    // their identity appears in another stream too. Ten versions go into the sort's four
+    // buckets, so buckets hold several (mutation: leave buckets unsorted, and this fails).
     auto entry = [](std::uint32_t stream, json::Digest identity, json::Digest content,
                     std::uint64_t line) {
         protocol::RecordEntry made;
