@@ -1232,7 +1232,7 @@ int conform_main(int argc, char** argv) {
     }
     try {
         // A malformed CONFORM_ANALYSIS_THREADS is a usage error before a read runs.
-        if (!*list && !*report_cmd) {
+        if (*run || *validate || *diff) {
             protocol::prepare_on_worker_by_default();
         }
         if (*run) {

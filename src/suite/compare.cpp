@@ -121,9 +121,14 @@ std::size_t partition_count(const RecordSet& left, const RecordSet& right) {
         std::max<std::uint64_t>(1, (largest + k_partition_keys - 1) / k_partition_keys));
 }
 
+// Both halves of a digest in one word: digests spread by either half, the placeholder of an
+// undigested record (a constant and its line) by the low one.
+std::uint64_t spread_of(const json::Digest& digest) {
+    return digest.high ^ (digest.low * 0x9E3779B97F4A7C15ULL);
+}
+
 std::size_t partition_of(std::uint32_t stream, const json::Digest& digest, std::size_t count) {
-    auto mixed = (digest.high ^ (digest.low * 0x9E3779B97F4A7C15ULL)) + stream;
-    return static_cast<std::size_t>(mixed % count);
+    return static_cast<std::size_t>((spread_of(digest) + stream) % count);
 }
 
 // Items spread over `count` partitions; with more than one, a partition's items are written to
@@ -464,13 +469,13 @@ struct Version {
     }
     // A keyless record's identity is its content.
     bool keyed() const { return identity != content; }
-    // Both halves of the identity in one word: digests spread by either half, the placeholder
-    // of an undigested record (a constant and its line) by the low one.
-    std::uint64_t spread() const { return identity.high ^ (identity.low * 0x9E3779B97F4A7C15ULL); }
+    std::uint64_t spread() const { return spread_of(identity); }
     // The spread word comes first: sort_versions buckets by its top bits.
     bool operator<(const Version& other) const {
-        if (spread() != other.spread()) {
-            return spread() < other.spread();
+        auto mine = spread();
+        auto theirs = other.spread();
+        if (mine != theirs) {
+            return mine < theirs;
         }
         return std::tie(stream, identity, content, position) <
                std::tie(other.stream, other.identity, other.content, other.position);
