@@ -111,16 +111,18 @@ ensure_ajv() {
     fi
 }
 
-# build_floor NAME: compiles baselines/NAME.cpp (a RapidJSON parse-only floor) into bench/.build;
-# fails quietly without a compiler or RapidJSON.
+# build_floor NAME [LIBRARY...]: compiles baselines/NAME.cpp (a parse-only floor) into
+# bench/.build, linked with the libraries named (-lsimdjson); fails quietly without a compiler or
+# the library's headers.
 build_floor() {
     local source=$bench_dir/baselines/$1.cpp binary=$bench_dir/.build/$1
     local compiler=${CXX:-c++}
+    shift
     command -v "$compiler" >/dev/null || return 1
     if [[ ! -x $binary || $source -nt $binary ]]; then
         mkdir -p "$bench_dir/.build"
-        say "compiling baselines/$1.cpp"
-        "$compiler" -O2 -DNDEBUG -std=c++20 "$source" -o "$binary" 2>/dev/null || return 1
+        say "compiling baselines/$(basename "$source")"
+        "$compiler" -O2 -DNDEBUG -std=c++20 "$source" "$@" -o "$binary" 2>/dev/null || return 1
     fi
 }
 
@@ -159,6 +161,12 @@ register_tools() {
         add_tool "RapidJSON buffer floor (C++)" "$count" "$parse_buffer" "$dir/records.jsonl"
         add_tool "RapidJSON buffer floor, hardened" "$count" "$parse_buffer" \
             "$dir/records.jsonl" --hardened
+    fi
+    if [[ -n $parse_simdjson && -z $check_mode ]]; then
+        add_tool "simdjson iterate_many floor (C++)" "$count" "$parse_simdjson" \
+            "$dir/records.jsonl"
+        add_tool "simdjson DOM floor, line by line (C++)" "$count" "$parse_simdjson" \
+            "$dir/records.jsonl" --dom-lines
     fi
     add_tool "conform validate" "$count" "$conform" validate --catalog "$dir/catalog.json" \
         "$dir/records.jsonl" --report-json "$report"
@@ -368,6 +376,10 @@ ratio_goal("validate faster than ajv, wall", "ajv 8 + ajv-formats", WALL, 3)
 ratio_goal("validate faster than python jsonschema, CPU", "python jsonschema", CPU, 40)
 ratio_goal("validate over the RapidJSON buffer floor, CPU", "RapidJSON buffer floor (C++)", CPU,
            2.5, conform_slower=True)
+for floor in ("simdjson iterate_many floor (C++)", "simdjson DOM floor, line by line (C++)"):
+    mine, theirs = per_record("conform validate", CPU), per_record(floor, CPU)
+    if None not in (mine, theirs):
+        print(f"reference: validate over the {floor}, CPU: {mine / theirs:.2f}× (no goal)")
 ajv_wall, ajv_cpu = per_record("ajv 8 + ajv-formats", WALL), per_record("ajv 8 + ajv-formats", CPU)
 one_wall, one_cpu = (per_record("conform validate, one thread", column) for column in (WALL, CPU))
 if None not in (ajv_wall, ajv_cpu, one_wall, one_cpu):
@@ -465,6 +477,11 @@ build_floor parse_lines && parse_lines=$bench_dir/.build/parse_lines ||
     notes+=("RapidJSON getline floor skipped: no C++ compiler or RapidJSON headers")
 build_floor parse_buffer && parse_buffer=$bench_dir/.build/parse_buffer ||
     notes+=("RapidJSON buffer floor skipped: no C++ compiler or RapidJSON headers")
+parse_simdjson=
+if [[ -z $check_mode ]]; then
+    build_floor parse_simdjson -lsimdjson && parse_simdjson=$bench_dir/.build/parse_simdjson ||
+        notes+=("simdjson floors skipped: no C++ compiler or libsimdjson-dev")
+fi
 have_ajv=
 if ensure_ajv; then
     have_ajv=1
