@@ -167,6 +167,8 @@ register_tools() {
             "$dir/records.jsonl"
         add_tool "simdjson DOM floor, line by line (C++)" "$count" "$parse_simdjson" \
             "$dir/records.jsonl" --dom-lines
+        add_tool "simdjson into RapidJSON DOM floor, line by line (C++)" "$count" "$parse_simdjson" \
+            "$dir/records.jsonl" --rapidjson-dom
     fi
     add_tool "conform validate" "$count" "$conform" validate --catalog "$dir/catalog.json" \
         "$dir/records.jsonl" --report-json "$report"
@@ -388,7 +390,8 @@ ratio_goal("validate faster than ajv, wall", "ajv 8 + ajv-formats", WALL, 3)
 ratio_goal("validate faster than python jsonschema, CPU", "python jsonschema", CPU, 40)
 ratio_goal("validate over the RapidJSON buffer floor, CPU", "RapidJSON buffer floor (C++)", CPU,
            2.5, conform_slower=True)
-for floor in ("simdjson iterate_many floor (C++)", "simdjson DOM floor, line by line (C++)"):
+for floor in ("simdjson iterate_many floor (C++)", "simdjson DOM floor, line by line (C++)",
+              "simdjson into RapidJSON DOM floor, line by line (C++)"):
     mine, theirs = per_record("conform validate", CPU), per_record(floor, CPU)
     if None not in (mine, theirs):
         print(f"reference: validate over the {floor}, CPU: {mine / theirs:.2f}× (no goal)")
