@@ -185,10 +185,14 @@ struct PreparedLine {
     std::vector<schema::Violation> data_violations;
 };
 
-// Lines are prepared in batches of at most this many lines or bytes, a few batches at a time.
-constexpr std::size_t k_batches = 4;
+// Lines are prepared in batches of at most this many lines or bytes, many batches at a time but
+// at most about k_in_flight_bytes of lines: with few batches (4 until 2026-12-05) the caller often
+// found nothing left to prepare and waited for the worker's batch, and a live read left a core
+// idle 10-20% of the time.
+constexpr std::size_t k_batches = 16;
 constexpr std::size_t k_batch_lines = 64;
-constexpr std::size_t k_batch_bytes = 32 * 1024;
+constexpr std::size_t k_batch_bytes = 16 * 1024;
+constexpr std::size_t k_in_flight_bytes = 512 * 1024;
 // A longer line is prepared and judged on its own, after the lines before it, so that what the
 // batches hold stays small whatever the connector writes.
 constexpr std::size_t k_batched_line_bytes = 128 * 1024;
@@ -196,7 +200,7 @@ constexpr std::size_t k_batched_line_bytes = 128 * 1024;
 struct Batch {
     std::string text;  // the lines back to back; reserved so that their views stay valid
     std::vector<PreparedLine> lines;
-    std::vector<char> chunk = std::vector<char>(128 * 1024);
+    std::vector<char> chunk = std::vector<char>(64 * 1024);
     rapidjson::MemoryPoolAllocator<> pool{chunk.data(), chunk.size()};
 
     Batch() {
@@ -266,8 +270,9 @@ struct Analyzer::Impl {
     // Lines in batches (Batch), prepared on two threads and judged in order (docs/ARCHITECTURE.md).
     bool batched = false;
     std::vector<std::unique_ptr<Batch>> batches;
-    std::size_t filling = 0;  // the batch lines are added to
-    PreparedLine single;      // a line prepared and judged at once
+    std::size_t filling = 0;          // the batch lines are added to
+    std::size_t in_flight_bytes = 0;  // the lines of the batches submitted and not judged yet
+    PreparedLine single;              // a line prepared and judged at once
     std::vector<char> single_chunk = std::vector<char>(64 * 1024);
     rapidjson::MemoryPoolAllocator<> single_pool{single_chunk.data(), single_chunk.size()};
     // Declared last: its worker uses the members above, so it is stopped before they go.
@@ -369,12 +374,18 @@ struct Analyzer::Impl {
     }
 
     void submit_filling() {
-        pipeline->submit(filling);
-        filling = (filling + 1) % batches.size();
-        // Every batch is in flight, the next one to fill the oldest: it is judged first.
-        if (pipeline->in_flight() == batches.size()) {
+        submit(filling);
+        // Every batch is in flight (the next one to fill is the oldest), or enough lines are: the
+        // oldest batches are judged first.
+        while (pipeline->in_flight() == batches.size() || in_flight_bytes >= k_in_flight_bytes) {
             judge_oldest_batch();
         }
+    }
+
+    void submit(std::size_t slot) {
+        in_flight_bytes += batches[slot]->text.size();
+        pipeline->submit(slot);
+        filling = (slot + 1) % batches.size();
     }
 
     // Judges every line received so far, so that the observation is up to date.
@@ -383,8 +394,7 @@ struct Analyzer::Impl {
             return;
         }
         if (!batches[filling]->lines.empty()) {
-            pipeline->submit(filling);
-            filling = (filling + 1) % batches.size();
+            submit(filling);
         }
         while (pipeline->in_flight() > 0) {
             judge_oldest_batch();
@@ -394,6 +404,7 @@ struct Analyzer::Impl {
     void judge_oldest_batch() {
         auto taken = pipeline->take_oldest();
         auto& batch = *batches[taken.slot];
+        in_flight_bytes -= batch.text.size();
         struct Cleared {
             Batch& batch;
             ~Cleared() { batch.clear(); }

@@ -674,6 +674,8 @@ TEST_CASE("analyzer: lines prepared on a worker, in batches, are judged as if on
     auto catalog = test_catalog();
     std::vector<std::string> lines;
     std::string long_name(200 * 1024, 'n');  // longer than a batch holds: judged on its own
+    // Batched, but a few of these fill the bytes the batches in flight may hold.
+    std::string big_name(100 * 1024, 'b');
     for (int i = 0; i < 3000; ++i) {
         std::string updated = fmt::format("2024-01-{:02}T00:00:00Z", 1 + i % 28);
         switch (i % 13) {
@@ -702,8 +704,9 @@ TEST_CASE("analyzer: lines prepared on a worker, in batches, are judged as if on
                 break;
             default:
                 lines.push_back(record_line(
-                    "users", fmt::format(R"({{"id":{},"updated":"{}","name":"{}"}})", i % 500,
-                                         updated, i == 1000 ? long_name : "u")));
+                    "users",
+                    fmt::format(R"({{"id":{},"updated":"{}","name":"{}"}})", i % 500, updated,
+                                i == 1000 ? long_name : (i % 41 == 0 ? big_name : "u"))));
         }
     }
     // Run through twice, so that the observation is compared with the one judged line by line.
