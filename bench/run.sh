@@ -119,7 +119,8 @@ build_floor() {
     local compiler=${CXX:-c++}
     shift
     command -v "$compiler" >/dev/null || return 1
-    if [[ ! -x $binary || $source -nt $binary ]]; then
+    if [[ ! -x $binary || $source -nt $binary || $bench_dir/baselines/is_record.hpp -nt $binary ]]
+    then
         mkdir -p "$bench_dir/.build"
         say "compiling baselines/$(basename "$source")"
         "$compiler" -O2 -DNDEBUG -std=c++20 "$source" "$@" -o "$binary" 2>/dev/null || return 1

@@ -19,6 +19,8 @@
 
 #include <rapidjson/document.h>
 
+#include "is_record.hpp"
+
 namespace {
 
 constexpr unsigned k_default_flags = rapidjson::kParseDefaultFlags;
@@ -30,15 +32,6 @@ struct Counts {
     long records = 0;
     long invalid = 0;
 };
-
-bool is_record(const rapidjson::Document& message) {
-    if (!message.IsObject()) {
-        return false;
-    }
-    const auto type = message.FindMember("type");
-    return type != message.MemberEnd() && type->value.IsString() &&
-           std::strcmp(type->value.GetString(), "RECORD") == 0;
-}
 
 std::vector<char> read_whole(std::ifstream& file) {
     file.seekg(0, std::ios::end);

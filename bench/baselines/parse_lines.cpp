@@ -12,19 +12,12 @@
 
 #include <rapidjson/document.h>
 
+#include "is_record.hpp"
+
 namespace {
 
 constexpr unsigned k_parse_flags = rapidjson::kParseIterativeFlag;
 constexpr std::size_t k_pool_bytes = 64 * 1024;
-
-bool is_record(const rapidjson::Document& message) {
-    if (!message.IsObject()) {
-        return false;
-    }
-    const auto type = message.FindMember("type");
-    return type != message.MemberEnd() && type->value.IsString() &&
-           std::strcmp(type->value.GetString(), "RECORD") == 0;
-}
 
 }  // namespace
 

@@ -2,10 +2,9 @@
 // read into one padded buffer and its lines are parsed by simdjson (Debian's libsimdjson-dev).
 // RECORDs are counted; nothing is validated.
 //
-// usage: parse_simdjson TRANSCRIPT [--dom | --dom-lines | --rapidjson-dom]
+// usage: parse_simdjson TRANSCRIPT [--dom-lines | --rapidjson-dom]
 //        (default)        ondemand iterate_many over the whole buffer: every document is indexed
 //                         and its UTF-8 checked, but only its "type" field is read
-//        --dom            dom parse_many: every document is parsed whole into simdjson's tape
 //        --dom-lines      dom parse of each line on its own, as a validator that receives lines
 //                         one at a time from a pipe would call it
 //        --rapidjson-dom  the same, then the tape replayed into a RapidJSON DOM (a fresh pool per
@@ -25,6 +24,8 @@
 
 #include <rapidjson/document.h>
 #include <simdjson.h>
+
+#include "is_record.hpp"
 
 namespace {
 
@@ -54,37 +55,14 @@ Counts count_ondemand(const simdjson::padded_string& text) {
     return counts;
 }
 
-void count_element(simdjson::dom::element message, Counts& counts) {
-    std::string_view type;
-    if (message["type"].get_string().get(type) == simdjson::SUCCESS && type == "RECORD") {
-        ++counts.records;
-    }
-}
-
-Counts count_dom(const simdjson::padded_string& text) {
+// Parses each line of `text` on its own with `parser`, where it lies: the bytes after it (the next
+// lines, then the buffer's padding) are the padding simdjson reads past a document's end. Calls
+// visit(root, size) for each line that parses, which says whether it is a RECORD; counts the
+// others as invalid.
+template <typename Visit>
+Counts parse_each_line(const simdjson::padded_string& text, simdjson::dom::parser& parser,
+                       Visit visit) {
     Counts counts;
-    simdjson::dom::parser parser;
-    simdjson::dom::document_stream documents;
-    if (parser.parse_many(text, k_batch_bytes).get(documents) != simdjson::SUCCESS) {
-        counts.invalid = 1;
-        return counts;
-    }
-    for (auto document : documents) {
-        simdjson::dom::element message;
-        if (document.get(message) != simdjson::SUCCESS) {
-            ++counts.invalid;
-        } else {
-            count_element(message, counts);
-        }
-    }
-    return counts;
-}
-
-// Each line is parsed where it lies: the bytes after it (the next lines, then the buffer's
-// padding) are the padding simdjson reads past a document's end.
-Counts count_dom_lines(const simdjson::padded_string& text) {
-    Counts counts;
-    simdjson::dom::parser parser;
     const char* line = text.data();
     const char* const end = text.data() + text.size();
     while (line < end) {
@@ -93,17 +71,25 @@ Counts count_dom_lines(const simdjson::padded_string& text) {
             newline = end;
         }
         if (newline != line) {
-            simdjson::dom::element message;
+            simdjson::dom::element root;
             auto size = static_cast<std::size_t>(newline - line);
-            if (parser.parse(line, size, false).get(message) != simdjson::SUCCESS) {
+            if (parser.parse(line, size, false).get(root) != simdjson::SUCCESS) {
                 ++counts.invalid;
-            } else {
-                count_element(message, counts);
+            } else if (visit(root, size)) {
+                ++counts.records;
             }
         }
         line = newline + 1;
     }
     return counts;
+}
+
+Counts count_dom_lines(const simdjson::padded_string& text) {
+    simdjson::dom::parser parser;
+    return parse_each_line(text, parser, [](simdjson::dom::element message, std::size_t) {
+        std::string_view type;
+        return message["type"].get_string().get(type) == simdjson::SUCCESS && type == "RECORD";
+    });
 }
 
 // Replays the tape of `document` (simdjson's documented tape format: one word per value, its type
@@ -186,53 +172,26 @@ private:
     char* m_out;
 };
 
-bool is_record(const rapidjson::Document& message) {
-    if (!message.IsObject()) {
-        return false;
-    }
-    const auto type = message.FindMember("type");
-    return type != message.MemberEnd() && type->value.IsString() &&
-           std::strcmp(type->value.GetString(), "RECORD") == 0;
-}
-
 Counts count_rapidjson_dom(const simdjson::padded_string& text) {
     static std::array<char, 64 * 1024> pool_buffer;
-    Counts counts;
     simdjson::dom::parser parser;
     std::vector<char> strings;
-    const char* line = text.data();
-    const char* const end = text.data() + text.size();
-    while (line < end) {
-        const auto* newline = static_cast<const char*>(std::memchr(line, '\n', end - line));
-        if (newline == nullptr) {
-            newline = end;
-        }
-        if (newline != line) {
-            auto size = static_cast<std::size_t>(newline - line);
-            simdjson::dom::element root;
-            if (parser.parse(line, size, false).get(root) != simdjson::SUCCESS) {
-                ++counts.invalid;
-            } else {
-                strings.resize(std::max(strings.size(), size + 1));
-                rapidjson::MemoryPoolAllocator<> allocator(pool_buffer.data(), pool_buffer.size());
-                rapidjson::Document message(&allocator);
-                TapeReplay replay(parser.doc, strings.data());
-                message.Populate(replay);
-                counts.records += is_record(message) ? 1 : 0;
-            }
-        }
-        line = newline + 1;
-    }
-    return counts;
+    return parse_each_line(text, parser, [&](simdjson::dom::element, std::size_t size) {
+        strings.resize(std::max(strings.size(), size + 1));
+        rapidjson::MemoryPoolAllocator<> allocator(pool_buffer.data(), pool_buffer.size());
+        rapidjson::Document message(&allocator);
+        TapeReplay replay(parser.doc, strings.data());
+        message.Populate(replay);
+        return is_record(message);
+    });
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     std::string_view mode = argc == 3 ? std::string_view(argv[2]) : std::string_view();
-    if (argc < 2 || argc > 3 ||
-        (argc == 3 && mode != "--dom" && mode != "--dom-lines" && mode != "--rapidjson-dom")) {
-        std::cerr << "usage: parse_simdjson TRANSCRIPT [--dom | --dom-lines | --rapidjson-dom]\n";
+    if (argc < 2 || argc > 3 || (argc == 3 && mode != "--dom-lines" && mode != "--rapidjson-dom")) {
+        std::cerr << "usage: parse_simdjson TRANSCRIPT [--dom-lines | --rapidjson-dom]\n";
         return 2;
     }
     simdjson::padded_string text;
@@ -240,8 +199,7 @@ int main(int argc, char** argv) {
         std::cerr << "cannot read " << argv[1] << "\n";
         return 2;
     }
-    Counts counts = mode == "--dom"             ? count_dom(text)
-                    : mode == "--dom-lines"     ? count_dom_lines(text)
+    Counts counts = mode == "--dom-lines"       ? count_dom_lines(text)
                     : mode == "--rapidjson-dom" ? count_rapidjson_dom(text)
                                                 : count_ondemand(text);
     std::printf("records=%ld invalid=%ld\n", counts.records, counts.invalid);
