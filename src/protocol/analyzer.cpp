@@ -186,9 +186,9 @@ struct PreparedLine {
 };
 
 // Lines are prepared in batches of at most this many lines or bytes, many batches at a time but
-// at most about k_in_flight_bytes of lines: with few batches (4 until 2026-12-05) the caller often
-// found nothing left to prepare and waited for the worker's batch, and a live read left a core
-// idle 10-20% of the time.
+// at most about k_in_flight_bytes of lines: with few batches the caller often found nothing left
+// to prepare and waited for the worker's batch, and a live read left a core idle 10-20% of the
+// time.
 constexpr std::size_t k_batches = 16;
 constexpr std::size_t k_batch_lines = 64;
 constexpr std::size_t k_batch_bytes = 16 * 1024;
@@ -374,7 +374,7 @@ struct Analyzer::Impl {
     }
 
     void submit_filling() {
-        submit(filling);
+        hand_over_filling();
         // Every batch is in flight (the next one to fill is the oldest), or enough lines are: the
         // oldest batches are judged first.
         while (pipeline->in_flight() == batches.size() || in_flight_bytes >= k_in_flight_bytes) {
@@ -382,10 +382,10 @@ struct Analyzer::Impl {
         }
     }
 
-    void submit(std::size_t slot) {
-        in_flight_bytes += batches[slot]->text.size();
-        pipeline->submit(slot);
-        filling = (slot + 1) % batches.size();
+    void hand_over_filling() {
+        in_flight_bytes += batches[filling]->text.size();
+        pipeline->submit(filling);
+        filling = (filling + 1) % batches.size();
     }
 
     // Judges every line received so far, so that the observation is up to date.
@@ -394,7 +394,7 @@ struct Analyzer::Impl {
             return;
         }
         if (!batches[filling]->lines.empty()) {
-            submit(filling);
+            hand_over_filling();
         }
         while (pipeline->in_flight() > 0) {
             judge_oldest_batch();
