@@ -97,8 +97,8 @@ private:
     bool read_echo(std::string_view line, std::uint64_t number) {
         m_buffer.assign(line);
         rapidjson::Document message;
-        auto parse =
-            json::parse_bounded_in_place<protocol::k_line_parse_flags>(message, m_buffer.data());
+        auto parse = json::parse_bounded_in_place<protocol::k_line_parse_flags>(
+            message, m_buffer.data(), m_buffer.size());
         if (parse.failed() || !message.IsObject() || !message.HasMember("type") ||
             !message["type"].IsString() ||
             std::string_view(message["type"].GetString()) != "STATE" ||

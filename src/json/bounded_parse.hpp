@@ -11,8 +11,84 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
+#include <type_traits>
+
+#include "json/plain_run.hpp"
+
+namespace conform::json {
+
+// A NUL-terminated text parsed in place that knows where it ends, so a string's plain bytes can
+// be scanned many at a time without reading past the text.
+class InPlaceText : public rapidjson::InsituStringStream {
+public:
+    // `text[length]` is the terminating NUL.
+    InPlaceText(char* text, std::size_t length)
+        : rapidjson::InsituStringStream(text), m_end(text + length) {}
+
+    const char* end() const { return m_end; }
+
+private:
+    const char* m_end;
+};
+
+// UTF-8 as RapidJSON reads it, but in an in-place parse a string's run of plain bytes (no quote,
+// backslash or control character) moves in one step (json/plain_run.hpp): RapidJSON's
+// own loop takes and puts each byte through its escape checks, the largest share of parsing a
+// record (issue 24's profile). Bytes are validated only when the parse asks for it
+// (kParseValidateEncodingFlag), as with RapidJSON's UTF8.
+struct RunCopyingUtf8 : rapidjson::UTF8<char> {};
+
+}  // namespace conform::json
+
+namespace rapidjson {
+
+template <>
+struct StreamTraits<conform::json::InPlaceText> {
+    enum { copyOptimization = 1 };  // as for the InsituStringStream it extends
+};
+
+// RapidJSON's generic SkipWhitespace, which the compiler stops inlining for a stream other than
+// its own; connector output is mostly compact, so the call would cost more than the skipping.
+template <>
+// NOLINTNEXTLINE(readability-identifier-naming): RapidJSON's name
+inline RAPIDJSON_FORCEINLINE void SkipWhitespace(conform::json::InPlaceText& is) {
+    char* at = is.src_;
+    while (*at == ' ' || *at == '\n' || *at == '\r' || *at == '\t') {
+        ++at;
+    }
+    is.src_ = at;
+}
+
+template <>
+struct Transcoder<conform::json::RunCopyingUtf8, conform::json::RunCopyingUtf8> {
+    // RapidJSON's transcoder concept names these methods.
+    // NOLINTBEGIN(readability-identifier-naming)
+
+    // RapidJSON calls this on a plain byte and loops back for the byte that ends the run.
+    RAPIDJSON_FORCEINLINE static bool Transcode(conform::json::InPlaceText& is,
+                                                conform::json::InPlaceText& os) {
+        char* const from = is.src_;
+        char* const end = from + (conform::json::end_of_plain_run(from + 1, is.end()) - from);
+        const auto length = static_cast<std::size_t>(end - from);
+        if (os.dst_ != from) {  // an escape earlier in the string shortened it
+            std::memmove(os.dst_, from, length);
+        }
+        os.dst_ += length;
+        is.src_ = end;
+        return true;
+    }
+
+    template <typename InputStream, typename OutputStream>
+    RAPIDJSON_FORCEINLINE static bool Validate(InputStream& is, OutputStream& os) {
+        return UTF8<char>::Validate(is, os);
+    }
+    // NOLINTEND(readability-identifier-naming)
+};
+
+}  // namespace rapidjson
 
 namespace conform::json {
 
@@ -101,8 +177,12 @@ BoundedParse parse_bounded_stream(rapidjson::Document& document, Stream& stream,
     BoundedParse outcome;
     auto generate = [&](rapidjson::Document& handler) {
         NestingBoundedHandler<rapidjson::Document> bounded(handler, max_depth);
-        rapidjson::Reader reader;
-        rapidjson::ParseResult result = reader.Parse<Flags>(stream, bounded);
+        using Reader =
+            std::conditional_t<(Flags & rapidjson::kParseInsituFlag) != 0,
+                               rapidjson::GenericReader<RunCopyingUtf8, rapidjson::UTF8<>>,
+                               rapidjson::Reader>;
+        Reader reader;
+        rapidjson::ParseResult result = reader.template Parse<Flags>(stream, bounded);
         outcome.code = result.Code();
         outcome.offset = result.Offset();
         outcome.too_deep = bounded.too_deep();
@@ -128,12 +208,13 @@ BoundedParse parse_bounded(rapidjson::Document& document, std::string_view text,
     return detail::parse_bounded_stream<Flags>(document, stream, max_depth);
 }
 
-// The same, in place: `text` is NUL-terminated and is overwritten (RapidJSON's ParseInsitu).
+// The same, in place: `text` holds `length` bytes and a NUL after them, and is overwritten
+// (RapidJSON's ParseInsitu).
 template <unsigned Flags = rapidjson::kParseIterativeFlag>
-BoundedParse parse_bounded_in_place(rapidjson::Document& document, char* text,
+BoundedParse parse_bounded_in_place(rapidjson::Document& document, char* text, std::size_t length,
                                     std::size_t max_depth = k_max_nesting) {
     static_assert((Flags & rapidjson::kParseIterativeFlag) != 0, "untrusted input is deep");
-    rapidjson::InsituStringStream stream(text);
+    InPlaceText stream(text, length);
     return detail::parse_bounded_stream<Flags | rapidjson::kParseInsituFlag>(document, stream,
                                                                              max_depth);
 }
@@ -146,9 +227,9 @@ inline constexpr std::size_t k_shallow_nesting = 64;
 // most k_shallow_nesting levels deep: a failure (deeper input included) is for the caller to
 // parse again with parse_bounded_in_place, whose verdict and offsets are the ones to report.
 template <unsigned Flags>
-BoundedParse parse_shallow_in_place(rapidjson::Document& document, char* text) {
+BoundedParse parse_shallow_in_place(rapidjson::Document& document, char* text, std::size_t length) {
     static_assert((Flags & rapidjson::kParseIterativeFlag) == 0, "the point is recursion");
-    rapidjson::InsituStringStream stream(text);
+    InPlaceText stream(text, length);
     return detail::parse_bounded_stream<Flags | rapidjson::kParseInsituFlag>(document, stream,
                                                                              k_shallow_nesting);
 }

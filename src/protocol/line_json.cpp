@@ -85,16 +85,18 @@ json::BoundedParse parse_untrusted_line(rapidjson::Document& document, std::stri
     constexpr unsigned k_recursive =
         k_without_utf8_check & ~static_cast<unsigned>(rapidjson::kParseIterativeFlag);
     if (!is_utf8(line)) {
-        return json::parse_bounded_in_place<k_line_parse_flags>(document, line_in_place);
+        return json::parse_bounded_in_place<k_line_parse_flags>(document, line_in_place,
+                                                                line.size());
     }
-    json::BoundedParse shallow = json::parse_shallow_in_place<k_recursive>(document, line_in_place);
+    json::BoundedParse shallow =
+        json::parse_shallow_in_place<k_recursive>(document, line_in_place, line.size());
     if (!shallow.failed()) {
         return shallow;
     }
     // Too deep for the shortcut, or no JSON: the in-place parse overwrote the copy.
     std::memcpy(line_in_place, line.data(), line.size());
     line_in_place[line.size()] = '\0';
-    return json::parse_bounded_in_place<k_without_utf8_check>(document, line_in_place);
+    return json::parse_bounded_in_place<k_without_utf8_check>(document, line_in_place, line.size());
 }
 
 std::optional<LineProblem> classify_parse_error(const json::BoundedParse& parse) {
