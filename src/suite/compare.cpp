@@ -526,11 +526,16 @@ void sort_versions(std::vector<Version>& versions) {
     }
 }
 
+// Which records a partition keeps: every one with an identity, or only those of keyed streams
+// (a keyless record's identity is its content, and read.no_duplicates compares keyed ones only).
+enum class Versions { identified, keyed };
+
 Partitions<Version> partition_versions(const RecordSet& records, std::size_t count,
-                                       CompareBy content_by = CompareBy::content) {
+                                       CompareBy content_by = CompareBy::content,
+                                       Versions which = Versions::identified) {
     Partitions<Version> partitions(count, records.scratch_folder());
     records.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
-        if (entry.key_missing) {
+        if (entry.key_missing || (which == Versions::keyed && entry.identity == entry.content)) {
             return;
         }
         const auto& content = content_by == CompareBy::projected ? entry.projected : entry.content;
@@ -631,7 +636,7 @@ constexpr std::size_t k_deferred_batch = 1 << 16;
 
 Duplicates duplicate_records(const RecordSet& records, std::size_t keep) {
     auto count = partition_count(records, records);
-    auto versions = partition_versions(records, count);
+    auto versions = partition_versions(records, count, CompareBy::content, Versions::keyed);
     Duplicates duplicates;
     Smallest<std::uint64_t> positions(keep);
     std::vector<Version> to_read;

@@ -224,6 +224,26 @@ TEST_CASE("duplicate_records: copies of one identity, among others alike, in any
     CHECK(lines_of(duplicates.examples) == Lines{5, 8});
 }
 
+TEST_CASE("duplicate_records: keyless records are neither compared nor counted, however often") {
+    // A keyless record's identity is its content (the analyzer's RecordEntry).
+    auto entry = [](json::Digest identity, json::Digest content, std::uint64_t line) {
+        protocol::RecordEntry made;
+        made.stream = 0;
+        made.identity = identity;
+        made.content = content;
+        made.line = line;
+        return made;
+    };
+    std::vector<protocol::RecordEntry> entries{entry({1, 5}, {2, 5}, 1), entry({2, 8}, {2, 8}, 2),
+                                               entry({1, 5}, {2, 5}, 3), entry({2, 8}, {2, 8}, 4),
+                                               entry({2, 8}, {2, 8}, 5), entry({1, 6}, {2, 6}, 6)};
+    auto run = run_from("r", entries);
+    auto duplicates = duplicate_records(RecordSet(run));
+    CHECK(duplicates.count == 1);
+    CHECK(duplicates.keyed == 3);
+    CHECK(lines_of(duplicates.examples) == Lines{3});
+}
+
 TEST_CASE("comparisons give the same answers when the sets span several partition files") {
     // More records than one partition holds (64 Ki keys), so every comparison writes its keys
     // to partition files and reads them back. The actual run lacks every i % 7 == 0, repeats
