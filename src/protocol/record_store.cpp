@@ -1,5 +1,6 @@
 #include "protocol/record_store.hpp"
 
+#include <algorithm>
 #include <mutex>
 
 #include "protocol/spill.hpp"
@@ -45,8 +46,10 @@ struct RecordStore::Shared {
     std::unique_ptr<SpillFile> keys;
     std::uint64_t keys_written = 0;  // bytes in the key file
     std::string pending_keys;        // key bytes after them
+    std::vector<StreamRecords> streams;
 
     void add(const RecordEntry& entry) {
+        count(entry);
         auto key = std::string_view(entry.key).substr(0, k_key_length_limit);
         auto place =
             (keys_written + pending_keys.size()) | (static_cast<std::uint64_t>(key.size()) << 56);
@@ -57,6 +60,16 @@ struct RecordStore::Shared {
         entries.push_back({entry.identity, entry.content, entry.projected, entry.line,
                            entry.checkpoint,
                            entry.stream | (entry.key_missing ? k_key_missing_bit : 0), place});
+    }
+
+    void count(const RecordEntry& entry) {
+        if (entry.stream >= streams.size()) {
+            streams.resize(std::size_t{entry.stream} + 1);
+        }
+        auto& stream = streams[entry.stream];
+        ++stream.records;
+        stream.keyed += entry.identity != entry.content ? 1 : 0;
+        stream.last_line = std::max(stream.last_line, entry.line);
     }
 
     void write_pending_keys() {
@@ -134,6 +147,11 @@ void RecordStore::append(const std::vector<RecordEntry>& entries) {
 std::size_t RecordStore::size() const {
     std::lock_guard lock(m_shared->mutex);
     return m_shared->entries.size();
+}
+
+std::vector<StreamRecords> RecordStore::per_stream() const {
+    std::lock_guard lock(m_shared->mutex);
+    return m_shared->streams;
 }
 
 RecordEntry RecordStore::operator[](std::size_t index) const {

@@ -27,6 +27,14 @@ struct RecordEntry {
     bool key_missing = false;
 };
 
+// What a record store holds of one catalog stream, counted as records are added, so that a
+// check needing no more than this does not read the store again.
+struct StreamRecords {
+    std::uint64_t records = 0;
+    std::uint64_t keyed = 0;      // records with an identity of their own: identity != content
+    std::uint64_t last_line = 0;  // the line of its last record; 0 when none
+};
+
 // The records of one run, kept in an unlinked file rather than in memory: a run's records cost
 // conform a block of entries however many there are. Checks across runs read them by index or
 // scan them in order. A copy is independent: it writes its own file.
@@ -47,6 +55,9 @@ public:
     void append(const std::vector<RecordEntry>& entries);
     std::size_t size() const;
     bool empty() const { return size() == 0; }
+    // Per catalog stream (a record's `stream`, the index): its records so far. Streams after the
+    // last one that had a record are not listed.
+    std::vector<StreamRecords> per_stream() const;
 
     RecordEntry operator[](std::size_t index) const;
     // Calls visit(index, record) for every record in order, reading the file a block at a time.

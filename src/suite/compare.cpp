@@ -102,6 +102,14 @@ std::uint64_t RecordSet::positions() const {
     return m_parts.empty() ? 0 : m_parts.back().first_position + m_parts.back().run->records.size();
 }
 
+bool RecordSet::runs_hold_keyed() const {
+    return std::any_of(m_parts.begin(), m_parts.end(), [](const Part& part) {
+        auto streams = part.run->records.per_stream();
+        return std::any_of(streams.begin(), streams.end(),
+                           [](const protocol::StreamRecords& stream) { return stream.keyed > 0; });
+    });
+}
+
 std::filesystem::path RecordSet::scratch_folder() const {
     return m_parts.empty() ? std::filesystem::temp_directory_path()
                            : m_parts.front().run->records.folder();
@@ -635,6 +643,9 @@ constexpr std::size_t k_deferred_batch = 1 << 16;
 }  // namespace
 
 Duplicates duplicate_records(const RecordSet& records, std::size_t keep) {
+    if (!records.runs_hold_keyed()) {
+        return {};
+    }
     auto count = partition_count(records, records);
     auto versions = partition_versions(records, count, CompareBy::content, Versions::keyed);
     Duplicates duplicates;

@@ -47,6 +47,9 @@ public:
     bool empty() const { return size() == 0; }
     // Records in the runs, kept or not: the bound on positions.
     std::uint64_t positions() const;
+    // Whether a run of the set holds a record of a keyed stream (one the set keeps or not): when
+    // none does, nothing is compared by key.
+    bool runs_hold_keyed() const;
     std::filesystem::path scratch_folder() const;
 
 private:

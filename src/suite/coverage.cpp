@@ -61,18 +61,13 @@ void StreamTally::add_discovered(const protocol::Observation& discover) {
 }
 
 void StreamTally::add_read(const protocol::Catalog& catalog, const protocol::Observation& read) {
-    std::vector<std::uint64_t> records(catalog.streams.size(), 0);
-    read.records.scan([&records](std::size_t, const protocol::RecordEntry& record) {
-        if (record.stream < records.size()) {
-            ++records[record.stream];
-        }
-    });
+    auto records = read.records.per_stream();
     for (std::size_t i = 0; i < catalog.streams.size(); ++i) {
         const auto& stream = catalog.streams[i];
         auto& count = m_read[stream.display_name()][stream.sync_mode];
         count.mode = stream.sync_mode;
         ++count.runs;
-        count.records += records[i];
+        count.records += i < records.size() ? records[i].records : 0;
     }
 }
 

@@ -587,11 +587,10 @@ struct StreamEnds {
 StreamEnds stream_ends(const protocol::Observation& run, std::size_t streams) {
     StreamEnds ends{std::vector<std::uint64_t>(streams), std::vector<std::uint64_t>(streams),
                     std::vector<bool>(streams)};
-    run.records.scan([&](std::size_t, const protocol::RecordEntry& entry) {
-        if (entry.stream < streams) {
-            ends.last_record[entry.stream] = std::max(ends.last_record[entry.stream], entry.line);
-        }
-    });
+    auto records = run.records.per_stream();
+    for (std::size_t s = 0; s < std::min(streams, records.size()); ++s) {
+        ends.last_record[s] = records[s].last_line;
+    }
     for (std::size_t i = 0; i < run.checkpoints.size(); ++i) {
         const auto& checkpoint = run.checkpoints[i];
         for (std::size_t s = 0; s < streams; ++s) {

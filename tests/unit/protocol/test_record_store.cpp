@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -101,6 +102,42 @@ TEST_CASE("RecordStore: a copy is independent of the original") {
     check_numbered(std::as_const(copy)[1100], 5000);
     original.push_back(numbered(7));
     check_numbered(std::as_const(original)[1100], 7);
+}
+
+TEST_CASE("RecordStore: per stream, the records, keyed ones and last line, as a scan counts") {
+    RecordStore store;
+    for (std::uint64_t n = 0; n < 2100; ++n) {
+        auto entry = numbered(n);
+        if (entry.stream == 1) {
+            entry.identity = entry.content;  // keyless: the identity is the content
+        }
+        entry.stream = entry.stream == 2 ? 4 : entry.stream;  // streams 2 and 3 have no record
+        store.push_back(entry);
+    }
+    std::vector<conform::protocol::StreamRecords> scanned(5);
+    store.scan([&scanned](std::size_t, const RecordEntry& entry) {
+        auto& stream = scanned.at(entry.stream);
+        ++stream.records;
+        stream.keyed += entry.identity != entry.content ? 1 : 0;
+        stream.last_line = std::max(stream.last_line, entry.line);
+    });
+    auto counted = store.per_stream();
+    REQUIRE(counted.size() == 5);
+    for (std::size_t stream = 0; stream < counted.size(); ++stream) {
+        CAPTURE(stream);
+        CHECK(counted[stream].records == scanned[stream].records);
+        CHECK(counted[stream].keyed == scanned[stream].keyed);
+        CHECK(counted[stream].last_line == scanned[stream].last_line);
+    }
+    CHECK(counted[0].records == 700);
+    CHECK(counted[0].keyed == 700);
+    CHECK(counted[1].keyed == 0);
+    CHECK(counted[2].records == 0);
+    CHECK(counted[4].last_line == 2100);  // n = 2099, on line n + 1
+    RecordStore copy = store;
+    CHECK(copy.per_stream().size() == 5);
+    CHECK(copy.per_stream()[4].records == counted[4].records);
+    CHECK(RecordStore().per_stream().empty());
 }
 
 TEST_CASE("SpilledText: a text in the file reads back whole and compares with kept texts") {

@@ -242,6 +242,12 @@ TEST_CASE("duplicate_records: keyless records are neither compared nor counted, 
     CHECK(duplicates.count == 1);
     CHECK(duplicates.keyed == 3);
     CHECK(lines_of(duplicates.examples) == Lines{3});
+    auto keyless = run_from("k", {entries[1], entries[3], entries[4]});
+    CHECK_FALSE(RecordSet(keyless).runs_hold_keyed());
+    CHECK(RecordSet(run).runs_hold_keyed());
+    auto none = duplicate_records(RecordSet(keyless));
+    CHECK(none.count == 0);
+    CHECK(none.keyed == 0);
 }
 
 TEST_CASE("comparisons give the same answers when the sets span several partition files") {
