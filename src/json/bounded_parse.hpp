@@ -71,13 +71,13 @@ struct Transcoder<conform::json::RunCopyingUtf8, conform::json::RunCopyingUtf8> 
     RAPIDJSON_FORCEINLINE static bool Transcode(conform::json::InPlaceText& is,
                                                 conform::json::InPlaceText& os) {
         char* const from = is.src_;
-        char* const end = from + (conform::json::end_of_plain_run(from + 1, is.end()) - from);
-        const auto length = static_cast<std::size_t>(end - from);
+        const auto length =
+            static_cast<std::size_t>(conform::json::end_of_plain_run(from + 1, is.end()) - from);
         if (os.dst_ != from) {  // an escape earlier in the string shortened it
             std::memmove(os.dst_, from, length);
         }
         os.dst_ += length;
-        is.src_ = end;
+        is.src_ += length;
         return true;
     }
 

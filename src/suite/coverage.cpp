@@ -61,13 +61,13 @@ void StreamTally::add_discovered(const protocol::Observation& discover) {
 }
 
 void StreamTally::add_read(const protocol::Catalog& catalog, const protocol::Observation& read) {
-    auto records = read.records.per_stream();
+    auto held = read.records.per_stream();
     for (std::size_t i = 0; i < catalog.streams.size(); ++i) {
         const auto& stream = catalog.streams[i];
         auto& count = m_read[stream.display_name()][stream.sync_mode];
         count.mode = stream.sync_mode;
         ++count.runs;
-        count.records += i < records.size() ? records[i].records : 0;
+        count.records += i < held.size() ? held[i].records : 0;
     }
 }
 

@@ -587,9 +587,9 @@ struct StreamEnds {
 StreamEnds stream_ends(const protocol::Observation& run, std::size_t streams) {
     StreamEnds ends{std::vector<std::uint64_t>(streams), std::vector<std::uint64_t>(streams),
                     std::vector<bool>(streams)};
-    auto records = run.records.per_stream();
-    for (std::size_t s = 0; s < std::min(streams, records.size()); ++s) {
-        ends.last_record[s] = records[s].last_line;
+    auto held = run.records.per_stream();
+    for (std::size_t s = 0; s < std::min(streams, held.size()); ++s) {
+        ends.last_record[s] = held[s].last_line;
     }
     for (std::size_t i = 0; i < run.checkpoints.size(); ++i) {
         const auto& checkpoint = run.checkpoints[i];
