@@ -322,6 +322,51 @@ TEST_CASE("schema::deep instances are refused, not a crash") {
     CHECK_FALSE(is_valid(nested, deep));
 }
 
+// A leaf that checks only the type is judged without a frame of its own; at the nesting limit it
+// must still be "nested too deeply" (inside the anyOf: the instance is refused), as a leaf with one
+// more keyword is. The limit falls on a leaf for one of three paddings (a level of the recursion
+// costs three evaluations).
+TEST_CASE("schema::a type-only leaf counts against the nesting limit like any other node") {
+    auto schema = [](int padding, std::string_view leaf) {
+        std::string text = R"({"definitions": {"n": {"anyOf": [)" + std::string(leaf) +
+                           R"(, {"type": "array", "items": {"$ref": "#/definitions/n"}}]}}, )";
+        std::string wrapped = R"({"$ref": "#/definitions/n"})";
+        for (int i = 0; i < padding; ++i) {
+            wrapped = R"({"allOf": [)" + wrapped + "]}";
+        }
+        return Schema::compile_text(text + R"("allOf": [)" + wrapped + "]}");
+    };
+    auto nested = [](int depth, std::string_view leaf) {
+        return std::string(depth, '[') + std::string(leaf) + std::string(depth, ']');
+    };
+    for (int padding = 0; padding < 3; ++padding) {
+        CAPTURE(padding);
+        Schema type_only = schema(padding, R"({"type": "integer"})");
+        Schema with_minimum = schema(padding, R"({"type": "integer", "minimum": 0})");
+        // The shallowest nesting the validator refuses, by bisection.
+        int valid = 1;
+        int refused = 6000;
+        while (refused - valid > 1) {
+            int middle = (valid + refused) / 2;
+            (is_valid(with_minimum, nested(middle, "1")) ? valid : refused) = middle;
+        }
+        CHECK_FALSE(is_valid(type_only, nested(refused, "1")));
+        for (int depth = valid - 1; depth <= refused + 1; ++depth) {
+            CAPTURE(depth);
+            for (std::string_view leaf : {"1", "\"x\""}) {
+                std::string instance = nested(depth, leaf);
+                CHECK(is_valid(type_only, instance) == is_valid(with_minimum, instance));
+                auto shortcut = violations_of(type_only, instance);
+                auto general = violations_of(with_minimum, instance);
+                REQUIRE(shortcut.size() == general.size());
+                for (std::size_t i = 0; i < shortcut.size(); ++i) {
+                    CHECK(shortcut[i].message == general[i].message);
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("schema::draft7 metaschema") {
     const Schema& meta = draft7_metaschema();
     CHECK(&meta == &draft7_metaschema());
