@@ -142,8 +142,8 @@ public:
     // Validates `instance` against node `id`, guarding the nesting depth.
     bool descend(NodeId id, const rapidjson::Value& instance) {
         const Node& target = m_data.nodes[id];
-        // Most leaves are such as {"type": "string"}: when the instance has the type, there is
-        // nothing to report and no frame of node() is needed (a leaf uses no stack to look at).
+        // Most leaves are {"type": ...} alone: when the instance has the type there is nothing to
+        // report, and neither a frame of node() nor a look at the stack is needed.
         if (target.checks == 0 && target.ref == k_no_node && !target.always_false &&
             m_depth < k_max_evaluation_depth && matches_types(target.types, instance)) {
             return true;
