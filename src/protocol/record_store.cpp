@@ -68,7 +68,7 @@ struct RecordStore::Shared {
         }
         auto& stream = streams[entry.stream];
         ++stream.records;
-        stream.keyed += entry.identity != entry.content ? 1 : 0;
+        stream.keyed += entry.keyed() ? 1 : 0;
         stream.last_line = std::max(stream.last_line, entry.line);
     }
 

@@ -25,13 +25,16 @@ struct RecordEntry {
     // The stream has a primary key but this record lacks a field of it (read.primary_key_present's
     // finding): it has no identity to compare across runs.
     bool key_missing = false;
+
+    // Whether the record has an identity of its own (a key), not its content's.
+    bool keyed() const { return identity != content; }
 };
 
 // What a record store holds of one catalog stream, counted as records are added, so that a
 // check needing no more than this does not read the store again.
 struct StreamRecords {
     std::uint64_t records = 0;
-    std::uint64_t keyed = 0;      // records with an identity of their own: identity != content
+    std::uint64_t keyed = 0;      // records with an identity of their own (RecordEntry::keyed)
     std::uint64_t last_line = 0;  // the line of its last record; 0 when none
 };
 

@@ -543,7 +543,7 @@ Partitions<Version> partition_versions(const RecordSet& records, std::size_t cou
                                        Versions which = Versions::identified) {
     Partitions<Version> partitions(count, records.scratch_folder());
     records.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
-        if (entry.key_missing || (which == Versions::keyed && entry.identity == entry.content)) {
+        if (entry.key_missing || (which == Versions::keyed && !entry.keyed())) {
             return;
         }
         const auto& content = content_by == CompareBy::projected ? entry.projected : entry.content;
