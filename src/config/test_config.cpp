@@ -172,6 +172,11 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
     if (document.HasMember("catalog")) {
         config.catalog_text = file_text(document["catalog"], Holds::data);
     }
+    if (document.HasMember("future_state")) {
+        config.future_state_origin =
+            resolve(config.base_dir, document["future_state"].GetString()).string();
+        config.future_state_text = file_text(document["future_state"], Holds::data);
+    }
     if (document.HasMember("extensions")) {
         config.extensions = string_list(document["extensions"]);
     }

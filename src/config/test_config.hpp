@@ -43,6 +43,10 @@ struct TestConfig {
     std::string config_text;  // may contain ${CONFORM_SCRATCH}
     std::optional<std::string> invalid_config_text;
     std::optional<std::string> catalog_text;
+    // The state `read-from-future-state` reads from (Airbyte's abnormal_state.json), instead of
+    // the connector's final state with its cursors moved ahead; and its file.
+    std::optional<std::string> future_state_text;
+    std::string future_state_origin;
     std::vector<std::string> extensions;
     std::map<std::string, std::vector<std::string>> volatile_fields;
     // Streams that emit every record again on each read by design (a heartbeat, a snapshot with

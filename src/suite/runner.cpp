@@ -660,7 +660,12 @@ struct AirbyteSource final : engine::ScenarioSource {
             if (step.catalog_probe != CatalogProbe::none) {
                 plan.catalog_text = invalid_catalog(step, plan);
             }
-            if (step.future_cursors && plan.base_run < base.runs.size()) {
+            if (step.future_cursors && config.future_state_text) {
+                plan.state_text = *config.future_state_text;
+                plan.checkpoint = std::nullopt;
+                plan.label =
+                    fmt::format("{} [the test config's future state]", to_string(step.run));
+            } else if (step.future_cursors && plan.base_run < base.runs.size()) {
                 if (auto moved = state_with_future_cursors(plan.state_text,
                                                            base.runs[plan.base_run], catalog)) {
                     plan.state_text = *moved;
@@ -668,7 +673,7 @@ struct AirbyteSource final : engine::ScenarioSource {
                 } else {
                     result.why_not = fmt::format(
                         "the state of step '{}' holds no cursor value of an incremental stream "
-                        "to move into the future",
+                        "to move into the future (a test config's \"future_state\" gives one)",
                         step.state_from);
                 }
             }
@@ -695,8 +700,8 @@ struct AirbyteSource final : engine::ScenarioSource {
                     base.plans = from->plans;
                 }
                 result.plans = expand_step(step, base, config.resume, result.why_not);
-                result.checkpoints_used = describe_checkpoints_used(result.plans, base);
                 apply_probes(step, base, result);
+                result.checkpoints_used = describe_checkpoints_used(result.plans, base);
             }
             for (const auto& plan : result.plans) {
                 result.runs.push_back(

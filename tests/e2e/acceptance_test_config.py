@@ -2,13 +2,15 @@
 """Airbyte's acceptance-test-config.yml (issue 21, docs/acceptance-test-config.md):
 
 1. the bundled reference connector runs green from fixtures/reference-connector/acceptance-test-config.yml
-   (--connector replaces its placeholder image), its expected records, invalid config and catalog
-   mapped (their checks pass, not skip), and only its two unsupported keys reported, once each;
+   (--connector replaces its placeholder image), its expected records, invalid config, catalog and
+   future state mapped (their checks pass, not skip; the future-state read is the file's), and
+   only its one unsupported key reported; the same file with a future state whose cursors are
+   not in the future fails state.future_state_no_records (the file is what the read got);
 2. a legacy-format file and a test config naming one with "acceptance_test_config" run too;
 3. each real acceptance-test-config*.yml under REFERENCE (Airbyte connectors' folders) loads (a
    dry run, no image started) and reports, with its line, every key conform cannot honour
-   (spec_path, backward_compatibility_tests_config, future_state, bypass_reason,
-   test_strictness_level) and no key it maps. REFERENCE is tests/data/airbyte: four real files
+   (spec_path, backward_compatibility_tests_config, bypass_reason, test_strictness_level) and no
+   key it maps. REFERENCE is tests/data/airbyte: four real files
    (source-faker, source-file current and legacy, source-pokeapi).
 
 usage: acceptance_test_config.py CONFORM CONNECTOR FIXTURES REFERENCE
@@ -24,9 +26,10 @@ import harness
 conform, connector, fixtures, reference = harness.absolute_arguments(4)
 failures = []
 WARNING = re.compile(r"^warning: (.+?):(\d+): (\S+): not honoured: ", re.M)
-UNHONOURED = ("spec_path", "backward_compatibility_tests_config", "future_state",
-              "bypass_reason", "test_strictness_level")
-MAPPED = ("config_path", "configured_catalog_path", "timeout_seconds", "connector_image")
+UNHONOURED = ("spec_path", "backward_compatibility_tests_config", "bypass_reason",
+              "test_strictness_level")
+MAPPED = ("config_path", "configured_catalog_path", "timeout_seconds", "connector_image",
+          "future_state", "future_state_path")
 
 
 def check(condition, what, output=""):
@@ -61,10 +64,41 @@ with harness.temporary_folder("acceptance-reference") as folder:
     check(status_of(report, "check-invalid", "cli.check_invalid_config") in ("passed", None) and
           any(s["id"] == "check-invalid" and s["status"] == "passed" for s in report["scenarios"]),
           "the failed-status config is the invalid config: check-invalid passed", output)
+    future = harness.scenario(report, "read-from-future-state") or {"checks": []}
+    future_check = next((c for c in future["checks"]
+                         if c["id"] == "state.future_state_no_records"), {})
+    check(future_check.get("status") == "passed" and
+          "future_state: " + os.path.join(fixtures, "abnormal_state.json") in
+          future_check.get("note", ""),
+          "future_state is mapped: state.future_state_no_records passed on the file's state",
+          output)
     keys = sorted(key for _, _, key in warnings_of(completed.stdout))
-    check(keys == ["acceptance_tests.incremental.tests[0].future_state",
-                   "acceptance_tests.spec.tests[0].spec_path"],
-          f"exactly the two unsupported keys are reported, once each ({keys})", output)
+    check(keys == ["acceptance_tests.spec.tests[0].spec_path"],
+          f"exactly the one unsupported key is reported, once ({keys})", output)
+
+# The future state conform reads from is the file's: one whose cursor lies in the past (the
+# connector's second checkpoint) makes the read deliver records, and the check fail.
+with harness.temporary_folder("acceptance-stale-future") as folder:
+    harness.write_file(folder, "stale_state.json", [
+        {"type": "STREAM", "stream": {"stream_descriptor": {"name": "events"},
+                                      "stream_state": {"cursor": "2024-01-01T00:20:00Z",
+                                                       "seq": 20}}}])
+    with open(bundled) as source:
+        text = source.read().replace('"abnormal_state.json"',
+                                     f'"{os.path.join(folder, "stale_state.json")}"')
+    for name in ("config.json", "invalid_config.json", "configured_catalog.json",
+                 "expected_records.jsonl"):
+        shutil.copyfile(os.path.join(fixtures, name), os.path.join(folder, name))
+    stale = harness.write_file(folder, "acceptance-test-config.yml", text)
+    report_path = os.path.join(folder, "report.json")
+    completed = harness.run([conform, "run", "--acceptance-test-config", stale, "--connector",
+                             connector, "--only", "read-from-future-state", "--report-json",
+                             report_path], timeout=300)
+    report = harness.load_report(report_path, completed)
+    check(completed.returncode == 1 and
+          status_of(report, "read-from-future-state", "state.future_state_no_records") ==
+          "failed", f"a future state in the past fails state.future_state_no_records "
+          f"(exit {completed.returncode})", completed.stdout + completed.stderr)
 
 # 2. The legacy format, and a test config that names an acceptance-test-config.yml.
 with harness.temporary_folder("acceptance-legacy") as folder:

@@ -152,9 +152,12 @@ void check_future_state(const Inputs& inputs, Verdict& verdict) {
             }
         }
     }
-    verdict.note(
-        "cursor values of the last checkpoint moved to the year 9999 (numbers a million "
-        "times larger)");
+    const auto& given = inputs.test_config();
+    verdict.note(given.future_state_text
+                     ? fmt::format("the state the test config gives (future_state: {})",
+                                   given.future_state_origin)
+                     : std::string("cursor values of the last checkpoint moved to the year 9999 "
+                                   "(numbers a million times larger)"));
 }
 
 // The first kept message of `type` in the step's run, as canonical JSON; a CATALOG's streams

@@ -121,6 +121,49 @@ tests:
     CHECK(mapping.warnings[0].find("legacy.yml:12: tests.full_refresh[0].config_path") == 0);
 }
 
+TEST_CASE("a future state file is mapped; what conform does not use of it is reported") {
+    auto mapping = config::map_acceptance_test_config(R"(connector_image: airbyte/source-x:dev
+acceptance_tests:
+  connection:
+    tests:
+      - config_path: secrets/config.json
+  incremental:
+    tests:
+      - config_path: secrets/config.json
+        future_state:
+          future_state_path: integration_tests/abnormal_state.json
+          missing_streams:
+            - name: users
+              bypass_reason: no cursor
+          bypass_reason: slow
+)",
+                                                      "cat.yml", "/c");
+    auto document = mapped(mapping);
+    CHECK(std::string(document["future_state"].GetString()) ==
+          "/c/integration_tests/abnormal_state.json");
+    CHECK(warns(mapping,
+                "cat.yml:11: acceptance_tests.incremental.tests[0].future_state.missing_streams: "
+                "not honoured"));
+    CHECK(warns(mapping,
+                "cat.yml:14: acceptance_tests.incremental.tests[0].future_state.bypass_reason: "
+                "not honoured: 'incremental.future_state' is bypassed (slow)"));
+    CHECK_FALSE(warns(mapping, "future_state_path"));
+    CHECK(mapping.warnings.size() == 2);
+
+    auto legacy = config::map_acceptance_test_config(R"(connector_image: airbyte/source-x:dev
+tests:
+  connection:
+    - config_path: "secrets/config.json"
+  incremental:
+    - config_path: "secrets/config.json"
+      future_state_path: "integration_tests/abnormal_state.json"
+)",
+                                                     "legacy.yml", "/l");
+    CHECK(std::string(mapped(legacy)["future_state"].GetString()) ==
+          "/l/integration_tests/abnormal_state.json");
+    CHECK(legacy.warnings.empty());
+}
+
 TEST_CASE("a wrongly typed value or a missing image is bad input with its line") {
     auto error_of = [](const char* text) {
         try {

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
+
 #include <unistd.h>
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -137,6 +139,27 @@ TEST_CASE("test config: comments are allowed and optional sections are read") {
     CHECK(config.observe == std::chrono::milliseconds(3000));
     REQUIRE(config.projections.count("users") == 1);
     CHECK(config.projections.at("users") == Projections{{"uid", "/id"}});
+}
+
+TEST_CASE("test config: a future state is read from its file, relative to the test config") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    dir.write("states/abnormal.json", R"([{"type":"STREAM"}])");
+    auto path = dir.write("conform.json", R"({"connector": {"command": ["x"]},
+  "config": "config.json", "future_state": "states/abnormal.json"})");
+    auto config = load_test_config(path);
+    auto expected = (fs::absolute(dir.path()) / "states/abnormal.json").string();
+    CHECK(config.future_state_text == R"([{"type":"STREAM"}])");
+    CHECK(config.future_state_origin == expected);
+    CHECK(std::find(config.files.begin(), config.files.end(), fs::path(expected)) !=
+          config.files.end());
+
+    dir.write("states/broken.json", "[{\"type\":\n");
+    auto broken = dir.write("broken.json", R"({"connector": {"command": ["x"]},
+  "config": "config.json", "future_state": "states/broken.json"})");
+    auto message = load_error(broken);
+    INFO(message);
+    CHECK(message.starts_with((fs::absolute(dir.path()) / "states/broken.json").string() + ":"));
 }
 
 TEST_CASE("test config: the inject command resolves like connector.command; merge and tail keys") {
