@@ -426,9 +426,12 @@ private:
         if (!check_format(limits.format, text, limits.format_options)) {
             ok = false;
             report("format", [&] {
+                auto problem = format_problem(limits.format, text, limits.format_options);
                 return fmt::format(
-                    "{} is not a valid {}{}", describe_value(instance), format_name(limits.format),
-                    limits.format_options.offset_optional ? " (offset optional)" : "");
+                    "{} is not a valid {}{}{}{}", describe_value(instance),
+                    format_name(limits.format),
+                    limits.format_options.offset_optional ? " (offset optional)" : "",
+                    problem.empty() ? "" : ": ", problem);
             });
         }
         return ok;

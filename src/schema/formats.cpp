@@ -44,6 +44,17 @@ std::string_view format_name(Format format) {
     return "";
 }
 
+std::string format_problem(Format format, std::string_view text, FormatOptions options) {
+    switch (format) {
+        case Format::date_time:
+            return date_time_problem(text, options);
+        case Format::time:
+            return time_problem(text, options);
+        default:
+            return {};
+    }
+}
+
 bool check_format(Format format, std::string_view text, FormatOptions options) {
     switch (format) {
         case Format::none:

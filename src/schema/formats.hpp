@@ -1,5 +1,6 @@
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace conform::schema {
@@ -34,6 +35,9 @@ std::string_view format_name(Format format);
 
 // Returns true when `text` is a valid `format` string. Format::none accepts everything.
 bool check_format(Format format, std::string_view text, FormatOptions options = {});
+// Why `text` failed check_format, for the formats that can say more than "not valid"; empty
+// otherwise. Called only for a value that failed.
+std::string format_problem(Format format, std::string_view text, FormatOptions options = {});
 
 // RFC 3339 full-date, plus Airbyte's optional " BC" era suffix.
 bool is_date(std::string_view text);
@@ -42,6 +46,11 @@ bool is_date(std::string_view text);
 bool is_time(std::string_view text, FormatOptions options = {});
 // RFC 3339 date-time with "T"/"t" separator, plus Airbyte's optional " BC" era suffix.
 bool is_date_time(std::string_view text, FormatOptions options = {});
+// Why `text` is not a `date-time` (a `time`) in the ways Airbyte connectors most often get wrong:
+// no offset, a space for the T, an offset without its colon, a day the calendar lacks. Empty when
+// none of these explains it.
+std::string date_time_problem(std::string_view text, FormatOptions options);
+std::string time_problem(std::string_view text, FormatOptions options);
 // RFC 5321 mailbox: dot-atom or quoted local part, and a host name or address literal.
 bool is_email(std::string_view text);
 // RFC 1123 host name: dot-separated LDH labels of 1..63 bytes, 253 bytes at most.

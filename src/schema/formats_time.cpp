@@ -1,5 +1,7 @@
 #include "schema/formats.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cstddef>
 
@@ -101,7 +103,68 @@ bool is_full_time(std::string_view text, FormatOptions options) {
     return true;
 }
 
+// Why a partial-time and offset is not a full-time, when its offset is why; empty otherwise.
+std::string offset_problem(std::string_view time, FormatOptions options, std::string_view kind) {
+    if (is_full_time(time, options)) {
+        return {};
+    }
+    if (!options.offset_optional && is_full_time(time, FormatOptions{true})) {
+        return fmt::format(
+            "no time-zone offset: RFC 3339 wants Z or ±hh:mm "
+            "(only airbyte_type {}_without_timezone allows none)",
+            kind);
+    }
+    constexpr std::size_t k_offset_without_colon = 5;  // +hhmm
+    if (time.size() > k_offset_without_colon) {
+        auto offset = time.substr(time.size() - k_offset_without_colon);
+        std::string with_colon(time.substr(0, time.size() - 2));
+        with_colon += ':';
+        with_colon += offset.substr(3);
+        if ((offset[0] == '+' || offset[0] == '-') && is_full_time(with_colon, options)) {
+            return fmt::format("the offset {} lacks its colon ({})", offset,
+                               with_colon.substr(with_colon.size() - 6));
+        }
+    }
+    return {};
+}
+
 }  // namespace
+
+std::string time_problem(std::string_view text, FormatOptions options) {
+    return offset_problem(text, options, "time");
+}
+
+std::string date_time_problem(std::string_view text, FormatOptions options) {
+    text = without_era_suffix(text);
+    if (text.size() < k_date_length || text[4] != '-' || text[7] != '-' ||
+        two_digits(text, 0) < 0 || two_digits(text, 2) < 0 || two_digits(text, 5) < 0 ||
+        two_digits(text, 8) < 0) {
+        return {};
+    }
+    int year = two_digits(text, 0) * 100 + two_digits(text, 2);
+    int month = two_digits(text, 5);
+    int day = two_digits(text, 8);
+    if (month < 1 || month > 12) {
+        return fmt::format("there is no month {:02}", month);
+    }
+    if (day < 1 || day > days_in_month(year, month)) {
+        return fmt::format("{} has no day {:02}", text.substr(0, 7), day);
+    }
+    if (text.size() == k_date_length) {
+        return "a date without a time";
+    }
+    auto time = text.substr(k_date_length + 1);
+    char separator = text[k_date_length];
+    auto time_wrong = offset_problem(time, options, "timestamp");
+    if (separator == 'T' || separator == 't') {
+        return time_wrong;
+    }
+    if (separator != ' ' || (time_wrong.empty() && !is_full_time(time, options))) {
+        return {};
+    }
+    constexpr std::string_view k_space = "a space between date and time, where RFC 3339 wants a T";
+    return time_wrong.empty() ? std::string(k_space) : fmt::format("{}; {}", k_space, time_wrong);
+}
 
 bool is_date(std::string_view text) {
     text = without_era_suffix(text);

@@ -95,6 +95,46 @@ TEST_CASE("formats::uri, json-pointer, regex") {
     CHECK_FALSE(is_regex("(unclosed"));
 }
 
+TEST_CASE("formats::why a timestamp is not one, where connectors usually get it wrong") {
+    FormatOptions required;
+    FormatOptions optional{true};
+    auto why = [](std::string_view text, FormatOptions options) {
+        CHECK_FALSE(is_date_time(text, options));
+        return date_time_problem(text, options);
+    };
+    CHECK(why("2001-02-03T11:53:10.771720", required) ==
+          "no time-zone offset: RFC 3339 wants Z or ±hh:mm (only airbyte_type "
+          "timestamp_without_timezone allows none)");
+    CHECK(why("2022-01-23T01:23:45 BC", required).starts_with("no time-zone offset"));
+    CHECK(why("2021-02-30T00:00:00Z", required) == "2021-02 has no day 30");
+    CHECK(why("2023-02-29T00:00:00Z", required) == "2023-02 has no day 29");
+    CHECK(why("2021-13-01T00:00:00Z", required) == "there is no month 13");
+    CHECK(why("2021-00-01T00:00:00Z", required) == "there is no month 00");
+    CHECK(why("2021-01-01 12:00:00+00:00", required) ==
+          "a space between date and time, where RFC 3339 wants a T");
+    CHECK(why("2021-01-01 12:00:00", required) ==
+          "a space between date and time, where RFC 3339 wants a T; no time-zone offset: RFC "
+          "3339 wants Z or ±hh:mm (only airbyte_type timestamp_without_timezone allows none)");
+    CHECK(why("2021-01-01 12:00:00", optional) ==
+          "a space between date and time, where RFC 3339 wants a T");
+    CHECK(why("2021-01-01T12:00:00+0000", required) == "the offset +0000 lacks its colon (+00:00)");
+    CHECK(why("2021-01-01T12:00:00.5-0530", optional) ==
+          "the offset -0530 lacks its colon (-05:30)");
+    CHECK(why("2021-01-01", required) == "a date without a time");
+    // Nothing specific to say: the message stays the plain one.
+    CHECK(why("yesterday", required).empty());
+    CHECK(why("2021-1-01T00:00:00Z", required).empty());
+    CHECK(why("2021-01-01T25:00:00Z", required).empty());
+    CHECK(why("2021-01-01X12:00:00Z", required).empty());
+    CHECK(why("2021-01-01T12:00:00+25:00", required).empty());
+
+    CHECK(time_problem("12:00:00", required) ==
+          "no time-zone offset: RFC 3339 wants Z or ±hh:mm (only airbyte_type "
+          "time_without_timezone allows none)");
+    CHECK(time_problem("12:00:00+0530", required) == "the offset +0530 lacks its colon (+05:30)");
+    CHECK(time_problem("noon", required).empty());
+}
+
 TEST_CASE("formats::as schema keywords") {
     SUBCASE("formats apply to strings only, unknown formats are annotations") {
         Schema date_time = Schema::compile_text(R"({"format": "date-time"})");
@@ -110,7 +150,8 @@ TEST_CASE("formats::as schema keywords") {
         CHECK_FALSE(is_valid(local, R"("2022-01-23 01:23:45")"));
         auto violations = violations_of(local, R"("2022-01-23")");
         REQUIRE(violations.size() == 1);
-        CHECK(violations[0].message == "\"2022-01-23\" is not a valid date-time (offset optional)");
+        CHECK(violations[0].message ==
+              "\"2022-01-23\" is not a valid date-time (offset optional): a date without a time");
 
         Schema with_zone = Schema::compile_text(R"({"type": "string", "format": "date-time",
             "airbyte_type": "timestamp_with_timezone"})");
