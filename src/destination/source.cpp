@@ -610,7 +610,8 @@ struct DestinationSource final : engine::ScenarioSource {
         for (std::size_t i = 0; i < catalog.streams().size(); ++i) {
             const auto& stream = catalog.streams()[i];
             std::string mode(to_string(stream.mode));
-            report::StreamCoverage entry{stream.airbyte.display_name(), false, true, {mode}, {}};
+            report::StreamCoverage entry{
+                stream.airbyte.display_name(), false, true, {mode}, {}, {}};
             if (i < written.size() && written[i].runs > 0) {
                 entry.modes.push_back({mode, written[i].runs, written[i].records});
             }

@@ -1,6 +1,8 @@
 #include "report/console.hpp"
 
 #include "report/certification.hpp"
+#include "report/files.hpp"
+#include "util/text.hpp"
 
 #include <unistd.h>
 
@@ -158,10 +160,28 @@ public:
             print("coverage: streams {}; clauses {}\n",
                   printable(streams_summary(report.coverage->streams)),
                   clause_counts(report.coverage->clauses));
+            print_catalog_differences(report.coverage->streams);
         }
     }
 
 private:
+    // One line per stream whose configured catalog contradicts discover, the first few of them.
+    void print_catalog_differences(const StreamsCoverage& streams) {
+        constexpr std::size_t k_streams_shown = 20;
+        std::size_t differing = 0;
+        for (const auto& stream : streams.streams) {
+            if (stream.catalog_differences.empty() || ++differing > k_streams_shown) {
+                continue;
+            }
+            print("catalog: '{}': {}\n", printable(excerpt(stream.stream, k_report_name_bytes)),
+                  printable(fmt::format("{}", fmt::join(stream.catalog_differences, "; "))));
+        }
+        if (differing > k_streams_shown) {
+            print("catalog: and {} more streams (the JSON report lists them)\n",
+                  differing - k_streams_shown);
+        }
+    }
+
     // A skip of an extension the connector does not claim: one line at the end says it for all.
     bool folded(const ScenarioResult& scenario, const CheckResult& check) const {
         return !unclaimed_extension_of(scenario, check, m_claimed).empty();

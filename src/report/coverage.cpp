@@ -90,6 +90,9 @@ StreamCoverage merged_stream(StreamCoverage into, const StreamCoverage& other) {
     for (const auto& mode : other.modes) {
         add_mode(into.modes, mode);
     }
+    for (const auto& difference : other.catalog_differences) {
+        add_once(into.catalog_differences, difference);
+    }
     std::sort(into.modes.begin(), into.modes.end(),
               [](const SyncModeCount& a, const SyncModeCount& b) { return a.mode < b.mode; });
     return into;

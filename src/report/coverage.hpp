@@ -24,6 +24,10 @@ struct StreamCoverage {
     bool configured = false;  // in the catalog conform reads (or writes) with
     std::vector<std::string> configured_modes;
     std::vector<SyncModeCount> modes;  // what the run's reads did with it
+    // Where the configured catalog contradicts what discover says of the stream (no primary key
+    // where the source declares one, another cursor than the source's own): an old catalog file,
+    // most often, and checks that judge by key or cursor judge by the catalog's.
+    std::vector<std::string> catalog_differences;
 
     std::uint64_t records() const;
 };

@@ -240,6 +240,9 @@ void write_stream(Writer& writer, const StreamCoverage& stream) {
         writer.EndObject();
     }
     writer.EndArray();
+    if (!stream.catalog_differences.empty()) {
+        write_strings(writer, "catalog_differences", stream.catalog_differences);
+    }
     writer.EndObject();
 }
 

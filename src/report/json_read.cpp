@@ -264,6 +264,7 @@ StreamCoverage read_stream(const Fields& fields) {
         auto mode = fields.item(value, "modes", index++);
         stream.modes.push_back({mode.text("mode"), count(mode, "runs"), count(mode, "records")});
     }
+    stream.catalog_differences = fields.texts("catalog_differences");
     return stream;
 }
 

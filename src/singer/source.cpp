@@ -748,7 +748,7 @@ struct SingerSource final : engine::ScenarioSource {
             bool configured =
                 std::find(streams.begin(), streams.end(), stream.tap_stream_id) != streams.end();
             std::string mode = stream.incremental() ? "INCREMENTAL" : "FULL_TABLE";
-            report::StreamCoverage entry{stream.tap_stream_id, true, configured, {}, {}};
+            report::StreamCoverage entry{stream.tap_stream_id, true, configured, {}, {}, {}};
             if (configured) {
                 entry.configured_modes.push_back(mode);
             }

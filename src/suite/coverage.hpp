@@ -22,7 +22,15 @@ public:
     report::StreamsCoverage coverage(const protocol::Catalog& configured) const;
 
 private:
+    // What discover says of a stream that a configured catalog may contradict.
+    struct Discovered {
+        std::vector<protocol::FieldPath> primary_key;  // source_defined_primary_key
+        protocol::FieldPath source_cursor;  // default_cursor_field, when source_defined_cursor
+    };
+    std::vector<std::string> differences(const protocol::CatalogStream& configured) const;
+
     bool m_discovered = false;
+    std::map<std::string, Discovered> m_declared;
     std::vector<std::string> m_available;
     std::map<std::string, std::map<std::string, report::SyncModeCount>> m_read;
 };

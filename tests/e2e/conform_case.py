@@ -79,7 +79,7 @@ def main():
         problems.append(f"containers left behind: {left}")
     problems += harness.skipped_problems(report, args.expect_skipped)
     if args.expect_coverage:
-        problems += harness.coverage_problems(report, args.expect_coverage)
+        problems += harness.coverage_problems(report, args.expect_coverage, completed.stdout)
     harness.fail_with_output(problems, completed)
     harness.print_not_passing(seen, "caught")
     print(f"ok: {args.fault or 'no fault'} -> {sorted(expected) or 'all checks pass'}")

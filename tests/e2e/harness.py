@@ -346,12 +346,14 @@ def write_test_config(folder, fixtures, connector=None, fault="", image=None, ru
     return write_file(folder, "conform.json", config, indent=2)
 
 
-def coverage_problems(report, expectations):
+def coverage_problems(report, expectations, stdout=None):
     """What the report's coverage (docs/coverage.md) gets wrong of `expectations`, a list of
     comma-separated items: clause:ID=STATE (judged, skipped, not-selected, no-check),
     stream:NAME=data|no-data|configured|not-configured|available|unavailable, mode:NAME=MODE (the
-    stream was read with MODE), streams=not-applicable|available-unknown. Also: a clause without
-    checks is no-check, and a skipped clause names why."""
+    stream was read with MODE), streams=not-applicable|available-unknown,
+    catalog:NAME=differs|agrees (its configured catalog contradicts discover, and the console,
+    when `stdout` is given, says so on a `catalog: 'NAME':` line; or not). Also: a clause
+    without checks is no-check, and a skipped clause names why."""
     coverage = report.get("coverage")
     if coverage is None:
         return ["the report has no coverage"]
@@ -379,6 +381,12 @@ def coverage_problems(report, expectations):
             stream = streams.get(name)
             if stream is None or not stream_tests[wanted](stream):
                 problems.append(f"stream {name} is not {wanted}: {stream}")
+        elif kind == "catalog":
+            differences = streams.get(name, {}).get("catalog_differences", [])
+            said = stdout is None or (f"catalog: '{name}': " in stdout) == bool(differences)
+            if (wanted == "differs") != bool(differences) or not said:
+                problems.append(f"stream {name}'s catalog is not said to {wanted[:-1]} with "
+                                f"discover: {differences}")
         elif kind == "mode":
             modes = [m["mode"] for m in streams.get(name, {}).get("modes", []) if m["runs"] > 0]
             if wanted not in modes:

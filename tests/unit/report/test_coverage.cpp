@@ -59,9 +59,14 @@ Coverage sample_coverage() {
     Coverage coverage;
     coverage.clauses = clause_coverage(k_airbyte_source, known_checks(), scenarios_run());
     coverage.streams.streams = {
-        {"users", true, true, {"incremental"}, {{"incremental", 3, 12}}},
-        {"empty", true, true, {"full_refresh"}, {{"full_refresh", 2, 0}}},
-        {"unused", true, false, {}, {}},
+        {"users",
+         true,
+         true,
+         {"incremental"},
+         {{"incremental", 3, 12}},
+         {"the configured catalog names no primary key; discover declares /id"}},
+        {"empty", true, true, {"full_refresh"}, {{"full_refresh", 2, 0}}, {}},
+        {"unused", true, false, {}, {}, {}},
     };
     return coverage;
 }
@@ -130,6 +135,7 @@ TEST_CASE("coverage: the JSON report carries it, valid, and reads back") {
     auto json = to_json_report(report);
     CHECK(report_schema_violations(json) == "");
     CHECK(json.find("\"state\": \"skipped\"") != std::string::npos);
+    CHECK(json.find("\"catalog_differences\": [") != std::string::npos);
 
     auto path = std::filesystem::temp_directory_path() /
                 ("conform-test-coverage-" + std::to_string(getpid()) + ".json");
@@ -147,8 +153,8 @@ TEST_CASE("coverage: merged shards are the union of their coverages") {
     resumed.checks = {result_of("state.resume_no_loss", {"X-STATE-2"}, Status::failed),
                       result_of("cli.spec", {"AP-CLI-1"}, Status::skipped, "spec did not run")};
     two.clauses = clause_coverage(k_airbyte_source, known_checks(), {resumed});
-    two.streams.streams = {{"empty", true, true, {"full_refresh"}, {{"full_refresh", 1, 4}}},
-                           {"other", true, false, {}, {}}};
+    two.streams.streams = {{"empty", true, true, {"full_refresh"}, {{"full_refresh", 1, 4}}, {}},
+                           {"other", true, false, {}, {}, {}}};
 
     auto merged = merged_coverage(one, two);
     // Judged in one shard: judged in the whole run, whatever the other skipped.
@@ -159,6 +165,10 @@ TEST_CASE("coverage: merged shards are the union of their coverages") {
     // Last shard wins would say "empty" had 4 records, and lose "users".
     CHECK(streams_summary(merged.streams) ==
           "4 available, 2 configured, 2 with data (full_refresh, incremental)");
+    // What one shard's discover found of a stream the other's catalog holds stays said.
+    CHECK(merged.streams.streams[0].catalog_differences ==
+          std::vector<std::string>{
+              "the configured catalog names no primary key; discover declares /id"});
     REQUIRE(merged.streams.streams[1].modes.size() == 1);
     CHECK(merged.streams.streams[1].modes[0].runs == 3);
     CHECK(merged.streams.streams[1].records() == 4);
