@@ -792,6 +792,7 @@ report::RunReport run_version(const char* role, const config::TestConfig& config
         suite::run_suites(config, scenarios, checks::airbyte_checks(), options, {}, *console);
     report.started_at = now_iso8601();
     report.conform_version = CONFORM_VERSION;
+    add_clause_coverage(report);
     console->run_finished(report);
     return report;
 }

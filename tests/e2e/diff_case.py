@@ -196,7 +196,12 @@ def main():
             print(result.stdout, result.stderr, sep="\n")
             print(f"FAIL: no JSON report (exit {result.returncode})")
             return 1
-        diff = harness.load_json(report_path)["diff"]
+        whole = harness.load_json(report_path)
+        diff = whole["diff"]
+        # The target's report says what its run judged (a diff once left its clauses out).
+        clauses = whole.get("coverage", {}).get("clauses", [])
+        if not any(clause["state"] == "judged" for clause in clauses):
+            problems.append("the report's coverage says no clause was judged")
         breaking = {c["rule"] for c in diff["changes"] if c["breaking"] and "accepted" not in c}
         harmless = {c["rule"] for c in diff["changes"] if not c["breaking"]}
         expected_breaking = rule_set(args.expect_breaking)
