@@ -211,7 +211,7 @@ std::string diff_headline(const RunReport& report) {
         badge(overall_status(report)));
 }
 
-// One row per scenario, one square per check, coloured by status; each links to its check.
+// One row per stream: whether it is available and configured, and what the reads did with it.
 std::string stream_rows_html(const StreamsCoverage& streams) {
     std::string html =
         "<table><tr><th>Stream</th><th>Available</th><th>Configured</th><th>Read</th>"
@@ -237,6 +237,28 @@ std::string stream_rows_html(const StreamsCoverage& streams) {
     return html + "</table>";
 }
 
+// One item per stream whose configured catalog contradicts discover (docs/coverage.md).
+std::string catalog_differences_html(const StreamsCoverage& streams) {
+    std::string items;
+    std::size_t differing = 0;
+    for (const auto& stream : streams.streams) {
+        if (stream.catalog_differences.empty() || ++differing > k_coverage_streams_shown) {
+            continue;
+        }
+        items += fmt::format(
+            "<li><code>{}</code>: {}</li>",
+            markup_escaped(excerpt(stream.stream, k_report_name_bytes)),
+            markup_escaped(fmt::format("{}", fmt::join(stream.catalog_differences, "; "))));
+    }
+    if (differing > k_coverage_streams_shown) {
+        items += fmt::format("<li>…and {} more streams (the JSON report lists them all)</li>",
+                             differing - k_coverage_streams_shown);
+    }
+    return items.empty()
+               ? items
+               : "<p><b>Configured catalog against discover:</b></p><ul>" + items + "</ul>";
+}
+
 // What the run tested (docs/coverage.md): streams, then every clause of the protocol with what
 // became of it.
 std::string coverage_section(const RunReport& report) {
@@ -248,6 +270,7 @@ std::string coverage_section(const RunReport& report) {
                                    markup_escaped(streams_summary(coverage.streams)));
     if (coverage.streams.applicable && !coverage.streams.streams.empty()) {
         html += stream_rows_html(coverage.streams);
+        html += catalog_differences_html(coverage.streams);
     }
     html += fmt::format(
         "<p><b>Clauses:</b> {}</p><table><tr><th>Clause</th><th>State</th>"

@@ -317,6 +317,25 @@ std::string stream_rows_markdown(const StreamsCoverage& streams) {
     return text;
 }
 
+// One line per stream whose configured catalog contradicts discover (docs/coverage.md).
+std::string catalog_differences_markdown(const StreamsCoverage& streams) {
+    std::string text;
+    std::size_t differing = 0;
+    for (const auto& stream : streams.streams) {
+        if (stream.catalog_differences.empty() || ++differing > k_coverage_streams_shown) {
+            continue;
+        }
+        text += fmt::format(
+            "- `{}`: {}\n", inline_text(excerpt(stream.stream, k_report_name_bytes)),
+            inline_text(fmt::format("{}", fmt::join(stream.catalog_differences, "; "))));
+    }
+    if (differing > k_coverage_streams_shown) {
+        text += fmt::format("- …and {} more streams; the JSON report lists them all.\n",
+                            differing - k_coverage_streams_shown);
+    }
+    return text.empty() ? text : "\n**Configured catalog against discover:**\n\n" + text;
+}
+
 // What the run tested: the streams and what became of each clause not judged.
 std::string coverage_markdown(const RunReport& report) {
     if (!report.coverage) {
@@ -327,6 +346,7 @@ std::string coverage_markdown(const RunReport& report) {
                                    inline_text(streams_summary(coverage.streams)));
     if (coverage.streams.applicable && !coverage.streams.streams.empty()) {
         text += stream_rows_markdown(coverage.streams);
+        text += catalog_differences_markdown(coverage.streams);
     }
     text += fmt::format("\n**Clauses:** {}\n", clause_counts(coverage.clauses));
     std::string rows;

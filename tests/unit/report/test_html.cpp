@@ -111,3 +111,21 @@ TEST_CASE("html report: differences from the control, breaking first, each rule 
     CHECK(html.find("state compatibility not checked") != std::string::npos);
     CHECK(to_html_report(failing_report()).find("Differences from") == std::string::npos);
 }
+
+TEST_CASE("html report: the streams whose configured catalog contradicts discover") {
+    auto report = failing_report();
+    Coverage coverage;
+    coverage.streams.streams = {{"<users>",
+                                 true,
+                                 true,
+                                 {"full_refresh"},
+                                 {},
+                                 {"discover says the source's own cursor "
+                                  "is /updated_at"}},
+                                {"events", true, true, {"incremental"}, {}, {}}};
+    report.coverage = coverage;
+    auto html = to_html_report(report);
+    CHECK(html.find("<p><b>Configured catalog against discover:</b></p><ul><li><code>&lt;users"
+                    "&gt;</code>: discover says the source&#39;s own cursor is /updated_at</li>"
+                    "</ul>") != std::string::npos);
+}

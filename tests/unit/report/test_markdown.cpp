@@ -106,3 +106,24 @@ TEST_CASE("markdown summary: breaking differences listed, harmless and accepted 
     CHECK(text.find("`records.changed` events: 3 records changed (accepted: reviewed)", folded) !=
           std::string::npos);
 }
+
+TEST_CASE("markdown summary: the streams whose configured catalog contradicts discover") {
+    auto report = report_with(Status::passed);
+    Coverage coverage;
+    coverage.streams.streams = {{"users",
+                                 true,
+                                 true,
+                                 {"full_refresh"},
+                                 {},
+                                 {"the configured catalog names no primary "
+                                  "key; discover declares /id"}},
+                                {"events", true, true, {"incremental"}, {}, {}}};
+    report.coverage = coverage;
+    auto text = to_markdown_summary(report);
+    CHECK(text.find("**Configured catalog against discover:**\n\n- `users`: the configured "
+                    "catalog names no primary key; discover declares /id\n") != std::string::npos);
+    CHECK(text.find("- `events`") == std::string::npos);
+    coverage.streams.streams[0].catalog_differences.clear();
+    report.coverage = coverage;
+    CHECK(to_markdown_summary(report).find("against discover") == std::string::npos);
+}
