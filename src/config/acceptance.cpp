@@ -112,9 +112,6 @@ const std::map<std::string, std::vector<std::string>, std::less<>>& section_keys
 // Why conform does not honour a key it knows, by key.
 const std::map<std::string, std::string, std::less<>>& unhonoured_reasons() {
     static const std::map<std::string, std::string, std::less<>> k_reasons{
-        {"spec_path",
-         "conform judges the spec the connector emits (spec.*), it does not compare it with a "
-         "file"},
         {"backward_compatibility_tests_config",
          "backward compatibility is `conform diff` against the previous version "
          "(docs/regression.md)"},
@@ -156,7 +153,11 @@ public:
         if (m_future_state) {
             set_path("future_state", *m_future_state);
         }
+        if (m_expected_spec) {
+            set_path("expected_spec", *m_expected_spec);
+        }
         finish_expected_records();
+        finish_empty_streams();
         finish_volatile_fields();
         finish_timeouts();
         return {json::to_json(m_out), std::move(m_warnings)};
@@ -230,9 +231,11 @@ private:
         } else if (key == "ignored_fields") {
             ignored_fields(value);
         } else if (key == "empty_streams") {
-            empty_streams(value, pointer);
+            empty_streams(value);
         } else if (key == "future_state") {
             future_state(value, pointer);
+        } else if (key == "spec_path") {
+            spec_path(value, pointer);
         } else if (key == "future_state_path") {
             keep_one(m_future_state, text_of(value), pointer, "future state");
         } else {
@@ -253,6 +256,21 @@ private:
         } else {
             keep_one(m_config, text_of(value), pointer, "config");
         }
+    }
+
+    // Airbyte's test_match_expected compares only when the file exists (its default,
+    // secrets/spec.json, seldom does); so does conform.
+    void spec_path(const rapidjson::Value& value, const std::string& pointer) {
+        auto path = text_of(value);
+        auto resolved = resolve_under(m_base, path);
+        if (!std::filesystem::exists(resolved)) {
+            warn(pointer, fmt::format("{} does not exist: Airbyte's test_match_expected then "
+                                      "compares nothing, nor does conform (spec.matches_expected "
+                                      "is skipped)",
+                                      resolved.string()));
+            return;
+        }
+        keep_one(m_expected_spec, path, pointer, "expected spec");
     }
 
     void catalog_path(const rapidjson::Value& value, const std::string& pointer) {
@@ -315,11 +333,18 @@ private:
         }
     }
 
-    void empty_streams(const rapidjson::Value& value, const std::string& pointer) {
-        if (value.IsArray() && !value.Empty()) {
-            warn(pointer,
-                 "conform has no list of streams allowed to be empty; a stream without records "
-                 "is judged as any other");
+    // [{name, bypass_reason}] (the legacy format: [name]): streams allowed to emit no record.
+    void empty_streams(const rapidjson::Value& value) {
+        if (!value.IsArray()) {
+            return;
+        }
+        for (const auto& stream : value.GetArray()) {
+            const auto* name = stream.IsObject() ? member(stream, "name") : &stream;
+            auto text = name != nullptr ? text_of(*name) : "";
+            if (!text.empty() && std::find(m_empty_streams.begin(), m_empty_streams.end(), text) ==
+                                     m_empty_streams.end()) {
+                m_empty_streams.push_back(text);
+            }
         }
     }
 
@@ -353,6 +378,17 @@ private:
         expected.AddMember("mode", rapidjson::StringRef(m_expected_exact ? "exact" : "subset"),
                            allocator());
         m_out.AddMember("expected_records", expected, allocator());
+    }
+
+    void finish_empty_streams() {
+        if (m_empty_streams.empty()) {
+            return;
+        }
+        rapidjson::Value list(rapidjson::kArrayType);
+        for (const auto& name : m_empty_streams) {
+            list.PushBack(rapidjson::Value(name.c_str(), allocator()), allocator());
+        }
+        m_out.AddMember("empty_streams", list, allocator());
     }
 
     void finish_volatile_fields() {
@@ -422,8 +458,10 @@ private:
     std::optional<std::string> m_invalid_config;
     std::optional<std::string> m_catalog;
     std::optional<std::string> m_future_state;
+    std::optional<std::string> m_expected_spec;
     std::optional<std::string> m_expected_path;
     bool m_expected_exact = false;
+    std::vector<std::string> m_empty_streams;
     std::map<std::string, std::vector<std::string>> m_volatile;
     std::map<std::string, double> m_timeouts;
 };

@@ -11,6 +11,7 @@
 #include "config/acceptance.hpp"
 #include "json/merge_patch.hpp"
 #include "json/parse.hpp"
+#include "json/pointer.hpp"
 #include "json/write.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
@@ -18,6 +19,7 @@
 #include "util/error.hpp"
 #include "util/files.hpp"
 #include "util/text.hpp"
+#include "yaml/yaml.hpp"
 
 namespace conform::config {
 
@@ -160,6 +162,41 @@ ResumeSampling resume_sampling(const rapidjson::Value& resume) {
     return sampling;
 }
 
+// A low-code manifest carries its spec as {"spec": {"connection_specification": ...}}.
+bool is_manifest(const std::filesystem::path& path) {
+    auto name = path.filename().string();
+    return name == "manifest.yaml" || name == "manifest.yml";
+}
+
+TestConfig::ExpectedSpec read_expected_spec(const std::filesystem::path& path,
+                                            const std::string& as_named) {
+    auto origin = path.string();
+    auto text = read_text_file(path);
+    auto document = json::parse_json_text(
+        yaml::is_yaml_path(origin) ? yaml::to_json_text(text, origin) : text, origin);
+    if (is_manifest(path)) {
+        const auto* spec = document.IsObject() ? json::find_value(document, "/spec") : nullptr;
+        const auto* connection = spec != nullptr && spec->IsObject()
+                                     ? json::find_value(*spec, "/connection_specification")
+                                     : nullptr;
+        if (connection == nullptr) {
+            throw_input_error(fmt::format(
+                "{}: a low-code manifest without spec.connection_specification: nothing to "
+                "compare the connector's spec with",
+                origin));
+        }
+        return {fmt::format("{{\"connectionSpecification\":{}}}", json::to_json(*connection)),
+                origin, true, as_named};
+    }
+    if (!document.IsObject() || !document.HasMember("connectionSpecification")) {
+        throw_input_error(fmt::format(
+            "{}: expected a connector specification, an object with \"connectionSpecification\" "
+            "(what `spec` emits as its SPEC message's \"spec\")",
+            origin));
+    }
+    return {json::to_json(document), origin, false, as_named};
+}
+
 void read_optional_sections(const rapidjson::Value& document, TestConfig& config) {
     auto file_text = [&config](const rapidjson::Value& value, Holds holds = Holds::secrets) {
         auto path = resolve(config.base_dir, value.GetString());
@@ -177,6 +214,12 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
             resolve(config.base_dir, document["future_state"].GetString()).string();
         config.future_state_text = file_text(document["future_state"], Holds::data);
     }
+    if (document.HasMember("expected_spec")) {
+        std::string as_named = document["expected_spec"].GetString();
+        auto path = resolve(config.base_dir, as_named);
+        config.files.push_back(path);
+        config.expected_spec = read_expected_spec(path, as_named);
+    }
     if (document.HasMember("extensions")) {
         config.extensions = string_list(document["extensions"]);
     }
@@ -184,6 +227,9 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
         for (const auto& stream : document["volatile_fields"].GetObject()) {
             config.volatile_fields[stream.name.GetString()] = string_list(stream.value);
         }
+    }
+    if (document.HasMember("empty_streams")) {
+        config.empty_streams = string_list(document["empty_streams"]);
     }
     if (document.HasMember("reemitting_streams")) {
         config.reemitting_streams = string_list(document["reemitting_streams"]);

@@ -47,7 +47,19 @@ struct TestConfig {
     // the connector's final state with its cursors moved ahead; and its file.
     std::optional<std::string> future_state_text;
     std::string future_state_origin;
+    // The spec `spec` must emit (Airbyte's spec_path): the file's content as JSON (a YAML file
+    // read as JSON), and the file. Of a low-code manifest only the connection specification is
+    // kept, and only it is compared.
+    struct ExpectedSpec {
+        std::string json;
+        std::string origin;
+        bool connection_only = false;
+        std::string as_named;  // the path as the test config names it, for reports
+    };
+    std::optional<ExpectedSpec> expected_spec;
     std::vector<std::string> extensions;
+    // Configured streams allowed to emit no record in a read (Airbyte's empty_streams).
+    std::vector<std::string> empty_streams;
     std::map<std::string, std::vector<std::string>> volatile_fields;
     // Streams that emit every record again on each read by design (a heartbeat, a snapshot with
     // a fresh cursor): their re-emissions after a resume are not findings (X-STATE-3).

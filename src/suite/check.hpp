@@ -91,6 +91,8 @@ public:
     const StepResult* base_of(const StepResult& step,
                               engine::Reference reference = engine::Reference::state) const;
 
+    // A recorded transcript (`conform validate`) comes without one.
+    bool has_test_config() const { return m_run.test_config != nullptr; }
     const config::TestConfig& test_config() const { return *m_run.test_config; }
     const protocol::Catalog& catalog() const { return *m_run.catalog; }
     const protocol::Secrets& secrets() const { return *m_run.secrets; }

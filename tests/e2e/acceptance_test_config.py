@@ -2,20 +2,22 @@
 """Airbyte's acceptance-test-config.yml (issue 21, docs/acceptance-test-config.md):
 
 1. the bundled reference connector runs green from fixtures/reference-connector/acceptance-test-config.yml
-   (--connector replaces its placeholder image), its expected records, invalid config, catalog and
-   future state mapped (their checks pass, not skip; the future-state read is the file's), and
-   only its one unsupported key reported; the same file with a future state whose cursors are
-   not in the future fails state.future_state_no_records (the file is what the read got);
+   (--connector replaces its placeholder image), its expected spec, expected records, invalid
+   config, catalog and future state mapped (their checks pass, not skip; the future-state read is
+   the file's), and no key reported; the same file with a future state whose cursors are not in
+   the future fails state.future_state_no_records (the file is what the read got), and with a
+   spec file one default off fails spec.matches_expected;
 2. a legacy-format file and a test config naming one with "acceptance_test_config" run too;
 3. each real acceptance-test-config*.yml under REFERENCE (Airbyte connectors' folders) loads (a
    dry run, no image started) and reports, with its line, every key conform cannot honour
-   (spec_path, backward_compatibility_tests_config, bypass_reason, test_strictness_level) and no
-   key it maps. REFERENCE is tests/data/airbyte: four real files
+   (backward_compatibility_tests_config, bypass_reason, test_strictness_level, a spec_path whose
+   file is missing) and no key it maps. REFERENCE is tests/data/airbyte: four real files
    (source-faker, source-file current and legacy, source-pokeapi).
 
 usage: acceptance_test_config.py CONFORM CONNECTOR FIXTURES REFERENCE
 """
 import glob
+import json
 import os
 import re
 import shutil
@@ -26,8 +28,7 @@ import harness
 conform, connector, fixtures, reference = harness.absolute_arguments(4)
 failures = []
 WARNING = re.compile(r"^warning: (.+?):(\d+): (\S+): not honoured: ", re.M)
-UNHONOURED = ("spec_path", "backward_compatibility_tests_config", "bypass_reason",
-              "test_strictness_level")
+UNHONOURED = ("backward_compatibility_tests_config", "bypass_reason", "test_strictness_level")
 MAPPED = ("config_path", "configured_catalog_path", "timeout_seconds", "connector_image",
           "future_state", "future_state_path")
 
@@ -72,9 +73,10 @@ with harness.temporary_folder("acceptance-reference") as folder:
           future_check.get("note", ""),
           "future_state is mapped: state.future_state_no_records passed on the file's state",
           output)
+    check(status_of(report, "spec", "spec.matches_expected") == "passed",
+          "spec_path is mapped: spec.matches_expected passed on the file's spec", output)
     keys = sorted(key for _, _, key in warnings_of(completed.stdout))
-    check(keys == ["acceptance_tests.spec.tests[0].spec_path"],
-          f"exactly the one unsupported key is reported, once ({keys})", output)
+    check(keys == [], f"no key is reported ({keys})", output)
 
 # The future state conform reads from is the file's: one whose cursor lies in the past (the
 # connector's second checkpoint) makes the read deliver records, and the check fail.
@@ -98,6 +100,29 @@ with harness.temporary_folder("acceptance-stale-future") as folder:
     check(completed.returncode == 1 and
           status_of(report, "read-from-future-state", "state.future_state_no_records") ==
           "failed", f"a future state in the past fails state.future_state_no_records "
+          f"(exit {completed.returncode})", completed.stdout + completed.stderr)
+
+# The expected spec is the file's: one default changed fails spec.matches_expected there.
+with harness.temporary_folder("acceptance-stale-spec") as folder:
+    with open(os.path.join(fixtures, "spec.json")) as source:
+        spec = json.load(source)
+    spec["connectionSpecification"]["properties"]["users"]["default"] += 1
+    harness.write_file(folder, "spec.json", spec, indent=2)
+    for name in ("config.json", "invalid_config.json", "configured_catalog.json",
+                 "expected_records.jsonl", "abnormal_state.json"):
+        shutil.copyfile(os.path.join(fixtures, name), os.path.join(folder, name))
+    shutil.copyfile(bundled, os.path.join(folder, "acceptance-test-config.yml"))
+    report_path = os.path.join(folder, "report.json")
+    completed = harness.run([conform, "run", "--acceptance-test-config",
+                             os.path.join(folder, "acceptance-test-config.yml"), "--connector",
+                             connector, "--only", "spec", "--report-json", report_path],
+                            timeout=300)
+    report = harness.load_report(report_path, completed)
+    messages = json.dumps(harness.scenario(report, "spec") or {})
+    check(completed.returncode == 1 and
+          status_of(report, "spec", "spec.matches_expected") == "failed" and
+          "at '/connectionSpecification/properties/users/default' the expected spec has" in
+          messages, f"a stale expected spec fails spec.matches_expected where it differs "
           f"(exit {completed.returncode})", completed.stdout + completed.stderr)
 
 # 2. The legacy format, and a test config that names an acceptance-test-config.yml.
@@ -174,6 +199,12 @@ for real in real_files:
             if key in UNHONOURED:
                 check((number, key) in warned_lines,
                       f"{name}:{number}: {key} is reported", completed.stdout)
+            if key == "spec_path":
+                path = text.split(":", 1)[1].strip().strip('"')
+                present = os.path.exists(os.path.join(copy, path))
+                check(((number, key) in warned_lines) != present,
+                      f"{name}:{number}: spec_path is mapped when its file exists "
+                      f"({present}), reported when not", completed.stdout)
         mapped = [key for _, _, key in warned if key.split(".")[-1] in MAPPED and
                   "config_path" not in key]
         check(not mapped, f"{name}: no mapped key is reported ({mapped})", completed.stdout)

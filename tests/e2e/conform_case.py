@@ -26,6 +26,8 @@ def main():
     parser.add_argument("--only", help="passed to conform run --only")
     parser.add_argument("--config-set", action="append", default=[],
                         help="KEY=JSON in the connector's config.json")
+    parser.add_argument("--test-config-set", action="append", default=[],
+                        help="KEY=JSON in the test config (conform.json)")
     parser.add_argument("--expect-coverage", action="append", default=[],
                         help="coverage the JSON report must show (harness.coverage_problems)")
     parser.add_argument("--extension-keys", help="passed to conform run --extension-keys")
@@ -57,6 +59,11 @@ def main():
             config = harness.load_json(config_path)
             config[key] = json.loads(value)
             harness.write_file(folder, "config.json", config, indent=2)
+        for setting in args.test_config_set:
+            key, _, value = setting.partition("=")
+            settings = harness.load_json(test_config)
+            settings[key] = json.loads(value)
+            harness.write_file(folder, "conform.json", settings, indent=2)
         command, report_path, _ = harness.run_command(args.conform, test_config, folder, args,
                                                       junit=False)
         if args.extension_keys:

@@ -27,7 +27,7 @@ import tempfile
 import time
 
 FIXTURE_FILES = ["config.json", "invalid_config.json", "configured_catalog.json",
-                 "expected_records.jsonl", "merge_config.json", "legacy_config.json"]
+                 "expected_records.jsonl", "merge_config.json", "legacy_config.json", "spec.json"]
 CLAIMS = "tail,range,merge,projections"
 SECRET = "ref-secret-value-1234"  # the reference connector's api_key in fixtures/config.json
 
@@ -332,6 +332,7 @@ def write_test_config(folder, fixtures, connector=None, fault="", image=None, ru
         "extensions": [name for name in claims.split(",") if name and name != "none"],
         "volatile_fields": {"users": ["/fetched_at"]},
         "expected_records": {"path": "expected_records.jsonl", "mode": "subset"},
+        "expected_spec": "spec.json",
         "timeouts": {"spec": 20, "check": 20, "discover": 20, "read": read_timeout},
         "grace_seconds": grace_seconds,
         "merge": {"config": "merge_config.json", "full_state_config": "legacy_config.json"},

@@ -10,11 +10,15 @@
 
 #include "checks/airbyte/airbyte.hpp"
 #include "checks/airbyte/helpers.hpp"
+#include "json/compare.hpp"
 #include "json/parse.hpp"
+#include "json/pointer.hpp"
+#include "json/write.hpp"
 #include "schema/schema.hpp"
 #include "suite/compare.hpp"
 #include "suite/field_diff.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace conform::checks::airbyte {
 
@@ -261,6 +265,108 @@ void check_spec_config(const Inputs& inputs, Verdict& verdict) {
     } catch (const Error& error) {
         verdict.skip(fmt::format("the spec's schema does not compile: {}", error.what()));
     }
+}
+
+// How many places where the spec differs from the expected one a verdict lists (the rest are
+// counted).
+constexpr std::size_t k_spec_differences_shown = 20;
+
+// Top-level members of a connector specification that Airbyte's model defaults to false when
+// absent: absent, null and false are the same spec there.
+bool defaults_to_false(std::string_view name) {
+    return name == "supportsNormalization" || name == "supportsDBT";
+}
+
+bool same_as_absent(std::string_view name, const rapidjson::Value* value) {
+    return value == nullptr || value->IsNull() || (value->IsFalse() && defaults_to_false(name));
+}
+
+const rapidjson::Value* member_or_null(const rapidjson::Value& object,
+                                       const rapidjson::Value& name) {
+    auto found = object.FindMember(name);
+    return found == object.MemberEnd() ? nullptr : &found->value;
+}
+
+// Where the emitted spec differs from the expected one, member by member as Airbyte's model
+// compares them: a member absent on one side equals its default on the other.
+json::Differences spec_differences(const rapidjson::Value& expected,
+                                   const rapidjson::Value& emitted) {
+    json::Differences all;
+    auto add = [&](const rapidjson::Value& name) {
+        std::string_view text(name.GetString(), name.GetStringLength());
+        const auto* want = member_or_null(expected, name);
+        const auto* got = member_or_null(emitted, name);
+        if (same_as_absent(text, want) && same_as_absent(text, got)) {
+            return;
+        }
+        auto pointer = "/" + json::escape_pointer_token(text);
+        if (want == nullptr || got == nullptr) {
+            ++all.total;
+            if (all.shown.size() < k_spec_differences_shown) {
+                all.shown.push_back({pointer, want ? json::to_canonical_json(*want) : "",
+                                     got ? json::to_canonical_json(*got) : ""});
+            }
+            return;
+        }
+        auto found =
+            json::differences(*want, *got, k_spec_differences_shown - all.shown.size(), pointer);
+        all.total += found.total;
+        all.shown.insert(all.shown.end(), found.shown.begin(), found.shown.end());
+    };
+    for (const auto& member : expected.GetObject()) {
+        add(member.name);
+    }
+    for (const auto& member : emitted.GetObject()) {
+        if (!expected.HasMember(member.name)) {
+            add(member.name);
+        }
+    }
+    return all;
+}
+
+std::string spec_value(const std::string& json) {
+    return json.empty() ? std::string("nothing") : excerpt(json, 120);
+}
+
+// AP-SPEC-4: the SPEC equals the test config's expected spec, as Airbyte's test_match_expected
+// compares spec_path; of a manifest only connectionSpecification.
+void check_expected_spec(const Inputs& inputs, Verdict& verdict) {
+    const auto& expected_spec = inputs.test_config().expected_spec;
+    if (!expected_spec) {
+        return;
+    }
+    const auto* kept = spec_message(inputs, verdict);
+    if (kept == nullptr) {
+        return;
+    }
+    verdict.judged();
+    auto message = json::parse_json_text(kept->json, "SPEC");
+    auto expected = json::parse_json_text(expected_spec->json, expected_spec->origin);
+    const auto& emitted = message["spec"];
+    if (!emitted.IsObject()) {
+        verdict.fail("the SPEC message's \"spec\" is not an object (see io.messages_valid)",
+                     {"spec", kept->line});
+        return;
+    }
+    json::Differences found;
+    if (expected_spec->connection_only) {
+        static const rapidjson::Value k_null;
+        const auto* got = json::find_value(emitted, "/connectionSpecification");
+        found = json::differences(expected["connectionSpecification"], got ? *got : k_null,
+                                  k_spec_differences_shown, "/connectionSpecification");
+    } else {
+        found = spec_differences(expected, emitted);
+    }
+    for (const auto& difference : found.shown) {
+        verdict.fail(
+            fmt::format("at '{}' the expected spec has {}, the connector's {}", difference.pointer,
+                        spec_value(difference.expected), spec_value(difference.actual)),
+            {"spec", kept->line});
+    }
+    verdict.count_more(found.total - found.shown.size());
+    verdict.note(fmt::format(
+        "compared with {}{}", expected_spec->as_named,
+        expected_spec->connection_only ? " (a manifest: its connection specification only)" : ""));
 }
 
 // The first CATALOG message of the discover steps, or nothing (skipping the check).
@@ -552,6 +658,42 @@ void check_streams_complete(const Inputs& inputs, Verdict& verdict) {
     }
 }
 
+// AP-READ-11: in a read that exited 0, every configured stream the test config does not list in
+// empty_streams emitted a record; a stream without one is a stream no record check tested.
+void check_streams_have_records(const Inputs& inputs, Verdict& verdict) {
+    static const std::vector<std::string> k_none;
+    const auto& allowed = inputs.has_test_config() ? inputs.test_config().empty_streams : k_none;
+    const auto& catalog = inputs.catalog();
+    auto names = inputs.stream_names();
+    for (const auto* step : inputs.steps(0)) {
+        for (const auto& run : step->runs) {
+            if (!exited_cleanly(run)) {
+                continue;  // cli.read's finding
+            }
+            auto counts = run.records.per_stream();
+            std::vector<std::string> listed;
+            for (std::size_t s = 0; s < catalog.streams.size(); ++s) {
+                if (std::find(allowed.begin(), allowed.end(), catalog.streams[s].name) !=
+                    allowed.end()) {
+                    listed.push_back(names[s]);
+                    continue;
+                }
+                verdict.judged();
+                if (s >= counts.size() || counts[s].records == 0) {
+                    verdict.fail(fmt::format(
+                        "{} emitted no record of stream '{}': no record check judged it (give the "
+                        "source data for it, or list it in the test config's empty_streams)",
+                        run.label, names[s]));
+                }
+            }
+            if (!listed.empty()) {
+                verdict.note(fmt::format("allowed to be empty (empty_streams): {}",
+                                         fmt::join(listed, ", ")));
+            }
+        }
+    }
+}
+
 // AP-READ-9: a record (key and content) twice in one read.
 void check_no_duplicates(const Inputs& inputs, Verdict& verdict) {
     auto names = inputs.stream_names();
@@ -696,6 +838,13 @@ suite::Checks core_checks() {
          {{spec}},
          "spec emitted no SPEC message (see cli.spec)",
          check_spec_config},
+        {{"spec.matches_expected",
+          {"AP-SPEC-4"},
+          must,
+          "spec emits the expected spec (Airbyte's spec_path)"},
+         {{spec}},
+         "the test config names no expected_spec (Airbyte: an existing spec_path)",
+         check_expected_spec},
         {{"discover.streams_valid",
           {"AP-DISC-1"},
           must,
@@ -731,6 +880,13 @@ suite::Checks core_checks() {
          {{read}},
          "no read emitted a record of a stream with a primary key",
          check_no_duplicates},
+        {{"read.streams_have_records",
+          {"AP-READ-11"},
+          should,
+          "every configured stream emits a record, but those listed as empty"},
+         {{read}},
+         "no read exited 0, or every configured stream is listed in empty_streams",
+         check_streams_have_records},
         {{"read.expected_records", {"AP-READ-7"}, must, "the expected records are emitted"},
          {{plain_read, {}, {}, std::nullopt, Count::one}},
          "the test config lists no expected record",
@@ -745,8 +901,9 @@ suite::Checks core_checks() {
     };
     // These read a run's exit, its messages or its records' streams, lines and keys; none
     // compares records of a keyless stream by content.
-    constexpr std::array<std::string_view, 4> k_keyless_blind{
-        "cli.read", "read.streams_complete", "read.no_duplicates", "state.final_checkpoint"};
+    constexpr std::array<std::string_view, 5> k_keyless_blind{
+        "cli.read", "read.streams_complete", "read.streams_have_records", "read.no_duplicates",
+        "state.final_checkpoint"};
     for (auto& check : checks) {
         check.reads_contents = std::find(k_keyless_blind.begin(), k_keyless_blind.end(),
                                          check.info.id) == k_keyless_blind.end();

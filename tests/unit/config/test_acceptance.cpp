@@ -4,7 +4,11 @@
 
 #include <rapidjson/document.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "config/acceptance.hpp"
@@ -80,7 +84,10 @@ TEST_CASE("the current format maps image, configs, catalog, expected records, fi
 TEST_CASE("each key conform cannot honour is a warning with its line") {
     auto mapping = config::map_acceptance_test_config(k_current, "cat.yml", "/c");
     CHECK(warns(mapping, "cat.yml:2: test_strictness_level: not honoured"));
-    CHECK(warns(mapping, "cat.yml:6: acceptance_tests.spec.tests[0].spec_path: not honoured"));
+    CHECK(warns(mapping,
+                "cat.yml:6: acceptance_tests.spec.tests[0].spec_path: not honoured: "
+                "/c/source_x/spec.json does not exist"));
+    CHECK_FALSE(mapped(mapping).HasMember("expected_spec"));
     CHECK(warns(mapping,
                 "cat.yml:21: acceptance_tests.basic_read.tests[0].expect_records."
                 "exact_order: not honoured"));
@@ -91,7 +98,8 @@ TEST_CASE("each key conform cannot honour is a warning with its line") {
                 "cat.yml:31: acceptance_tests.incremental.bypass_reason: not honoured: "
                 "'incremental' is bypassed (no incremental streams)"));
     CHECK_FALSE(warns(mapping, "config_path"));
-    CHECK_FALSE(warns(mapping, "empty_streams"));  // [] asks for nothing
+    CHECK_FALSE(warns(mapping, "empty_streams"));
+    CHECK_FALSE(mapped(mapping).HasMember("empty_streams"));  // [] allows nothing
     CHECK(mapping.warnings.size() == 5);
 }
 
@@ -119,6 +127,38 @@ tests:
           "/f/integration_tests/configured_catalog.json");
     REQUIRE(mapping.warnings.size() == 1);
     CHECK(mapping.warnings[0].find("legacy.yml:12: tests.full_refresh[0].config_path") == 0);
+}
+
+TEST_CASE("empty_streams, objects or the legacy names, are the streams allowed no record") {
+    auto mapping = config::map_acceptance_test_config(R"(connector_image: airbyte/source-x:dev
+acceptance_tests:
+  basic_read:
+    tests:
+      - config_path: secrets/config.json
+        empty_streams:
+          - name: refunds
+            bypass_reason: the sandbox has none
+          - name: disputes
+      - config_path: secrets/config.json
+        empty_streams:
+          - name: refunds
+)",
+                                                      "cat.yml", "/c");
+    auto document = mapped(mapping);
+    REQUIRE(document["empty_streams"].Size() == 2);
+    CHECK(std::string(document["empty_streams"][0].GetString()) == "refunds");
+    CHECK(std::string(document["empty_streams"][1].GetString()) == "disputes");
+    CHECK(mapping.warnings.empty());
+
+    auto legacy = config::map_acceptance_test_config(R"(connector_image: airbyte/source-x:dev
+tests:
+  basic_read:
+    - config_path: "secrets/config.json"
+      empty_streams: ["refunds"]
+)",
+                                                     "legacy.yml", "/l");
+    CHECK(std::string(mapped(legacy)["empty_streams"][0].GetString()) == "refunds");
+    CHECK_FALSE(mapped(mapping).HasMember("volatile_fields"));
 }
 
 TEST_CASE("a future state file is mapped; what conform does not use of it is reported") {
@@ -162,6 +202,18 @@ tests:
     CHECK(std::string(mapped(legacy)["future_state"].GetString()) ==
           "/l/integration_tests/abnormal_state.json");
     CHECK(legacy.warnings.empty());
+}
+
+TEST_CASE("a spec_path whose file exists is the expected spec") {
+    auto folder = std::filesystem::temp_directory_path() /
+                  ("conform-acceptance-spec-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder / "source_x");
+    std::ofstream(folder / "source_x" / "spec.json") << "{}";
+    auto mapping = config::map_acceptance_test_config(k_current, "cat.yml", folder);
+    CHECK(std::string(mapped(mapping)["expected_spec"].GetString()) ==
+          (folder / "source_x" / "spec.json").string());
+    CHECK_FALSE(warns(mapping, "spec_path"));
+    std::filesystem::remove_all(folder);
 }
 
 TEST_CASE("a wrongly typed value or a missing image is bad input with its line") {

@@ -162,6 +162,43 @@ TEST_CASE("test config: a future state is read from its file, relative to the te
     CHECK(message.starts_with((fs::absolute(dir.path()) / "states/broken.json").string() + ":"));
 }
 
+TEST_CASE("test config: an expected spec from JSON, YAML or a low-code manifest") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    auto with_spec = [&dir](const std::string& file) {
+        return dir.write("conform.json", R"({"connector": {"command": ["x"]},
+  "config": "config.json", "expected_spec": ")" +
+                                             file + "\"}");
+    };
+    dir.write("spec.json", R"({"documentationUrl": "https://d", "connectionSpecification": {}})");
+    auto from_json = load_test_config(with_spec("spec.json"));
+    REQUIRE(from_json.expected_spec.has_value());
+    CHECK(from_json.expected_spec->json ==
+          R"({"documentationUrl":"https://d","connectionSpecification":{}})");
+    CHECK_FALSE(from_json.expected_spec->connection_only);
+    CHECK(from_json.expected_spec->as_named == "spec.json");
+    CHECK(from_json.expected_spec->origin == (fs::absolute(dir.path()) / "spec.json").string());
+
+    dir.write("spec.yaml", "connectionSpecification:\n  type: object\n");
+    CHECK(load_test_config(with_spec("spec.yaml")).expected_spec->json ==
+          R"({"connectionSpecification":{"type":"object"}})");
+
+    dir.write("manifest.yaml",
+              "version: 0.50.0\nspec:\n  documentation_url: https://d\n"
+              "  connection_specification:\n    required: [key]\n");
+    auto manifest = load_test_config(with_spec("manifest.yaml")).expected_spec;
+    CHECK(manifest->json == R"({"connectionSpecification":{"required":["key"]}})");
+    CHECK(manifest->connection_only);
+
+    dir.write("other/manifest.yml", "version: 0.50.0\nstreams: []\n");
+    auto message = load_error(with_spec("other/manifest.yml"));
+    CHECK(message.find("manifest.yml: a low-code manifest without "
+                       "spec.connection_specification") != std::string::npos);
+    dir.write("catalog.json", R"({"streams": []})");
+    message = load_error(with_spec("catalog.json"));
+    CHECK(message.find("catalog.json: expected a connector specification") != std::string::npos);
+}
+
 TEST_CASE("test config: the inject command resolves like connector.command; merge and tail keys") {
     TempDir dir;
     dir.write("config.json", "{}");

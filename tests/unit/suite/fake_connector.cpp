@@ -359,7 +359,7 @@ public:
         if (skips_backlog) {
             from = last;
         }
-        for (int id = 1; id <= 3 && !skips_backlog; ++id) {
+        for (int id = 1; id <= 3 && !skips_backlog && !m_model.items_empty; ++id) {
             if (!(m_model.drops_item_3 && id == 3) &&
                 m_range.includes(id * 0x10000000u + k_items_offset)) {
                 answer.lines.push_back(record_line("items", item_data(id)));
@@ -621,6 +621,11 @@ config::TestConfig source_test_config(std::vector<std::string> extensions) {
     config.expected_records = {{"items", R"({"id":1,"name":"item 1"})", 1},
                                {"items", R"({"id":3,"name":"item 3"})", 2}};
     config.expected_origin = "expected_records.jsonl";
+    // What the source's spec emits, a default spelled out as Airbyte's model reads it.
+    config.expected_spec = config::TestConfig::ExpectedSpec{
+        fmt::format(R"({{"supportsNormalization":false,"connectionSpecification":{}}})",
+                    SourceModel{}.connection_specification),
+        "spec.json", false, "spec.json"};
     return config;
 }
 

@@ -95,6 +95,7 @@ struct SourceModel {
     bool invalid_config_read_succeeds = false;
     bool items_change_between_reads = false;
     bool drops_item_3 = false;
+    bool items_empty = false;  // the read emits no item
     bool duplicates_item_2 = false;
     bool items_incomplete = false;    // STREAM_STATUS INCOMPLETE for items; the read exits 0
     bool wrong_record_count = false;  // sourceStats.recordCount one more than the records

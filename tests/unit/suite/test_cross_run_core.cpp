@@ -13,13 +13,27 @@ using namespace conform::testing;
 
 namespace {
 
-const bool k_noted = note_covered(
-    {"cli.spec", "cli.check", "cli.discover", "cli.read", "cli.read_invalid_config",
-     "cli.check_minimal_config", "spec.schema_valid", "spec.config_valid", "discover.streams_valid",
-     "discover.key_paths_exist", "read.full_refresh_deterministic", "read.expected_records",
-     "read.streams_complete", "read.no_duplicates", "state.final_checkpoint",
-     "state.commit_boundaries", "state.resume_no_loss", "state.next_read_delivers_new_data",
-     "state.resume_exactly_once"});
+const bool k_noted = note_covered({"cli.spec",
+                                   "cli.check",
+                                   "cli.discover",
+                                   "cli.read",
+                                   "cli.read_invalid_config",
+                                   "cli.check_minimal_config",
+                                   "spec.schema_valid",
+                                   "spec.config_valid",
+                                   "spec.matches_expected",
+                                   "discover.streams_valid",
+                                   "discover.key_paths_exist",
+                                   "read.full_refresh_deterministic",
+                                   "read.expected_records",
+                                   "read.streams_complete",
+                                   "read.streams_have_records",
+                                   "read.no_duplicates",
+                                   "state.final_checkpoint",
+                                   "state.commit_boundaries",
+                                   "state.resume_no_loss",
+                                   "state.next_read_delivers_new_data",
+                                   "state.resume_exactly_once"});
 
 report::RunReport run_source(const SourceModel& model, std::vector<std::string> only,
                              const config::TestConfig& config = source_test_config()) {
@@ -97,6 +111,53 @@ TEST_CASE("cross-run spec.config_valid: a config missing a required property fai
     silent.spec_silent = true;
     expect_verdict(run_source(silent, {"spec"}), "spec", "spec.config_valid", "skipped",
                    "spec emitted no SPEC message");
+}
+
+TEST_CASE("cross-run spec.matches_expected: each place the spec differs from the file fails") {
+    SourceModel changed;
+    changed.connection_specification =
+        R"({"type":"object","required":["api_key"],"properties":{)"
+        R"("api_key":{"type":"string","airbyte_secret":true},)"
+        R"("page_size":{"type":"integer","default":5},"region":{"type":"string"},)"
+        R"("workspace":{"type":"string"}}})";
+    auto report = run_source(changed, {"spec"});
+    expect_verdict(report, "spec", "spec.matches_expected", "failed",
+                   "at '/connectionSpecification/properties/page_size/default' the expected spec "
+                   "has 2, the connector's 5");
+    expect_verdict(report, "spec", "spec.matches_expected", "failed",
+                   "at '/connectionSpecification/properties/workspace' the expected spec has "
+                   R"(nothing, the connector's {"type":"string"})");
+
+    SourceModel documented;
+    documented.spec_unstable = true;  // adds a documentationUrl
+    expect_verdict(run_source(documented, {"spec"}), "spec", "spec.matches_expected", "failed",
+                   "at '/documentationUrl' the expected spec has nothing");
+    auto manifest = source_test_config();
+    manifest.expected_spec->connection_only = true;
+    expect_verdict(run_source(documented, {"spec"}, manifest), "spec", "spec.matches_expected",
+                   "passed", "a manifest: its connection specification only");
+
+    auto unnamed = source_test_config();
+    unnamed.expected_spec.reset();
+    expect_verdict(run_source(SourceModel{}, {"spec"}, unnamed), "spec", "spec.matches_expected",
+                   "skipped", "the test config names no expected_spec");
+}
+
+TEST_CASE("cross-run read.streams_have_records: a stream without records warns, unless listed") {
+    SourceModel empty;
+    empty.items_empty = true;
+    expect_verdict(run_source(empty, {"read"}), "read", "read.streams_have_records", "warned",
+                   "emitted no record of stream 'items': no record check judged it");
+
+    auto allowed = source_test_config();
+    allowed.empty_streams = {"items"};
+    expect_verdict(run_source(empty, {"read"}, allowed), "read", "read.streams_have_records",
+                   "passed", "allowed to be empty (empty_streams): items");
+
+    SourceModel crashing;
+    crashing.read_crashes = true;
+    expect_verdict(run_source(crashing, {"read"}), "read", "read.streams_have_records", "skipped",
+                   "no read exited 0");
 }
 
 TEST_CASE("cross-run secrets.not_leaked: the skip says why no secret is known") {
