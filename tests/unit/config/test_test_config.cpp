@@ -1,13 +1,16 @@
 #include <doctest/doctest.h>
+#include <rapidjson/document.h>
 
 #include <unistd.h>
 #include <algorithm>
+#include <cstdlib>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "config/test_config.hpp"
+#include "json/parse.hpp"
 #include "util/error.hpp"
 
 using namespace conform;
@@ -197,6 +200,28 @@ TEST_CASE("test config: an expected spec from JSON, YAML or a low-code manifest"
     dir.write("catalog.json", R"({"streams": []})");
     message = load_error(with_spec("catalog.json"));
     CHECK(message.find("catalog.json: expected a connector specification") != std::string::npos);
+}
+
+TEST_CASE("test config: the expected spec of a real low-code manifest (source-pokeapi)") {
+    const char* data = std::getenv("CONFORM_TEST_DATA");
+    INFO("CONFORM_TEST_DATA is not set (run through ctest)");
+    REQUIRE(data != nullptr);
+    TempDir dir;
+    dir.write("config.json", "{}");
+    auto manifest = fs::path(data) / "airbyte" / "source-pokeapi" / "manifest.yaml";
+    auto path = dir.write("conform.json", R"({"connector": {"command": ["x"]},
+  "config": "config.json", "expected_spec": ")" +
+                                              manifest.string() + "\"}");
+    auto expected = load_test_config(path).expected_spec;
+    REQUIRE(expected.has_value());
+    CHECK(expected->connection_only);
+    auto document = conform::json::parse_json_text(expected->json, "expected");
+    REQUIRE(document.MemberCount() == 1);
+    const auto& specification = document["connectionSpecification"];
+    CHECK(std::string(specification["required"][0].GetString()) == "pokemon_name");
+    const auto& name = specification["properties"]["pokemon_name"];
+    CHECK(std::string(name["pattern"].GetString()) == "^[a-z0-9_\\-]+$");
+    CHECK(name["enum"].Size() > 100);
 }
 
 TEST_CASE("test config: the inject command resolves like connector.command; merge and tail keys") {
