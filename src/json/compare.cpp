@@ -23,6 +23,11 @@ bool same_container(const rapidjson::Value& expected, const rapidjson::Value& ac
     return (expected.IsObject() && actual.IsObject()) || (expected.IsArray() && actual.IsArray());
 }
 
+bool equal_scalars(const rapidjson::Value& expected, const rapidjson::Value& actual) {
+    return !is_container(expected) && !is_container(actual) &&
+           to_canonical_json(expected) == to_canonical_json(actual);
+}
+
 // A container both sides have, its children being visited: expected's members or elements
 // first, then the members only actual has.
 struct Frame {
@@ -52,12 +57,10 @@ public:
 
 private:
     void visit(const rapidjson::Value* expected, const rapidjson::Value* actual) {
-        if (expected == nullptr || actual == nullptr) {
-            record(expected, actual);
-        } else if (same_container(*expected, *actual)) {
+        bool both = expected != nullptr && actual != nullptr;
+        if (both && same_container(*expected, *actual)) {
             m_frames.push_back({expected, actual, m_pointer.size()});
-        } else if (is_container(*expected) || is_container(*actual) ||
-                   to_canonical_json(*expected) != to_canonical_json(*actual)) {
+        } else if (!both || !equal_scalars(*expected, *actual)) {
             record(expected, actual);
         }
     }
