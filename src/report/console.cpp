@@ -168,17 +168,13 @@ private:
     // One line per stream whose configured catalog contradicts discover, the first few of them.
     void print_catalog_differences(const StreamsCoverage& streams) {
         constexpr std::size_t k_streams_shown = 20;
-        std::size_t differing = 0;
-        for (const auto& stream : streams.streams) {
-            if (stream.catalog_differences.empty() || ++differing > k_streams_shown) {
-                continue;
-            }
-            print("catalog: '{}': {}\n", printable(excerpt(stream.stream, k_report_name_bytes)),
-                  printable(fmt::format("{}", fmt::join(stream.catalog_differences, "; "))));
+        auto lines = catalog_difference_lines(streams, k_streams_shown);
+        for (const auto& [stream, differences] : lines.shown) {
+            print("catalog: '{}': {}\n", printable(excerpt(stream, k_report_name_bytes)),
+                  printable(differences));
         }
-        if (differing > k_streams_shown) {
-            print("catalog: and {} more streams (the JSON report lists them)\n",
-                  differing - k_streams_shown);
+        if (lines.more > 0) {
+            print("catalog: and {} more streams (the JSON report lists them)\n", lines.more);
         }
     }
 

@@ -245,6 +245,22 @@ std::string modes_read(const StreamCoverage& stream) {
     return parts.empty() ? std::string("not read") : fmt::format("{}", fmt::join(parts, "; "));
 }
 
+CatalogDifferenceLines catalog_difference_lines(const StreamsCoverage& streams, std::size_t limit) {
+    CatalogDifferenceLines lines;
+    for (const auto& stream : streams.streams) {
+        if (stream.catalog_differences.empty()) {
+            continue;
+        }
+        if (lines.shown.size() == limit) {
+            ++lines.more;
+            continue;
+        }
+        lines.shown.emplace_back(stream.stream,
+                                 fmt::format("{}", fmt::join(stream.catalog_differences, "; ")));
+    }
+    return lines;
+}
+
 std::string why_not_judged(const ClauseCoverage& clause) {
     switch (clause.state()) {
         case ClauseState::judged:

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 // What a run actually tested (docs/coverage.md): the streams available, configured and with data,
@@ -103,5 +104,13 @@ std::string why_not_judged(const ClauseCoverage& clause);
 
 // Reports list at most this many streams (the JSON report all of them).
 inline constexpr std::size_t k_coverage_streams_shown = 50;
+
+// The streams whose configured catalog contradicts discover, the first `limit` of them with
+// their differences in one line ("no primary key ...; discover says ..."), and how many more.
+struct CatalogDifferenceLines {
+    std::vector<std::pair<std::string, std::string>> shown;  // stream, differences
+    std::size_t more = 0;
+};
+CatalogDifferenceLines catalog_difference_lines(const StreamsCoverage& streams, std::size_t limit);
 
 }  // namespace conform::report

@@ -239,20 +239,16 @@ std::string stream_rows_html(const StreamsCoverage& streams) {
 
 // One item per stream whose configured catalog contradicts discover (docs/coverage.md).
 std::string catalog_differences_html(const StreamsCoverage& streams) {
+    auto lines = catalog_difference_lines(streams, k_coverage_streams_shown);
     std::string items;
-    std::size_t differing = 0;
-    for (const auto& stream : streams.streams) {
-        if (stream.catalog_differences.empty() || ++differing > k_coverage_streams_shown) {
-            continue;
-        }
-        items += fmt::format(
-            "<li><code>{}</code>: {}</li>",
-            markup_escaped(excerpt(stream.stream, k_report_name_bytes)),
-            markup_escaped(fmt::format("{}", fmt::join(stream.catalog_differences, "; "))));
+    for (const auto& [stream, differences] : lines.shown) {
+        items += fmt::format("<li><code>{}</code>: {}</li>",
+                             markup_escaped(excerpt(stream, k_report_name_bytes)),
+                             markup_escaped(differences));
     }
-    if (differing > k_coverage_streams_shown) {
+    if (lines.more > 0) {
         items += fmt::format("<li>…and {} more streams (the JSON report lists them all)</li>",
-                             differing - k_coverage_streams_shown);
+                             lines.more);
     }
     return items.empty()
                ? items

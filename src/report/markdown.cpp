@@ -319,19 +319,15 @@ std::string stream_rows_markdown(const StreamsCoverage& streams) {
 
 // One line per stream whose configured catalog contradicts discover (docs/coverage.md).
 std::string catalog_differences_markdown(const StreamsCoverage& streams) {
+    auto lines = catalog_difference_lines(streams, k_coverage_streams_shown);
     std::string text;
-    std::size_t differing = 0;
-    for (const auto& stream : streams.streams) {
-        if (stream.catalog_differences.empty() || ++differing > k_coverage_streams_shown) {
-            continue;
-        }
-        text += fmt::format(
-            "- `{}`: {}\n", inline_text(excerpt(stream.stream, k_report_name_bytes)),
-            inline_text(fmt::format("{}", fmt::join(stream.catalog_differences, "; "))));
+    for (const auto& [stream, differences] : lines.shown) {
+        text += fmt::format("- `{}`: {}\n", inline_text(excerpt(stream, k_report_name_bytes)),
+                            inline_text(differences));
     }
-    if (differing > k_coverage_streams_shown) {
-        text += fmt::format("- …and {} more streams; the JSON report lists them all.\n",
-                            differing - k_coverage_streams_shown);
+    if (lines.more > 0) {
+        text +=
+            fmt::format("- …and {} more streams; the JSON report lists them all.\n", lines.more);
     }
     return text.empty() ? text : "\n**Configured catalog against discover:**\n\n" + text;
 }

@@ -184,3 +184,16 @@ TEST_CASE("coverage: merge_reports keeps it only when every shard has it") {
     two.coverage.reset();
     CHECK_FALSE(merge_reports({one, two}, {"a", "b"}).coverage.has_value());
 }
+
+TEST_CASE("coverage: the streams whose catalog differs, the first few and how many more") {
+    StreamsCoverage streams;
+    streams.streams = {{"a", true, true, {}, {}, {"x", "y"}},
+                       {"b", true, true, {}, {}, {}},
+                       {"c", true, true, {}, {}, {"z"}},
+                       {"d", true, true, {}, {}, {"w"}}};
+    auto lines = catalog_difference_lines(streams, 2);
+    REQUIRE(lines.shown.size() == 2);
+    CHECK(lines.shown[0] == std::pair<std::string, std::string>{"a", "x; y"});
+    CHECK(lines.shown[1].first == "c");
+    CHECK(lines.more == 1);
+}
