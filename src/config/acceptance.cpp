@@ -296,10 +296,7 @@ private:
         const auto* extra_records = member(value, "extra_records");
         m_expected_exact = extra_records != nullptr && extra_records->IsFalse();
         const auto* exact_order = member(value, "exact_order");
-        if (exact_order != nullptr && exact_order->IsTrue()) {
-            warn(pointer + "/exact_order",
-                 "conform compares expected records as a set, in any order");
-        }
+        m_expected_in_order = exact_order != nullptr && exact_order->IsTrue();
         const auto* extra_fields = member(value, "extra_fields");
         if (extra_fields != nullptr && extra_fields->IsTrue()) {
             warn(pointer + "/extra_fields",
@@ -377,6 +374,9 @@ private:
         expected.AddMember("path", absolute(*m_expected_path), allocator());
         expected.AddMember("mode", rapidjson::StringRef(m_expected_exact ? "exact" : "subset"),
                            allocator());
+        if (m_expected_in_order) {
+            expected.AddMember("in_order", true, allocator());
+        }
         m_out.AddMember("expected_records", expected, allocator());
     }
 
@@ -461,6 +461,7 @@ private:
     std::optional<std::string> m_expected_spec;
     std::optional<std::string> m_expected_path;
     bool m_expected_exact = false;
+    bool m_expected_in_order = false;
     std::vector<std::string> m_empty_streams;
     std::map<std::string, std::vector<std::string>> m_volatile;
     std::map<std::string, double> m_timeouts;

@@ -240,6 +240,7 @@ void read_optional_sections(const rapidjson::Value& document, TestConfig& config
         config.files.push_back(path);
         config.expected_records = read_expected_records(path);
         config.expected_exact = string_member(expected, "mode") == "exact";
+        config.expected_in_order = expected.HasMember("in_order") && expected["in_order"].GetBool();
         config.expected_origin = path.string();
     }
     if (document.HasMember("timeouts")) {

@@ -72,6 +72,9 @@ struct TestConfig {
     };
     std::vector<ExpectedRecord> expected_records;
     bool expected_exact = false;
+    // Each stream's first records are its expected records, in the file's order (Airbyte's
+    // exact_order).
+    bool expected_in_order = false;
     std::string expected_origin;
 
     std::chrono::milliseconds spec_timeout{30'000};

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <set>
 
 #include "checks/airbyte/airbyte.hpp"
@@ -536,6 +537,39 @@ void check_deterministic(const Inputs& inputs, Verdict& verdict) {
     verdict.note("full-refresh streams compared by content, volatile fields ignored");
 }
 
+// Airbyte's exact_order: the first records a stream emits are its expected records, in the file's
+// order. Where the stream emitted fewer, the missing ones are findings already.
+void check_expected_order(const RecordSet& expected, const RecordSet& actual,
+                          const std::vector<std::string>& names, Verdict& verdict) {
+    std::map<std::uint32_t, std::vector<std::uint64_t>> expected_positions;
+    expected.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
+        expected_positions[entry.stream].push_back(position);
+    });
+    std::map<std::uint32_t, std::vector<std::uint64_t>> actual_positions;
+    actual.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
+        auto wanted = expected_positions.find(entry.stream);
+        auto& kept = actual_positions[entry.stream];
+        if (wanted != expected_positions.end() && kept.size() < wanted->second.size()) {
+            kept.push_back(position);
+        }
+    });
+    for (const auto& [stream, wanted] : expected_positions) {
+        const auto& emitted = actual_positions[stream];
+        for (std::size_t i = 0; i < emitted.size(); ++i) {
+            auto expected_record = expected.at(wanted[i]);
+            auto actual_record = actual.at(emitted[i]);
+            if (expected_record.entry.content != actual_record.entry.content) {
+                verdict.fail(fmt::format(
+                    "out of order: record {} of stream '{}' is {}, where {}:{} expects {}", i + 1,
+                    names[stream], describe_record(actual_record, names),
+                    expected_record.run->label, expected_record.entry.line,
+                    expected_record.entry.key));
+                break;
+            }
+        }
+    }
+}
+
 void check_expected_records(const Inputs& inputs, Verdict& verdict) {
     const auto& config = inputs.test_config();
     const auto& catalog = inputs.catalog();
@@ -585,8 +619,12 @@ void check_expected_records(const Inputs& inputs, Verdict& verdict) {
         }
         verdict.count_more(diff.extra_count - diff.examples.extra.size());
     }
-    verdict.note(fmt::format("{} expected records, mode {}", expected_run.records.size(),
-                             config.expected_exact ? "exact" : "subset"));
+    if (config.expected_in_order) {
+        check_expected_order(expected_refs, actual, names, verdict);
+    }
+    verdict.note(fmt::format("{} expected records, mode {}{}", expected_run.records.size(),
+                             config.expected_exact ? "exact" : "subset",
+                             config.expected_in_order ? ", in order" : ""));
 }
 
 // AP-READ-8: what a stream's STREAM_STATUS traces say of how it ended, or nothing when it ended

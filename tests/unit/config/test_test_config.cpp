@@ -104,7 +104,7 @@ TEST_CASE("test config: comments are allowed and optional sections are read") {
   "catalog": "catalogs/configured.json",
   "extensions": ["tail", "merge"],
   "volatile_fields": {"users": ["/updated_at"]},
-  "expected_records": {"path": "expected.jsonl", "mode": "exact"},
+  "expected_records": {"path": "expected.jsonl", "mode": "exact", "in_order": true},
   "timeouts": {"read": 1.5},
   "grace_seconds": 0.25,
   "resume": {"sample": 4, "max": 7},
@@ -131,6 +131,7 @@ TEST_CASE("test config: comments are allowed and optional sections are read") {
     CHECK(config.expected_records[0].line == 1);
     CHECK(config.expected_records[1].line == 3);
     CHECK(config.expected_exact);
+    CHECK(config.expected_in_order);
     CHECK(config.read_timeout == std::chrono::milliseconds(1500));
     CHECK(config.spec_timeout == std::chrono::milliseconds(30'000));
     CHECK(config.grace == std::chrono::milliseconds(250));

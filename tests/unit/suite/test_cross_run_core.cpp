@@ -332,6 +332,30 @@ TEST_CASE("cross-run read.expected_records: an expected record not emitted fails
                    "the test config has no \"expected_records\"");
 }
 
+TEST_CASE(
+    "cross-run read.expected_records in order: a stream's first records, in the file's order") {
+    auto in_order = source_test_config();
+    in_order.expected_in_order = true;
+    in_order.expected_records = {{"items", R"({"id":1,"name":"item 1"})", 1},
+                                 {"items", R"({"id":2,"name":"item 2"})", 2}};
+    expect_verdict(run_source(SourceModel{}, {"read-expected"}, in_order), "read-expected",
+                   "read.expected_records", "passed", "mode subset, in order");
+
+    std::swap(in_order.expected_records[0].data_json, in_order.expected_records[1].data_json);
+    expect_verdict(run_source(SourceModel{}, {"read-expected"}, in_order), "read-expected",
+                   "read.expected_records", "failed",
+                   "out of order: record 1 of stream 'items' is items key [1]");
+
+    // Items 1 and 3 are emitted, but item 2 comes between them.
+    auto gap = source_test_config();
+    gap.expected_in_order = true;
+    expect_verdict(run_source(SourceModel{}, {"read-expected"}, gap), "read-expected",
+                   "read.expected_records", "failed", "out of order: record 2 of stream 'items'");
+    gap.expected_in_order = false;
+    expect_verdict(run_source(SourceModel{}, {"read-expected"}, gap), "read-expected",
+                   "read.expected_records", "passed", "mode subset");
+}
+
 TEST_CASE("cross-run state.final_checkpoint: records after the last STATE warn (X-STATE-4)") {
     SourceModel late;
     late.states_every_4 = true;
