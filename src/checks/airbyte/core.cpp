@@ -541,32 +541,34 @@ void check_deterministic(const Inputs& inputs, Verdict& verdict) {
 // order. Where the stream emitted fewer, the missing ones are findings already.
 void check_expected_order(const RecordSet& expected, const RecordSet& actual,
                           const std::vector<std::string>& names, Verdict& verdict) {
-    std::map<std::uint32_t, std::vector<std::uint64_t>> expected_positions;
+    struct Seen {
+        std::uint64_t position;
+        json::Digest content;
+    };
+    std::map<std::uint32_t, std::vector<Seen>> expected_records;
     expected.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
-        expected_positions[entry.stream].push_back(position);
+        expected_records[entry.stream].push_back({position, entry.content});
     });
-    std::map<std::uint32_t, std::vector<std::uint64_t>> actual_positions;
+    // The first record of each stream that breaks the order; none when it keeps it.
+    std::map<std::uint32_t, std::pair<std::size_t, std::uint64_t>> breaks;
+    std::map<std::uint32_t, std::size_t> compared;
     actual.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
-        auto wanted = expected_positions.find(entry.stream);
-        auto& kept = actual_positions[entry.stream];
-        if (wanted != expected_positions.end() && kept.size() < wanted->second.size()) {
-            kept.push_back(position);
+        const auto& wanted = expected_records[entry.stream];
+        auto& index = compared[entry.stream];
+        if (index < wanted.size() && !breaks.contains(entry.stream)) {
+            if (wanted[index].content != entry.content) {
+                breaks[entry.stream] = {index, position};
+            }
+            ++index;
         }
     });
-    for (const auto& [stream, wanted] : expected_positions) {
-        const auto& emitted = actual_positions[stream];
-        for (std::size_t i = 0; i < emitted.size(); ++i) {
-            auto expected_record = expected.at(wanted[i]);
-            auto actual_record = actual.at(emitted[i]);
-            if (expected_record.entry.content != actual_record.entry.content) {
-                verdict.fail(fmt::format(
-                    "out of order: record {} of stream '{}' is {}, where {}:{} expects {}", i + 1,
-                    names[stream], describe_record(actual_record, names),
-                    expected_record.run->label, expected_record.entry.line,
-                    expected_record.entry.key));
-                break;
-            }
-        }
+    for (const auto& [stream, at] : breaks) {
+        const auto [index, position] = at;
+        auto expected_record = expected.at(expected_records[stream][index].position);
+        verdict.fail(fmt::format(
+            "out of order: record {} of stream '{}' is {}, where {}:{} expects {}", index + 1,
+            names[stream], describe_record(actual.at(position), names), expected_record.run->label,
+            expected_record.entry.line, expected_record.entry.key));
     }
 }
 
