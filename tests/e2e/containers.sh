@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The reference connector as a container image, run by conform through RUNTIME (podman, or the
 # docker CLI against podman's Docker-compatible socket): the full suite passes, each faulty variant
-# is caught by the same checks as natively, and no container is left behind.
+# CASES_FILE names for RUNTIME is caught by the same checks as natively, and no container is left
+# behind.
 #
 #     containers.sh RUNTIME CONFORM STATIC_CONNECTOR FIXTURES CASES_FILE
 #
@@ -54,8 +55,9 @@ case_args=(--conform "$conform" --fixtures "$fixtures" --image "$image" --runtim
 # name|arguments of conform_case.py, in the order they start: the full suite, then each faulty
 # variant limited to the checks it must trip (and so to the scenarios listing them).
 case_lines=("full|--expect none")
-while read -r fault expected extra; do
-    [[ -z $fault || $fault == \#* ]] && continue
+while read -r runtimes fault expected extra; do
+    [[ -z $runtimes || $runtimes == \#* ]] && continue
+    [[ $runtimes == every || $runtimes == "$runtime" ]] || continue
     case_lines+=("$fault|--fault $fault --expect $expected --only $expected $extra")
 done <"$cases"
 

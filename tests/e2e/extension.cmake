@@ -78,7 +78,7 @@ foreach(runtime podman docker)
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/extension_containers.sh ${runtime} ${conform_bin}
                    $<TARGET_FILE:conform-reference-extension-static>)
   set_tests_properties(e2e.extension.containers.${runtime} PROPERTIES
-                       SKIP_RETURN_CODE 77 TIMEOUT 1200 LABELS containers
+                       SKIP_RETURN_CODE 77 TIMEOUT 1200 LABELS containers COST 100
                        RESOURCE_LOCK conform_container_runtime)
 endforeach()
 
