@@ -55,8 +55,14 @@ case_args=(--conform "$conform" --fixtures "$fixtures" --image "$image" --runtim
 # name|arguments of conform_case.py, in the order they start: the full suite, then each faulty
 # variant limited to the checks it must trip (and so to the scenarios listing them).
 case_lines=("full|--expect none")
+line_number=0
 while read -r runtimes fault expected extra; do
+    line_number=$((line_number + 1))
     [[ -z $runtimes || $runtimes == \#* ]] && continue
+    if [[ $runtimes != every && $runtimes != podman ]]; then
+        echo "$cases:$line_number: runtimes is '$runtimes', expected 'every' or 'podman'"
+        exit 1
+    fi
     [[ $runtimes == every || $runtimes == "$runtime" ]] || continue
     case_lines+=("$fault|--fault $fault --expect $expected --only $expected $extra")
 done <"$cases"
