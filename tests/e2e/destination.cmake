@@ -3,25 +3,39 @@
 # check; and a real destination (npm airbyte-faros-destination) in its dry-run mode. Included by
 # CMakeLists.txt.
 set(destination_case ${CMAKE_CURRENT_SOURCE_DIR}/destination_case.py)
-set(destination_bin $<TARGET_FILE:conform-reference-destination>)
+# Under ASan the cases run the destination's uninstrumented static build, as they run the
+# connector's (CMakeLists.txt): the instrumented one runs in reference_passes.
+set(instrumented_destination_bin $<TARGET_FILE:conform-reference-destination>)
+if(CONFORM_SANITIZE)
+  set(destination_bin $<TARGET_FILE:conform-reference-destination-static>)
+else()
+  set(destination_bin ${instrumented_destination_bin})
+endif()
 set(destination_fixtures ${PROJECT_SOURCE_DIR}/fixtures/reference-destination)
 
-# conform_destination_case(NAME FAULT EXPECTED_CHECKS [extra destination_case.py arguments...])
+# conform_destination_case(NAME FAULT EXPECTED_CHECKS [DESTINATION PATH]
+#                          [extra destination_case.py arguments...])
 # EXPECTED_CHECKS: the exact set of checks that must fail or warn ("none": all pass).
+# DESTINATION: another build of the reference destination than ${destination_bin}.
 function(conform_destination_case name fault expected)
+  cmake_parse_arguments(ARG "" "DESTINATION" "" ${ARGN})
+  if(NOT ARG_DESTINATION)
+    set(ARG_DESTINATION ${destination_bin})
+  endif()
   set(fault_args "")
   if(NOT fault STREQUAL "-")
     set(fault_args --fault ${fault})
   endif()
   add_test(NAME e2e.destination.${name}
            COMMAND ${Python3_EXECUTABLE} ${destination_case} --conform ${conform_bin}
-                   --destination ${destination_bin} --fixtures ${destination_fixtures}
-                   ${fault_args} --expect ${expected} ${ARGN})
+                   --destination ${ARG_DESTINATION} --fixtures ${destination_fixtures}
+                   ${fault_args} --expect ${expected} ${ARG_UNPARSED_ARGUMENTS})
   set_tests_properties(e2e.destination.${name} PROPERTIES TIMEOUT 300)
 endfunction()
 
 # Nothing fails and nothing is skipped: every check judged the reference destination.
-conform_destination_case(reference_passes - none --expect-skipped none)
+conform_destination_case(reference_passes - none DESTINATION ${instrumented_destination_bin}
+                         --expect-skipped none)
 conform_destination_case(reference_passes_strict - none --strict --expect-skipped none)
 # Coverage (docs/coverage.md): the catalog's streams written with data in each destination sync
 # mode; what a destination offers does not apply.

@@ -1,23 +1,35 @@
 # End-to-end cases for the Meltano extension protocol: the built conform against the reference
 # extension (fixtures/reference-extension), natively and as an image. Included by CMakeLists.txt.
 set(extension_case ${CMAKE_CURRENT_SOURCE_DIR}/extension_case.py)
-set(extension_bin ${CMAKE_BINARY_DIR}/fixtures/reference-extension/bin)
+# Under ASan the cases run the extension's uninstrumented static build, as they run the
+# connector's (CMakeLists.txt): the instrumented one runs in reference_passes.
+set(instrumented_extension_bin ${CMAKE_BINARY_DIR}/fixtures/reference-extension/bin)
+if(CONFORM_SANITIZE)
+  set(extension_bin ${CMAKE_BINARY_DIR}/fixtures/reference-extension/static/bin)
+else()
+  set(extension_bin ${instrumented_extension_bin})
+endif()
 
-# conform_extension_case(NAME FAULT EXPECTED_CHECKS [extra extension_case.py arguments...])
+# conform_extension_case(NAME FAULT EXPECTED_CHECKS [BIN FOLDER] [extra extension_case.py arguments...])
 # EXPECTED_CHECKS: the exact set of checks that must fail or warn ("none": all pass); the first is
 # the check the fault is built for, the others are real consequences (docs/meltano.md).
+# BIN: the folder of another build of the extension than ${extension_bin}.
 function(conform_extension_case name fault expected)
+  cmake_parse_arguments(ARG "" "BIN" "" ${ARGN})
+  if(NOT ARG_BIN)
+    set(ARG_BIN ${extension_bin})
+  endif()
   set(fault_args "")
   if(NOT fault STREQUAL "-")
     set(fault_args --fault ${fault})
   endif()
   add_test(NAME e2e.extension.${name}
            COMMAND ${Python3_EXECUTABLE} ${extension_case} --conform ${conform_bin}
-                   --bin ${extension_bin} ${fault_args} --expect ${expected} ${ARGN})
+                   --bin ${ARG_BIN} ${fault_args} --expect ${expected} ${ARG_UNPARSED_ARGUMENTS})
   set_tests_properties(e2e.extension.${name} PROPERTIES TIMEOUT 300)
 endfunction()
 
-conform_extension_case(reference_passes - none)
+conform_extension_case(reference_passes - none BIN ${instrumented_extension_bin})
 conform_extension_case(reference_passes_strict - none --strict)
 # Coverage (docs/coverage.md): an extension has no streams; its MX clauses are judged.
 conform_extension_case(coverage - none --only mx-help,mx-describe
