@@ -3,14 +3,9 @@
 # check; and a real destination (npm airbyte-faros-destination) in its dry-run mode. Included by
 # CMakeLists.txt.
 set(destination_case ${CMAKE_CURRENT_SOURCE_DIR}/destination_case.py)
-# Under ASan the cases run the destination's uninstrumented static build, as they run the
-# connector's (CMakeLists.txt): the instrumented one runs in reference_passes.
 set(instrumented_destination_bin $<TARGET_FILE:conform-reference-destination>)
-if(CONFORM_SANITIZE)
-  set(destination_bin $<TARGET_FILE:conform-reference-destination-static>)
-else()
-  set(destination_bin ${instrumented_destination_bin})
-endif()
+conform_fixture_for_cases(destination_bin ${instrumented_destination_bin}
+                          $<TARGET_FILE:conform-reference-destination-static>)
 set(destination_fixtures ${PROJECT_SOURCE_DIR}/fixtures/reference-destination)
 
 # conform_destination_case(NAME FAULT EXPECTED_CHECKS [DESTINATION PATH]

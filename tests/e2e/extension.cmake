@@ -1,16 +1,12 @@
 # End-to-end cases for the Meltano extension protocol: the built conform against the reference
 # extension (fixtures/reference-extension), natively and as an image. Included by CMakeLists.txt.
 set(extension_case ${CMAKE_CURRENT_SOURCE_DIR}/extension_case.py)
-# Under ASan the cases run the extension's uninstrumented static build, as they run the
-# connector's (CMakeLists.txt): the instrumented one runs in reference_passes.
 set(instrumented_extension_bin ${CMAKE_BINARY_DIR}/fixtures/reference-extension/bin)
-if(CONFORM_SANITIZE)
-  set(extension_bin ${CMAKE_BINARY_DIR}/fixtures/reference-extension/static/bin)
-else()
-  set(extension_bin ${instrumented_extension_bin})
-endif()
+conform_fixture_for_cases(extension_bin ${instrumented_extension_bin}
+                          ${CMAKE_BINARY_DIR}/fixtures/reference-extension/static/bin)
 
-# conform_extension_case(NAME FAULT EXPECTED_CHECKS [BIN FOLDER] [extra extension_case.py arguments...])
+# conform_extension_case(NAME FAULT EXPECTED_CHECKS [BIN FOLDER]
+#                        [extra extension_case.py arguments...])
 # EXPECTED_CHECKS: the exact set of checks that must fail or warn ("none": all pass); the first is
 # the check the fault is built for, the others are real consequences (docs/meltano.md).
 # BIN: the folder of another build of the extension than ${extension_bin}.
