@@ -239,6 +239,7 @@ struct Analyzer::Impl {
     std::shared_ptr<TranscriptFile> transcript;
     bool defer_keyed = false;  // setup.defer_keyed_contents, where the lines can be read again
     SeenIdentities seen_identities;  // of the keyed records whose digest was deferred
+    bool every_key_seen = true;      // every keyed record's identity went to seen_identities
 
     // What a thread that prepares lines uses: a digester per catalog stream, made for a stream's
     // first record (a catalog may list many thousands of streams).
@@ -753,6 +754,7 @@ struct Analyzer::Impl {
         if (deferred && has_key && seen_identities.add(entry.identity)) {
             entry.content = digesters[*stream_index].digest(data);
         }
+        every_key_seen = every_key_seen && (deferred || !has_key);
         entry.identity = has_key ? entry.identity : entry.content;
         entry.key_missing = facts.missing_key.has_value();
         observation.records_without_key += entry.key_missing ? 1 : 0;
@@ -1033,7 +1035,8 @@ Observation Analyzer::finish(process::RunResult result) {
             digesters.emplace_back(stream.volatile_pointers);
         }
         impl.observation.deferred_contents = std::make_shared<DeferredContents>(
-            std::move(digesters), process::LaunchSpec{}.max_line_bytes);
+            std::move(digesters), process::LaunchSpec{}.max_line_bytes,
+            impl.every_key_seen ? impl.seen_identities.maybe_repeated() : std::nullopt);
     }
     return std::move(impl.observation);
 }

@@ -30,8 +30,11 @@ const rapidjson::Value* record_data_of(const rapidjson::Document& message) {
 
 }  // namespace
 
-DeferredContents::DeferredContents(std::vector<json::Digester> digesters, std::size_t max_line)
-    : m_digesters(std::move(digesters)), m_max_line(max_line) {}
+DeferredContents::DeferredContents(std::vector<json::Digester> digesters, std::size_t max_line,
+                                   std::optional<std::vector<json::Digest>> maybe_repeated)
+    : m_digesters(std::move(digesters)),
+      m_max_line(max_line),
+      m_maybe_repeated(std::move(maybe_repeated)) {}
 
 json::Digest DeferredContents::placeholder(std::uint64_t line) {
     return json::Digest{k_placeholder_tag, line};
@@ -77,6 +80,11 @@ void DeferredContents::resolve(const Observation& run, std::vector<Wanted>& want
     }
 }
 
+bool DeferredContents::may_repeat(const json::Digest& identity) const {
+    return !m_maybe_repeated ||
+           std::binary_search(m_maybe_repeated->begin(), m_maybe_repeated->end(), identity);
+}
+
 bool SeenIdentities::add(const json::Digest& identity) {
     constexpr int k_index_bits = 23;  // 2^23 bits: 1 MiB
     if (m_words.empty()) {
@@ -90,7 +98,37 @@ bool SeenIdentities::add(const json::Digest& identity) {
         seen = seen && (word & mask) != 0;
         word |= mask;
     }
+    if (seen && !m_seen_overflowed) {
+        remember_seen(identity);
+    }
     return seen;
+}
+
+void SeenIdentities::remember_seen(const json::Digest& identity) {
+    if (m_seen.size() == k_most_remembered) {
+        sort_unique(m_seen);
+        // Still more than half full with distinct identities: too many to remember.
+        if (m_seen.size() > k_most_remembered / 2) {
+            m_seen_overflowed = true;
+            m_seen = {};
+            return;
+        }
+    }
+    m_seen.push_back(identity);
+}
+
+void SeenIdentities::sort_unique(std::vector<json::Digest>& identities) {
+    std::sort(identities.begin(), identities.end());
+    identities.erase(std::unique(identities.begin(), identities.end()), identities.end());
+}
+
+std::optional<std::vector<json::Digest>> SeenIdentities::maybe_repeated() const {
+    if (m_seen_overflowed) {
+        return std::nullopt;
+    }
+    auto identities = m_seen;
+    sort_unique(identities);
+    return identities;
 }
 
 }  // namespace conform::protocol

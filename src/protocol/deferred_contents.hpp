@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "json/digest.hpp"
@@ -18,8 +19,11 @@ struct Observation;
 class DeferredContents {
 public:
     // Per catalog stream, the digester a record's data is digested with (its volatile fields left
-    // out), and the longest line the run's transcript keeps whole.
-    DeferredContents(std::vector<json::Digester> digesters, std::size_t max_line);
+    // out), and the longest line the run's transcript keeps whole; `maybe_repeated`, sorted, holds
+    // every identity a keyed record of the run had that an earlier one may have had too
+    // (SeenIdentities::maybe_repeated), when the analyzer could remember them.
+    DeferredContents(std::vector<json::Digester> digesters, std::size_t max_line,
+                     std::optional<std::vector<json::Digest>> maybe_repeated = std::nullopt);
 
     static json::Digest placeholder(std::uint64_t line);
     static bool is_placeholder(const json::Digest& content);
@@ -36,22 +40,38 @@ public:
     // placeholder: equal to no other.
     void resolve(const Observation& run, std::vector<Wanted>& wanted);
 
+    // Whether another keyed record of the run may have `identity`: false only for an identity
+    // the run showed once, whose record read.no_duplicates need not compare.
+    bool may_repeat(const json::Digest& identity) const;
+
 private:
     std::vector<json::Digester> m_digesters;
     std::size_t m_max_line;
+    std::optional<std::vector<json::Digest>> m_maybe_repeated;
 };
 
 // The record identities a run has probably shown before, in a fixed 1 MiB (a Bloom filter of two
 // probes): the analyzer digests a keyed record at once when its identity was seen, so that of a
 // key that repeats only the first copy is read again. "Not seen" is always right; a wrong "seen"
-// only costs a digest.
+// only costs a digest. The identities said to be seen are remembered in at most 1 MiB (64 Ki of
+// them, made unique whenever they fill it), so that read.no_duplicates compares only their records.
 class SeenIdentities {
 public:
     // Whether `identity` was probably added before; adds it.
     bool add(const json::Digest& identity);
+    // Every identity add() said was seen, sorted and each once (so every identity added twice or
+    // more is among them); nullopt when there were too many to remember.
+    std::optional<std::vector<json::Digest>> maybe_repeated() const;
 
 private:
+    static constexpr std::size_t k_most_remembered = 64 * 1024;
+
+    void remember_seen(const json::Digest& identity);
+    static void sort_unique(std::vector<json::Digest>& identities);
+
     std::vector<std::uint64_t> m_words;
+    std::vector<json::Digest> m_seen;  // sorted and made unique whenever it fills
+    bool m_seen_overflowed = false;
 };
 
 }  // namespace conform::protocol

@@ -67,6 +67,10 @@ const protocol::Observation& RecordSet::run_at(std::uint64_t position) const {
     throw std::out_of_range(fmt::format("no record at position {} of the set", position));
 }
 
+const protocol::Observation* RecordSet::sole_run() const {
+    return m_parts.size() == 1 ? m_parts.front().run : nullptr;
+}
+
 RecordSet RecordSet::only(std::vector<std::uint64_t> positions) const {
     RecordSet subset = *this;
     subset.m_only = std::make_shared<const std::vector<std::uint64_t>>(std::move(positions));
@@ -534,21 +538,43 @@ void sort_versions(std::vector<Version>& versions) {
     }
 }
 
-// Which records a partition keeps: every one with an identity, or only those of keyed streams
-// (a keyless record's identity is its content, and read.no_duplicates compares keyed ones only).
-enum class Versions { identified, keyed };
+Version version_of(const protocol::RecordEntry& entry, std::uint64_t position,
+                   CompareBy content_by = CompareBy::content) {
+    const auto& content = content_by == CompareBy::projected ? entry.projected : entry.content;
+    return {entry.stream, entry.identity, content, position, entry.line};
+}
 
 Partitions<Version> partition_versions(const RecordSet& records, std::size_t count,
-                                       CompareBy content_by = CompareBy::content,
-                                       Versions which = Versions::identified) {
+                                       CompareBy content_by = CompareBy::content) {
     Partitions<Version> partitions(count, records.scratch_folder());
     records.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
-        if (entry.key_missing || (which == Versions::keyed && !entry.keyed())) {
+        if (entry.key_missing) {
             return;
         }
-        const auto& content = content_by == CompareBy::projected ? entry.projected : entry.content;
         partitions.add(partition_of(entry.stream, entry.identity, count),
-                       {entry.stream, entry.identity, content, position, entry.line});
+                       version_of(entry, position, content_by));
+    });
+    return partitions;
+}
+
+// The keyed records of `records` (a keyless record's identity is its content, and
+// read.no_duplicates compares keyed ones only) that may have a copy: in a set of one run whose
+// analyzer remembered which identities may repeat, only those records, which are few when keys
+// are distinct; in any other set, all. `keyed` counts every keyed record.
+Partitions<Version> partition_keyed_versions(const RecordSet& records, std::size_t count,
+                                             std::uint64_t& keyed) {
+    const auto* run = records.sole_run();
+    const auto* contents = run != nullptr ? run->deferred_contents.get() : nullptr;
+    Partitions<Version> partitions(count, records.scratch_folder());
+    records.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
+        if (entry.key_missing || !entry.keyed()) {
+            return;
+        }
+        ++keyed;
+        if (contents == nullptr || contents->may_repeat(entry.identity)) {
+            partitions.add(partition_of(entry.stream, entry.identity, count),
+                           version_of(entry, position));
+        }
     });
     return partitions;
 }
@@ -647,8 +673,8 @@ Duplicates duplicate_records(const RecordSet& records, std::size_t keep) {
         return {};
     }
     auto count = partition_count(records, records);
-    auto versions = partition_versions(records, count, CompareBy::content, Versions::keyed);
     Duplicates duplicates;
+    auto versions = partition_keyed_versions(records, count, duplicates.keyed);
     Smallest<std::uint64_t> positions(keep);
     std::vector<Version> to_read;
     auto read_and_count = [&] {
@@ -662,8 +688,6 @@ Duplicates duplicate_records(const RecordSet& records, std::size_t keep) {
     for (std::size_t partition = 0; partition < count; ++partition) {
         auto items = versions.take(partition);
         sort_versions(items);
-        duplicates.keyed += static_cast<std::uint64_t>(std::count_if(
-            items.begin(), items.end(), [](const Version& item) { return item.keyed(); }));
         // Only copies of a repeated identity can be duplicates: only theirs are read again.
         for (std::size_t begin = 0; begin < items.size();) {
             std::size_t end = begin + 1;

@@ -37,6 +37,8 @@ public:
     RecordRef at(std::uint64_t position) const;
     // The run the record at `position` came from.
     const protocol::Observation& run_at(std::uint64_t position) const;
+    // The run every record of the set comes from; null when the set holds several runs or none.
+    const protocol::Observation* sole_run() const;
     // The records at `positions` (sorted) only: a subset of this set.
     RecordSet only(std::vector<std::uint64_t> positions) const;
     // The records of the set that `keep` also keeps.

@@ -317,6 +317,47 @@ TEST_CASE("SeenIdentities: an identity is new once, then seen; distinct ones are
     CHECK(wrongly_seen < 1000);  // two probes in 8 Mi bits: about 0.01% at 100,000
 }
 
+TEST_CASE("SeenIdentities: every identity added twice is among those it may have seen") {
+    conform::protocol::SeenIdentities seen;
+    auto identity = [](std::uint64_t i) {
+        return Digest{(i + 3) * 0x9E3779B97F4A7C15ULL, (i + 3) * 0xC2B2AE3D27D4EB4FULL};
+    };
+    for (std::uint64_t i = 0; i < 100000; ++i) {
+        seen.add(identity(i));
+    }
+    for (std::uint64_t i : {5, 77777, 5}) {
+        seen.add(identity(i));
+    }
+    auto maybe = seen.maybe_repeated();
+    REQUIRE(maybe.has_value());
+    CHECK(std::is_sorted(maybe->begin(), maybe->end()));
+    CHECK(std::adjacent_find(maybe->begin(), maybe->end()) == maybe->end());
+    CHECK(std::binary_search(maybe->begin(), maybe->end(), identity(5)));
+    CHECK(std::binary_search(maybe->begin(), maybe->end(), identity(77777)));
+    CHECK(maybe->size() < 1000);
+
+    conform::protocol::DeferredContents filtered({}, 100, maybe);
+    CHECK(filtered.may_repeat(identity(5)));
+    CHECK_FALSE(filtered.may_repeat(identity(100001)));
+    conform::protocol::DeferredContents unknown({}, 100);
+    CHECK(unknown.may_repeat(identity(100001)));
+
+    // Many copies of few identities are remembered once each; too many distinct ones are not
+    // remembered at all, so that nothing is left out.
+    for (int copy = 0; copy < 100; ++copy) {
+        for (std::uint64_t i = 0; i < 1000; ++i) {
+            seen.add(identity(i));
+        }
+    }
+    REQUIRE(seen.maybe_repeated().has_value());
+    CHECK(seen.maybe_repeated()->size() >= 1000);
+    CHECK(seen.maybe_repeated()->size() < 2000);
+    for (std::uint64_t i = 0; i < 70000; ++i) {
+        seen.add(identity(i));
+    }
+    CHECK_FALSE(seen.maybe_repeated().has_value());
+}
+
 TEST_CASE("for_each_line_of_file: a regular file is read, a FIFO or device never") {
     auto folder =
         std::filesystem::temp_directory_path() / ("conform-lines-" + std::to_string(::getpid()));
