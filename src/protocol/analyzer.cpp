@@ -161,10 +161,13 @@ bool usable_payload(std::string_view type, const rapidjson::Value& message) {
     return false;
 }
 
-// A RECORD's catalog stream and data, and the digest of its data when prepare() took it.
+// A RECORD's catalog stream, its members the judge reads, and the digest of its data when
+// prepare() took it.
 struct LineRecord {
     const rapidjson::Value* data = nullptr;
     std::uint32_t stream = 0;
+    std::string_view stream_name;
+    const rapidjson::Value* emitted_at = nullptr;
     std::optional<json::Digest> content;
 };
 
@@ -177,6 +180,9 @@ struct PreparedLine {
     json::BoundedParse parse;
     bool object = false;  // parsed, and a JSON object
     rapidjson::Value message;
+    // The message's `type`, found here so that judging, on the other thread, reads no member
+    // names of a document this thread built.
+    const rapidjson::Value* type = nullptr;
     std::optional<std::string> duplicate_key;
     std::optional<LineRecord> record;  // a RECORD of a catalog stream, with usable data
     bool envelope_valid = false;
@@ -442,6 +448,7 @@ struct Analyzer::Impl {
             return;
         }
         line.message.Swap(document);
+        line.type = member_of(line.message, "type");
         line.duplicate_key = duplicate_key_of(line, preparer);
         line.envelope_valid = is_plain_valid_record(line.message) ||
                               airbyte_message_schema().validate(line.message, &line.violations, 4);
@@ -490,7 +497,7 @@ struct Analyzer::Impl {
     std::optional<std::string> duplicate_key_of(PreparedLine& line, Preparer& preparer) const {
         const auto& message = line.message;
         const auto* record = member_of(message, "record");
-        const auto* type = member_of(message, "type");
+        const auto* type = line.type;
         if (setup.catalog == nullptr || record == nullptr || type == nullptr || !type->IsString() ||
             string_of(*type) != "RECORD" || !usable_payload("RECORD", message)) {
             return find_duplicate_key(message);
@@ -500,7 +507,8 @@ struct Analyzer::Impl {
             return find_duplicate_key(message);
         }
         const auto& data = (*record)["data"];
-        line.record = LineRecord{&data, *stream_index, std::nullopt};
+        line.record = LineRecord{&data, *stream_index, string_of((*record)["stream"]),
+                                 member_of(*record, "emitted_at"), std::nullopt};
         if (!digested(setup.catalog->streams[*stream_index])) {
             return find_duplicate_key(message);
         }
@@ -536,9 +544,9 @@ struct Analyzer::Impl {
     void inspect_message(const rapidjson::Value& message, LineFacts& facts) {
         const auto& violations = current->violations;
         bool envelope_valid = current->envelope_valid;
-        auto type_member = message.FindMember("type");
-        std::string type = type_member != message.MemberEnd() && type_member->value.IsString()
-                               ? std::string(string_of(type_member->value))
+        const auto* type_value = current->type;
+        std::string type = type_value != nullptr && type_value->IsString()
+                               ? std::string(string_of(*type_value))
                                : std::string();
         bool usable = envelope_valid || usable_payload(type, message);
         facts.state_to_reducer = usable && type == "STATE";
@@ -726,11 +734,12 @@ struct Analyzer::Impl {
         if (setup.catalog == nullptr) {
             return;
         }
-        const auto& data = record["data"];
-        RecordFacts facts{line, nullptr, string_of(record["stream"]), data};
-        auto emitted_at = record.FindMember("emitted_at");
-        facts.emitted_at = emitted_at == record.MemberEnd() ? nullptr : &emitted_at->value;
         const LineRecord* known = current->record ? &*current->record : nullptr;
+        const auto& data = known != nullptr ? *known->data : record["data"];
+        RecordFacts facts{line, nullptr,
+                          known != nullptr ? known->stream_name : string_of(record["stream"]),
+                          data};
+        facts.emitted_at = known != nullptr ? known->emitted_at : member_of(record, "emitted_at");
         if (known != nullptr && current->data_validated) {
             facts.schema_violations = &current->data_violations;
         }
