@@ -18,6 +18,24 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 source "$repo/scripts/containers/env.sh"
 source "$repo/scripts/containers/lib.sh"
 jobs=${CONFORM_CONTAINER_JOBS:-2}
+
+# name|arguments of conform_case.py, in the order they start: the full suite, then each faulty
+# variant limited to the checks it must trip (and so to the scenarios listing them). CASES_FILE is
+# read before anything else, so that a wrong line is reported without a runtime.
+[[ -r $cases ]] || { echo "$cases: cannot read this cases file"; exit 1; }
+case_lines=("full|--expect none")
+line_number=0
+while read -r runtimes fault expected extra; do
+    line_number=$((line_number + 1))
+    [[ -z $runtimes || $runtimes == \#* ]] && continue
+    if [[ $runtimes != every && $runtimes != podman ]]; then
+        echo "$cases:$line_number: runtimes is '$runtimes', expected 'every' or 'podman'"
+        exit 1
+    fi
+    [[ $runtimes == every || $runtimes == "$runtime" ]] || continue
+    case_lines+=("$fault|--fault $fault --expect $expected --only $expected $extra")
+done <"$cases"
+
 image=$(conform_build_image conform-reference "$binary")
 work=$(mktemp -d /tmp/conform-containers-XXXXXX)
 declare -A running=()  # pid of each running case -> its name
@@ -51,21 +69,6 @@ global_args=()
 # that must reach them set their own in CASES_FILE.
 case_args=(--conform "$conform" --fixtures "$fixtures" --image "$image" --runtime "$runtime"
            "${global_args[@]}" --read-timeout 30 --grace-seconds 10)
-
-# name|arguments of conform_case.py, in the order they start: the full suite, then each faulty
-# variant limited to the checks it must trip (and so to the scenarios listing them).
-case_lines=("full|--expect none")
-line_number=0
-while read -r runtimes fault expected extra; do
-    line_number=$((line_number + 1))
-    [[ -z $runtimes || $runtimes == \#* ]] && continue
-    if [[ $runtimes != every && $runtimes != podman ]]; then
-        echo "$cases:$line_number: runtimes is '$runtimes', expected 'every' or 'podman'"
-        exit 1
-    fi
-    [[ $runtimes == every || $runtimes == "$runtime" ]] || continue
-    case_lines+=("$fault|--fault $fault --expect $expected --only $expected $extra")
-done <"$cases"
 
 failed=0
 
