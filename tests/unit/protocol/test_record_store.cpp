@@ -304,13 +304,22 @@ TEST_CASE("TranscriptFile: lines across read chunks and long lines inside one co
     }
 }
 
+namespace {
+
+// The i-th of many distinct identities, spread over both halves as digests are.
+Digest spread_identity(std::uint64_t i) {
+    return Digest{(i + 3) * 0x9E3779B97F4A7C15ULL, (i + 3) * 0xC2B2AE3D27D4EB4FULL};
+}
+
+}  // namespace
+
 TEST_CASE("SeenIdentities: an identity is new once, then seen; distinct ones are rarely seen") {
     conform::protocol::SeenIdentities seen;
     CHECK_FALSE(seen.add(Digest{1, 2}));
     CHECK(seen.add(Digest{1, 2}));
     std::size_t wrongly_seen = 0;
     for (std::uint64_t i = 0; i < 100000; ++i) {
-        Digest identity{(i + 3) * 0x9E3779B97F4A7C15ULL, (i + 3) * 0xC2B2AE3D27D4EB4FULL};
+        auto identity = spread_identity(i);
         wrongly_seen += seen.add(identity) ? 1 : 0;
         CHECK(seen.add(identity));
     }
@@ -319,9 +328,7 @@ TEST_CASE("SeenIdentities: an identity is new once, then seen; distinct ones are
 
 TEST_CASE("SeenIdentities: every identity added twice is among those it may have seen") {
     conform::protocol::SeenIdentities seen;
-    auto identity = [](std::uint64_t i) {
-        return Digest{(i + 3) * 0x9E3779B97F4A7C15ULL, (i + 3) * 0xC2B2AE3D27D4EB4FULL};
-    };
+    const auto& identity = spread_identity;
     for (std::uint64_t i = 0; i < 100000; ++i) {
         seen.add(identity(i));
     }

@@ -261,14 +261,14 @@ TEST_CASE("validate_transcript: many copies of few keys, read again in batches, 
 
 // Distinct keys but two, enough of them that the analyzer's filter of seen identities says "seen"
 // wrongly now and then: read.no_duplicates compares the records of those identities only, and
-// still finds the one copy (and not the key whose content changed) and counts every keyed record.
+// still finds the one copy (and not the key whose content changed).
 TEST_CASE("validate_transcript: among many distinct keys, the one repeated copy is found") {
     constexpr int records = 150'000;
-    std::string text;
+    std::string distinct;
     for (int i = 0; i < records; ++i) {
-        text += user(i) + "\n";
+        distinct += user(i) + "\n";
     }
-    text += user(8, "2001-01-31") + "\n" + user(7) + "\n";
+    std::string text = distinct + user(8, "2001-01-31") + "\n" + user(7) + "\n";
     auto from_file = validate_file(text, text);
     auto read_once = validate(text, false);
     for (const auto* report : {&from_file, &read_once}) {
@@ -278,7 +278,6 @@ TEST_CASE("validate_transcript: among many distinct keys, the one repeated copy 
         REQUIRE(check.examples.size() == 1);
         CHECK(check.examples[0].message.find("key [7] (line 150002 of") != std::string::npos);
     }
-    auto distinct = text.substr(0, text.size() - user(8, "2001-01-31").size() - user(7).size() - 2);
     CHECK(check_of(validate_file(distinct, distinct), "read.no_duplicates").status ==
           Status::passed);
 }
