@@ -279,7 +279,8 @@ struct Analyzer::Impl {
     std::vector<std::unique_ptr<Batch>> batches;
     std::size_t filling = 0;          // the batch lines are added to
     std::size_t in_flight_bytes = 0;  // the lines of the batches submitted and not judged yet
-    PreparedLine single;              // a line prepared and judged at once
+    std::vector<std::size_t> submitted_bytes;  // per batch, its lines' bytes when submitted
+    PreparedLine single;                       // a line prepared and judged at once
     std::vector<char> single_chunk = std::vector<char>(64 * 1024);
     rapidjson::MemoryPoolAllocator<> single_pool{single_chunk.data(), single_chunk.size()};
     // Declared last: its worker uses the members above, so it is stopped before they go.
@@ -320,10 +321,13 @@ struct Analyzer::Impl {
             for (std::size_t i = 0; i < k_batches; ++i) {
                 batches.push_back(std::make_unique<Batch>());
             }
+            submitted_bytes.resize(k_batches);
             pipeline = std::make_unique<BatchPipeline>(
-                k_batches, [this](std::size_t slot, bool on_worker) {
+                k_batches,
+                [this](std::size_t slot, bool on_worker) {
                     prepare_batch(*batches[slot], on_worker ? worker_preparer : caller_preparer);
-                });
+                },
+                [this](std::size_t slot) { judge_batch(*batches[slot]); });
         }
     }
 
@@ -385,12 +389,13 @@ struct Analyzer::Impl {
         // Every batch is in flight (the next one to fill is the oldest), or enough lines are: the
         // oldest batches are judged first.
         while (pipeline->in_flight() == batches.size() || in_flight_bytes >= k_in_flight_bytes) {
-            judge_oldest_batch();
+            take_back_oldest_batch();
         }
     }
 
     void hand_over_filling() {
-        in_flight_bytes += batches[filling]->text.size();
+        submitted_bytes[filling] = batches[filling]->text.size();
+        in_flight_bytes += submitted_bytes[filling];
         pipeline->submit(filling);
         filling = (filling + 1) % batches.size();
     }
@@ -404,21 +409,25 @@ struct Analyzer::Impl {
             hand_over_filling();
         }
         while (pipeline->in_flight() > 0) {
-            judge_oldest_batch();
+            take_back_oldest_batch();
         }
     }
 
-    void judge_oldest_batch() {
+    // Takes back the oldest batch once it is judged (judge_batch, on the thread that prepared it).
+    void take_back_oldest_batch() {
         auto taken = pipeline->take_oldest();
-        auto& batch = *batches[taken.slot];
-        in_flight_bytes -= batch.text.size();
+        in_flight_bytes -= submitted_bytes[taken.slot];
+        if (taken.error) {
+            batches[taken.slot]->clear();
+            std::rethrow_exception(taken.error);
+        }
+    }
+
+    void judge_batch(Batch& batch) {
         struct Cleared {
             Batch& batch;
             ~Cleared() { batch.clear(); }
         } cleared{batch};
-        if (taken.error) {
-            std::rethrow_exception(taken.error);
-        }
         for (auto& line : batch.lines) {
             judge_prepared(line);
         }

@@ -30,7 +30,8 @@ struct AnalyzerSetup {
     std::vector<std::vector<std::pair<std::string, std::string>>> expect_projections;
     // Called about every 50 ms with the time since start; may stop the process.
     std::function<process::Decision(std::chrono::milliseconds)> on_tick;
-    // Called with each line as it arrives, after analysis (progress display).
+    // Called with each line after it is judged (progress display). With prepare_on_worker, on
+    // the thread that judged it, the caller's or the worker's, never on both at once.
     std::function<void(const Observation&)> on_progress;
     std::size_t examples_per_check = 5;
     // Every STATE is an RFC 7396 patch, with or without a merge flag (test config
@@ -51,9 +52,10 @@ struct AnalyzerSetup {
     // needs transcript_path, and a recorded one a regular file at Observation::transcript_path.
     bool defer_keyed_contents = false;
     // Prepare lines (parse, schemas, digests) on a second thread as well as on the caller's, in
-    // batches, while the caller judges them in order: the same observation, sooner on two cores.
-    // Only for a read with a catalog; a line then reaches the judges later than it arrived, at
-    // the latest when on_tick, set_mark, observation or finish is called.
+    // batches, each judged in line order by the thread that prepared it: the same observation,
+    // sooner on two cores. Only for a read with a catalog; a line then reaches the judges later
+    // than it arrived, at the latest when on_tick, set_mark, observation or finish is called, and
+    // the judges (and on_progress) are called from either thread, one call at a time.
     bool prepare_on_worker = false;
 };
 

@@ -213,12 +213,21 @@ def connector_running(conform_pid):
 
 def case_conform_killed(folder):
     # conform dies by SIGKILL while the connector hangs: the connector dies with it
-    # (PR_SET_PDEATHSIG), instead of running on under init.
-    process = start_conform(folder, ["hang_check"], "--only", "check-valid")
+    # (PR_SET_PDEATHSIG), instead of running on under init. Nothing removes conform's temporary
+    # folders then: they go to this case's folder, and what is left is private to its user.
+    temporary = os.path.join(folder, "tmp")
+    os.mkdir(temporary)
+    process = start_conform(folder, ["hang_check"], "--only", "check-valid",
+                            extra_env={"TMPDIR": temporary})
     if wait_for(lambda: connector_running(process.pid), "the connector to start"):
         process.kill()
     process.communicate(timeout=600)
     wait_for(lambda: not processes_with_marker(), "the connector to die with conform")
+    for parent, folders, files in os.walk(temporary):
+        for name in folders + files:
+            mode = os.stat(os.path.join(parent, name)).st_mode & 0o777
+            expect(mode & 0o077 == 0, f"{os.path.join(parent, name)} is left with mode {mode:o}")
+    print(f"left after SIGKILL: {sorted(os.listdir(temporary))}")
 
 
 def case_interrupt_escaped(folder):
