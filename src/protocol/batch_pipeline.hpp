@@ -13,9 +13,10 @@ namespace conform::protocol {
 
 // Batches prepared on two threads, a worker's and the caller's, then judged one at a time in the
 // order they were submitted, each by the thread that prepared it: what preparing built stays in
-// that core's cache (judging a batch the other core prepared cost a third more CPU on some hosts,
-// bench/README.md, fourteenth round). The caller owns the batches (numbered slots); the pipeline
-// only says who prepares and judges which and when. The worker starts with the first submission.
+// that core's cache (judged by the other core, a batch took about a quarter more CPU on the
+// benchmark's host, bench/README.md, fourteenth round). The caller owns the batches (numbered
+// slots); the pipeline only says who prepares and judges which and when. The worker starts with
+// the first submission.
 class BatchPipeline {
 public:
     // Prepares slot `slot`; `on_worker` says which thread runs it, so that each thread can use
