@@ -13,6 +13,15 @@ if(CONFORM_SANITIZE)
   target_compile_options(conform_settings INTERFACE -O1 -g1 -Wno-maybe-uninitialized -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   target_link_options(conform_settings INTERFACE -fsanitize=address,undefined)
 endif()
+if(CONFORM_TSAN)
+  if(CONFORM_SANITIZE)
+    message(FATAL_ERROR "CONFORM_TSAN and CONFORM_SANITIZE exclude each other: one build folder each")
+  endif()
+  # -O1 -g1 as above. Through the project settings only: conform-probe links statically, which
+  # ThreadSanitizer cannot, and has no threads.
+  target_compile_options(conform_settings INTERFACE -O1 -g1 -fsanitize=thread)
+  target_link_options(conform_settings INTERFACE -fsanitize=thread)
+endif()
 
 # Adds a module library `conform_<name>` from the listed sources, with src/ as include root.
 function(conform_module name)

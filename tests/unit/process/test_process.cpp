@@ -29,6 +29,14 @@ using conform::process::LaunchSpec;
 using conform::process::RunResult;
 using conform::process::StopReason;
 
+// ThreadSanitizer turns vfork() into fork(), so the error a failed exec leaves in the memory vfork
+// shares never reaches conform (CONTRIBUTING.md, "Threads"): those cases say nothing there.
+#ifdef __SANITIZE_THREAD__
+constexpr bool k_exec_errors_reach_parent = false;
+#else
+constexpr bool k_exec_errors_reach_parent = true;
+#endif
+
 struct Line {
     std::string text;
     std::uint64_t number;
@@ -301,7 +309,8 @@ TEST_CASE("long lines are cut to max_line_bytes and flagged") {
     CHECK(result.stdout_bytes == 77);
 }
 
-TEST_CASE("a missing executable is an error that names it") {
+TEST_CASE("a missing executable is an error that names it" *
+          doctest::skip(!k_exec_errors_reach_parent)) {
     Recorder recorder;
     LaunchSpec spec;
     spec.argv = {"conform-no-such-program-x"};
@@ -328,7 +337,8 @@ TEST_CASE("a missing executable is an error that names it") {
     CHECK(::waitpid(-1, nullptr, WNOHANG) == -1);
 }
 
-TEST_CASE("a file that cannot be executed is an error") {
+TEST_CASE("a file that cannot be executed is an error" *
+          doctest::skip(!k_exec_errors_reach_parent)) {
     conform::process::PrivateDir dir;
     std::filesystem::path script = dir.write_file("script", "#!/bin/sh\necho hi\n");
     Recorder recorder;
