@@ -6,6 +6,21 @@
 
 namespace conform::protocol {
 
+namespace {
+
+// Runs `step` and returns what it threw.
+template <typename Step>
+std::exception_ptr caught(const Step& step) {
+    try {
+        step();
+    } catch (...) {
+        return std::current_exception();
+    }
+    return nullptr;
+}
+
+}  // namespace
+
 BatchPipeline::BatchPipeline(std::size_t slots, Prepare prepare, Judge judge, bool with_worker)
     : m_prepare(std::move(prepare)),
       m_judge(std::move(judge)),
@@ -109,15 +124,6 @@ void BatchPipeline::judge_claimed(std::size_t slot, std::unique_lock<std::mutex>
     }
     m_work.notify_all();
     m_done.notify_all();
-}
-
-std::exception_ptr BatchPipeline::caught(const std::function<void()>& step) {
-    try {
-        step();
-    } catch (...) {
-        return std::current_exception();
-    }
-    return nullptr;
 }
 
 std::size_t BatchPipeline::first_waiting() const {

@@ -60,8 +60,6 @@ private:
     // Prepares or judges `slot`, claimed under `lock`, with the lock released meanwhile.
     void prepare_claimed(std::size_t slot, bool on_worker, std::unique_lock<std::mutex>& lock);
     void judge_claimed(std::size_t slot, std::unique_lock<std::mutex>& lock);
-    // Runs `step` and returns what it threw.
-    static std::exception_ptr caught(const std::function<void()>& step);
     // The first submitted slot nobody prepares yet; k_none when none waits.
     std::size_t first_waiting() const;
     // The slot to be judged next if the thread (`by_worker` or the caller) can judge it now.
