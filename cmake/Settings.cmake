@@ -23,6 +23,13 @@ if(CONFORM_TSAN)
   target_link_options(conform_settings INTERFACE -fsanitize=thread)
 endif()
 
+if(CONFORM_FUZZ)
+  # Coverage for libFuzzer in every conform library, and the sanitizers that turn bugs into
+  # crashes; through the project settings, as for TSan, so that conform-probe links statically.
+  target_compile_options(conform_settings INTERFACE -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+  target_link_options(conform_settings INTERFACE -fsanitize=address,undefined)
+endif()
+
 # Adds a module library `conform_<name>` from the listed sources, with src/ as include root.
 function(conform_module name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})

@@ -52,6 +52,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     setup.catalog = &catalog();
     setup.secrets = &secrets;
     setup.judges = every_judge();
+    // The input's length picks the analyzer's mode, so that both ways of preparing lines (each at
+    // once, or in batches shared with a worker thread) are exercised, with keyless records'
+    // contents digested or not.
+    setup.prepare_on_worker = (size & 1U) != 0;
+    setup.keyless_contents = (size & 2U) != 0;
     conform::protocol::Analyzer analyzer(std::move(setup));
     std::uint64_t number = 0;
     while (!text.empty()) {
