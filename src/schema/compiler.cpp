@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "json/copy.hpp"
 #include "schema/uri.hpp"
@@ -112,6 +116,47 @@ void reject_deep_nesting(const rapidjson::Value& schema, const std::string& path
                        });
 }
 
+// The first name that `object` holds twice, if any.
+std::optional<std::string_view> repeated_name(const rapidjson::Value& object) {
+    std::vector<std::string_view> names;
+    names.reserve(object.MemberCount());
+    for (const auto& member : object.GetObject()) {
+        names.push_back(view_of(member.name));
+    }
+    std::sort(names.begin(), names.end());
+    auto repeated = std::adjacent_find(names.begin(), names.end());
+    return repeated == names.end() ? std::nullopt : std::optional(*repeated);
+}
+
+void reject_repeated_name(const rapidjson::Value& object, const std::string& path) {
+    if (auto name = repeated_name(object)) {
+        throw_input_error(
+            fmt::format("JSON Schema at \"{}\" has the member \"{}\" twice: readers "
+                        "disagree on which one counts, so its meaning is unclear",
+                        path, *name));
+    }
+}
+
+// Refuses a schema, or a map of subschemas ("properties", ...), that repeats a name: the
+// compiler would see one of the two values and the reader of the schema may mean the other.
+// Called after reject_deep_nesting, so the recursion is bounded.
+void reject_repeated_names(const rapidjson::Value& schema, const std::string& path) {
+    if (!schema.IsObject()) {
+        return;
+    }
+    reject_repeated_name(schema, path);
+    for (std::string_view keyword : k_schema_map_keywords) {
+        auto member = schema.FindMember(rapidjson::StringRef(keyword.data(), keyword.size()));
+        if (member != schema.MemberEnd() && member->value.IsObject()) {
+            reject_repeated_name(member->value, pointer_child(path, keyword));
+        }
+    }
+    for_each_subschema(schema, path,
+                       [](const rapidjson::Value& child, const std::string& child_path) {
+                           reject_repeated_names(child, child_path);
+                       });
+}
+
 // Adds the edges along which evaluation stays on the same instance.
 void add_in_place_edges(const Node& node, std::vector<NodeId>& edges) {
     edges.clear();
@@ -151,6 +196,7 @@ void Compiler::compile_root(const rapidjson::Value& document) {
 const rapidjson::Value& Compiler::add_document(const rapidjson::Value& source,
                                                const std::string& uri) {
     reject_deep_nesting(source, uri + "#", 0);
+    reject_repeated_names(source, uri + "#");
     auto& document = m_data.documents.emplace_back(std::make_unique<rapidjson::Document>());
     // Not CopyFrom: it recurses once per nesting level, and a hostile spec can nest a million.
     static_cast<rapidjson::Value&>(*document) = json::copy_value(source, document->GetAllocator());
@@ -232,6 +278,12 @@ const rapidjson::Value& Compiler::resolve_ref(const PendingRef& ref) {
         throw_input_error(
             fmt::format("JSON Schema keyword \"$ref\" at \"{}\" names \"{}\", which "
                         "cannot be resolved",
+                        ref.path, ref.uri));
+    }
+    if (!is_schema(*target)) {
+        throw_input_error(
+            fmt::format("JSON Schema keyword \"$ref\" at \"{}\" names \"{}\", which is no "
+                        "schema: a schema is an object or a boolean",
                         ref.path, ref.uri));
     }
     return *target;

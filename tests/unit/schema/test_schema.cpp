@@ -244,6 +244,17 @@ TEST_CASE("schema::compile errors name the keyword and its location") {
           std::string::npos);
     CHECK(compile_error(R"({"$ref": "#/definitions/missing"})")
               .find("\"#/definitions/missing\", which cannot be resolved") != std::string::npos);
+    // A pointer to a value that is no schema (found by fuzzing: it escaped as std::out_of_range).
+    CHECK(compile_error(R"({"properties": {"a": {"$ref": "#/required"}}, "required": ["a"]})")
+              .find("names \"#/required\", which is no schema") != std::string::npos);
+    CHECK(compile_error(R"({"$ref": "http://json-schema.org/draft-07/schema#/type"})")
+              .find("which is no schema") != std::string::npos);
+    // A repeated name (found by fuzzing: the second "oneOf" was never indexed and escaped as
+    // std::out_of_range); in a map of subschemas too.
+    CHECK(compile_error(R"({"oneOf": [{}], "if": {}, "oneOf": [{"not": {}}]})")
+              .find("at \"#\" has the member \"oneOf\" twice") != std::string::npos);
+    CHECK(compile_error(R"({"items": {"properties": {"a": {}, "b": true, "a": false}}})")
+              .find("at \"#/items/properties\" has the member \"a\" twice") != std::string::npos);
     CHECK(compile_error(R"({"minLength": -1})").find("non-negative integer") != std::string::npos);
     CHECK(compile_error(R"({"allOf": []})").find("non-empty array") != std::string::npos);
     CHECK(compile_error(R"({"required": "a"})").find("array of strings") != std::string::npos);
