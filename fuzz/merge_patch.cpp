@@ -19,10 +19,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     conform::json::apply_merge_patch(target, patch, target.GetAllocator());
-    // Applying the same patch again changes nothing (RFC 7396 patches are idempotent).
-    std::string once = conform::json::to_json(target);
+    // Applying the same patch again changes nothing (RFC 7396 patches are idempotent). Compared
+    // as canonical JSON: a patch that repeats a name can remove a member and add it back at the
+    // end, an order no JSON reader sees.
+    std::string once = conform::json::to_canonical_json(target);
     conform::json::apply_merge_patch(target, patch, target.GetAllocator());
-    if (conform::json::to_json(target) != once) {
+    if (conform::json::to_canonical_json(target) != once) {
         __builtin_trap();
     }
     return 0;
