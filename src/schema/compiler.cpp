@@ -101,21 +101,6 @@ void for_each_subschema(const rapidjson::Value& schema, const std::string& path,
                                   path, k_max_schema_depth));
 }
 
-// Refuses a schema nested deeper than the compiler goes before it is copied: the copy costs
-// hundreds of bytes per level (RapidJSON reserves 16 members per object), a million levels a GB.
-void reject_deep_nesting(const rapidjson::Value& schema, const std::string& path, int depth) {
-    if (!schema.IsObject()) {
-        return;
-    }
-    if (depth >= k_max_schema_depth) {
-        throw_too_deep(path);
-    }
-    for_each_subschema(schema, path,
-                       [depth](const rapidjson::Value& child, const std::string& child_path) {
-                           reject_deep_nesting(child, child_path, depth + 1);
-                       });
-}
-
 // The first name that `object` holds twice, if any.
 std::optional<std::string_view> repeated_name(const rapidjson::Value& object) {
     std::vector<std::string_view> names;
@@ -137,12 +122,17 @@ void reject_repeated_name(const rapidjson::Value& object, const std::string& pat
     }
 }
 
-// Refuses a schema, or a map of subschemas ("properties", ...), that repeats a name: the
-// compiler would see one of the two values and the reader of the schema may mean the other.
-// Called after reject_deep_nesting, so the recursion is bounded.
-void reject_repeated_names(const rapidjson::Value& schema, const std::string& path) {
+// Refuses, before the schema is copied, what the compiler cannot read:
+// - nesting deeper than the compiler goes: the copy costs hundreds of bytes per level (RapidJSON
+//   reserves 16 members per object), a million levels a GB;
+// - a schema, or a map of subschemas ("properties", ...), that repeats a name: the compiler
+//   would see one of the two values and the reader of the schema may mean the other.
+void reject_unreadable(const rapidjson::Value& schema, const std::string& path, int depth) {
     if (!schema.IsObject()) {
         return;
+    }
+    if (depth >= k_max_schema_depth) {
+        throw_too_deep(path);
     }
     reject_repeated_name(schema, path);
     for (std::string_view keyword : k_schema_map_keywords) {
@@ -152,8 +142,8 @@ void reject_repeated_names(const rapidjson::Value& schema, const std::string& pa
         }
     }
     for_each_subschema(schema, path,
-                       [](const rapidjson::Value& child, const std::string& child_path) {
-                           reject_repeated_names(child, child_path);
+                       [depth](const rapidjson::Value& child, const std::string& child_path) {
+                           reject_unreadable(child, child_path, depth + 1);
                        });
 }
 
@@ -195,8 +185,7 @@ void Compiler::compile_root(const rapidjson::Value& document) {
 
 const rapidjson::Value& Compiler::add_document(const rapidjson::Value& source,
                                                const std::string& uri) {
-    reject_deep_nesting(source, uri + "#", 0);
-    reject_repeated_names(source, uri + "#");
+    reject_unreadable(source, uri + "#", 0);
     auto& document = m_data.documents.emplace_back(std::make_unique<rapidjson::Document>());
     // Not CopyFrom: it recurses once per nesting level, and a hostile spec can nest a million.
     static_cast<rapidjson::Value&>(*document) = json::copy_value(source, document->GetAllocator());
