@@ -1,9 +1,11 @@
 // Fuzz target: the files a user gives conform. The first byte picks the loader: 's' a suite file,
-// 't' a test config file, anything else a configured catalog; the rest is the file's text.
+// 't' a test config file, 'a' an acceptance-test-config.yml, 'y' any YAML file read as JSON,
+// anything else a configured catalog; the rest is the file's text.
 #include <rapidjson/document.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -15,6 +17,20 @@
 #include "protocol/catalog.hpp"
 #include "suite/scenario.hpp"
 #include "util/error.hpp"
+#include "yaml/yaml.hpp"
+
+namespace {
+
+// The path of a file holding `text`, named `name`, in a folder of the process's own.
+std::filesystem::path written(std::string_view text, const char* name) {
+    static conform::process::PrivateDir dir;
+    auto path = dir.path() / name;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    return path;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) {
@@ -27,16 +43,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 conform::suite::load_suite_text(text, "suite.json",
                                                 conform::checks::airbyte_checks());
                 break;
-            case 't': {
-                static conform::process::PrivateDir dir;
-                auto path = dir.path() / "conform.json";
-                {
-                    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-                    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-                }
-                conform::config::load_test_config(path);
+            case 't':
+                conform::config::load_test_config(written(text, "conform.json"));
                 break;
-            }
+            case 'a':
+                conform::config::load_acceptance_test_config(
+                    written(text, "acceptance-test-config.yml"));
+                break;
+            case 'y':
+                conform::json::parse_json_text(
+                    conform::yaml::to_json_text(std::string(text), "file.yml"), "file.yml");
+                break;
             default: {
                 auto document = conform::json::parse_json_text(text, "catalog.json");
                 conform::protocol::load_catalog(document, "catalog.json", {});

@@ -1,5 +1,6 @@
 #include "yaml/yaml.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <fmt/format.h>
@@ -103,14 +104,31 @@ std::string quoted(std::string_view text) {
     return out + "\"";
 }
 
+// yaml-cpp resolves an alias to the very node its anchor names, so the node graph it hands over
+// may hold a cycle (`a: &x [*x]`) or expand exponentially (aliases of lists of aliases, the
+// "billion laughs"): the conversion bounds both the depth and the size of what it writes.
+constexpr int k_max_depth = 2000;  // yaml-cpp stops a file at 500: only aliases go deeper
+constexpr std::size_t k_max_expansion_floor = std::size_t{16} << 20;
+constexpr std::size_t k_max_expansion_per_byte = 8;
+
 // Writes JSON text, starting each value on its YAML line.
 class JsonOut {
 public:
-    explicit JsonOut(std::string origin) : m_origin(std::move(origin)) {}
+    JsonOut(std::string origin, std::size_t yaml_size)
+        : m_origin(std::move(origin)),
+          m_max_size(k_max_expansion_floor + k_max_expansion_per_byte * yaml_size) {}
 
     // A scalar starts on its own line; a mapping or sequence where its key (or its parent's
     // item) is, so that the line of a value that is a block is the line of the key naming it.
     void value(const YAML::Node& node) {
+        if (m_text.size() > m_max_size) {
+            throw_input_error(fmt::format(
+                "{}: its aliases expand the file past {} MiB of JSON, where conform stops reading "
+                "({} MiB plus {} bytes for each byte of the file; aliases of lists of aliases "
+                "multiply)",
+                where(node), m_max_size >> 20, k_max_expansion_floor >> 20,
+                k_max_expansion_per_byte));
+        }
         switch (node.Type()) {
             case YAML::NodeType::Undefined:
             case YAML::NodeType::Null:
@@ -138,6 +156,32 @@ public:
     std::string take() { return std::move(m_text); }
 
 private:
+    // Counts one level of nesting for the lifetime of a mapping or sequence being written.
+    class Level {
+    public:
+        Level(JsonOut& out, const YAML::Node& node) : m_out(out) {
+            if (++m_out.m_depth > k_max_depth) {
+                throw_input_error(fmt::format(
+                    "{}: values nest deeper than {} levels once aliases are expanded: is an alias "
+                    "inside the node its anchor names?",
+                    m_out.where(node), k_max_depth));
+            }
+        }
+        Level(const Level&) = delete;
+        Level& operator=(const Level&) = delete;
+        ~Level() { --m_out.m_depth; }
+
+    private:
+        JsonOut& m_out;
+    };
+
+    // "origin:line:column" of `node`, as the other errors name a place.
+    std::string where(const YAML::Node& node) const {
+        auto mark = node.Mark();
+        return mark.is_null() ? m_origin
+                              : fmt::format("{}:{}:{}", m_origin, mark.line + 1, mark.column + 1);
+    }
+
     void move_to(const YAML::Mark& mark) {
         if (mark.is_null() || mark.line < 0) {
             return;
@@ -166,6 +210,7 @@ private:
     }
 
     void sequence(const YAML::Node& node) {
+        Level level(*this, node);
         m_text += '[';
         bool first = true;
         for (const auto& item : node) {
@@ -177,6 +222,7 @@ private:
     }
 
     void map(const YAML::Node& node) {
+        Level level(*this, node);
         m_text += '{';
         bool first = true;
         for (const auto& entry : node) {
@@ -195,8 +241,10 @@ private:
     }
 
     std::string m_origin;
+    std::size_t m_max_size;
     std::string m_text;
     std::size_t m_line = 1;
+    int m_depth = 0;
 };
 
 }  // namespace
@@ -205,6 +253,10 @@ std::string to_json_text(const std::string& text, const std::string& origin) {
     std::vector<YAML::Node> documents;
     try {
         documents = YAML::LoadAll(text);
+    } catch (const YAML::DeepRecursion& error) {
+        throw_input_error(
+            fmt::format("{}:{}:{}: nested too deeply: the YAML reader stops at {} levels", origin,
+                        error.mark.line + 1, error.mark.column + 1, error.depth()));
     } catch (const YAML::Exception& error) {
         throw_input_error(fmt::format("{}:{}:{}: not YAML: {}", origin, error.mark.line + 1,
                                       error.mark.column + 1, error.msg));
@@ -214,7 +266,7 @@ std::string to_json_text(const std::string& text, const std::string& origin) {
             fmt::format("{}: holds {} YAML documents (separated by ---); expected one", origin,
                         documents.size()));
     }
-    JsonOut out(origin);
+    JsonOut out(origin, text.size());
     if (documents.empty()) {
         return "null";
     }

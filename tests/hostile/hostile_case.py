@@ -720,6 +720,22 @@ def expect_refused(completed, *phrases):
         expect(completed.usage.ru_maxrss < 64 * 1024, f"peak RSS {completed.usage.ru_maxrss} kB")
 
 
+def case_yaml_aliases(folder):
+    # A YAML alias resolves to the node its anchor names: an alias inside that node loops, and
+    # aliases of lists of aliases multiply (9 lines here hold 10^9 values). Both are refused as
+    # bad input, at once and in little memory; before, the loop crashed conform (stack overflow)
+    # and the 9 lines took all 24 GiB of memory until the OOM killer stopped it.
+    lines = ["l0: &l0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    bomb = write(folder, "acceptance-test-config.yml", "\n".join(lines) + "\n")
+    completed = measured_run([conform, "run", "--acceptance-test-config", bomb], timeout=120)
+    expect_refused(completed, "acceptance-test-config.yml:", "its aliases expand the file past")
+    loop = write(folder, "known-failures.yml", "failures: &all\n  - *all\n")
+    completed = flags_run(folder, "--config", write(folder, "config.json", {}),
+                          "--known-failures", loop, "--only", "spec")
+    expect_refused(completed, "known-failures.yml:1:11: values nest deeper than 2000 levels")
+
+
 def flags_run(folder, *args):
     command = [conform, "run", "--connector", f"{sys.executable} {CONNECTOR}", *args]
     return measured_run(command, timeout=120, env=dict(os.environ, HOSTILE_MARKER=marker))

@@ -3,6 +3,8 @@
 
 #include <rapidjson/document.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string>
 
@@ -18,6 +20,17 @@ namespace {
 std::string canonical(const std::string& yaml_text) {
     auto document = json::parse_json_text(yaml::to_json_text(yaml_text, "t.yml"), "t.yml");
     return json::to_canonical_json(document);
+}
+
+// The message of the input error converting `yaml_text` throws ("" when it throws none).
+std::string input_error_of(const std::string& yaml_text) {
+    try {
+        yaml::to_json_text(yaml_text, "t.yml");
+    } catch (const Error& error) {
+        CHECK(error.kind() == ErrorKind::input);
+        return error.what();
+    }
+    return "";
 }
 
 // The 1-based line of the first occurrence of `needle` in `text`.
@@ -65,4 +78,40 @@ TEST_CASE("an empty document is null; .yml and .yaml are YAML paths") {
     CHECK(yaml::is_yaml_path("a/known.YML"));
     CHECK(yaml::is_yaml_path("known.yaml"));
     CHECK_FALSE(yaml::is_yaml_path("known.json"));
+}
+
+TEST_CASE("aliases repeat their anchor's value") {
+    CHECK(canonical("base: &base {retries: 3, url: x}\nfirst: *base\nsecond: [*base, 1]\n") ==
+          R"({"base":{"retries":3,"url":"x"},"first":{"retries":3,"url":"x"},)"
+          R"("second":[{"retries":3,"url":"x"},1]})");
+}
+
+TEST_CASE("an alias inside the node its anchor names is refused, not followed forever") {
+    auto message = input_error_of("a: &loop [1, *loop]\n");
+    CHECK(message.find("t.yml:1:4: values nest deeper than 2000 levels once aliases are "
+                       "expanded") == 0);
+    CHECK(input_error_of("a: &loop {b: *loop}\n").find("t.yml:1:4: values nest deeper") == 0);
+}
+
+TEST_CASE("aliases of lists of aliases stop at 16 MiB plus 8 bytes a byte of the file") {
+    // Each level repeats the one before 16 times: 64 KiB of text, 16^4 times over, is 4 GiB.
+    std::string text = "l0: &l0 \"" + std::string(std::size_t{64} << 10, 'x') + "\"\n";
+    for (int level = 1; level <= 4; ++level) {
+        text += fmt::format("l{}: &l{} [", level, level);
+        for (int i = 0; i < 16; ++i) {
+            text += fmt::format("{}*l{}", i == 0 ? "" : ", ", level - 1);
+        }
+        text += "]\n";
+    }
+    auto message = input_error_of(text);
+    auto limit_mib = ((std::size_t{16} << 20) + 8 * text.size()) >> 20;
+    CHECK(message.find(fmt::format("its aliases expand the file past {} MiB of JSON", limit_mib)) !=
+          std::string::npos);
+    CHECK(message.find("t.yml:1:") == 0);
+}
+
+TEST_CASE("YAML nested deeper than the reader goes names the place") {
+    auto message = input_error_of("a: " + std::string(5000, '[') + "\n");
+    CHECK(message.find("t.yml:") == 0);
+    CHECK(message.find("nested too deeply: the YAML reader stops at") != std::string::npos);
 }
