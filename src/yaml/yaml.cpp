@@ -1,6 +1,7 @@
 #include "yaml/yaml.hpp"
 
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <fmt/format.h>
@@ -8,7 +9,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <sstream>
 #include <string_view>
+#include <vector>
 
 #include "util/error.hpp"
 
@@ -247,12 +250,64 @@ private:
     int m_depth = 0;
 };
 
+// Sees where each document of a YAML stream starts, and nothing else.
+class DocumentStarts : public YAML::EventHandler {
+public:
+    void OnDocumentStart(const YAML::Mark& mark) override { m_marks.push_back(mark); }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+
+    const std::vector<YAML::Mark>& marks() const { return m_marks; }
+
+private:
+    std::vector<YAML::Mark> m_marks;
+};
+
+// The number of documents in `text`: 0, 1, or 2 for "more than one". yaml-cpp 0.7 does not
+// consume a token it cannot start a node with (a ',' outside any flow collection): it starts
+// document after document at that token, and its LoadAll collects them until memory runs out
+// (yaml-cpp issue 1040, fixed after 0.7). Two documents starting at one place are that token.
+std::size_t count_documents(const std::string& text, const std::string& origin) {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    DocumentStarts starts;
+    while (starts.marks().size() < 3 && parser.HandleNextDocument(starts)) {
+    }
+    const auto& marks = starts.marks();
+    for (std::size_t i = 1; i < marks.size(); ++i) {
+        if (marks[i].pos == marks[i - 1].pos) {
+            throw_input_error(
+                fmt::format("{}:{}:{}: not YAML: a character out of place (a ',' "
+                            "outside [ ] or {{ }}?) where a value should start",
+                            origin, marks[i].line + 1, marks[i].column + 1));
+        }
+    }
+    if (marks.size() > 1) {
+        throw_input_error(fmt::format(
+            "{}:{}:{}: a second YAML document starts here (each --- line starts one); expected one",
+            origin, marks[1].line + 1, marks[1].column + 1));
+    }
+    return marks.size();
+}
+
 }  // namespace
 
 std::string to_json_text(const std::string& text, const std::string& origin) {
-    std::vector<YAML::Node> documents;
+    YAML::Node document;
     try {
-        documents = YAML::LoadAll(text);
+        if (count_documents(text, origin) == 0) {
+            return "null";
+        }
+        document = YAML::Load(text);
     } catch (const YAML::DeepRecursion& error) {
         throw_input_error(
             fmt::format("{}:{}:{}: nested too deeply: the YAML reader stops at {} levels", origin,
@@ -261,16 +316,8 @@ std::string to_json_text(const std::string& text, const std::string& origin) {
         throw_input_error(fmt::format("{}:{}:{}: not YAML: {}", origin, error.mark.line + 1,
                                       error.mark.column + 1, error.msg));
     }
-    if (documents.size() > 1) {
-        throw_input_error(
-            fmt::format("{}: holds {} YAML documents (separated by ---); expected one", origin,
-                        documents.size()));
-    }
     JsonOut out(origin, text.size());
-    if (documents.empty()) {
-        return "null";
-    }
-    out.root(documents.front());
+    out.root(document);
     return out.take();
 }
 

@@ -720,7 +720,7 @@ def expect_refused(completed, *phrases):
         expect(completed.usage.ru_maxrss < 64 * 1024, f"peak RSS {completed.usage.ru_maxrss} kB")
 
 
-def case_yaml_aliases(folder):
+def case_yaml_input(folder):
     # A YAML alias resolves to the node its anchor names: an alias inside that node loops, and
     # aliases of lists of aliases multiply (9 lines here hold 10^9 values). Both are refused as
     # bad input, at once and in little memory; before, the loop crashed conform (stack overflow)
@@ -734,6 +734,11 @@ def case_yaml_aliases(folder):
     completed = flags_run(folder, "--config", write(folder, "config.json", {}),
                           "--known-failures", loop, "--only", "spec")
     expect_refused(completed, "known-failures.yml:1:11: values nest deeper than 2000 levels")
+    # A ',' after a flow mapping: yaml-cpp 0.7 reads document after document at it and its
+    # LoadAll keeps them until memory runs out (found by fuzz_loaders, 2026-12-07).
+    stray = write(folder, "acceptance-test-config.yml", "{connector_image: x},\n")
+    completed = measured_run([conform, "run", "--acceptance-test-config", stray], timeout=120)
+    expect_refused(completed, "acceptance-test-config.yml:1:21: not YAML: a character out of place")
 
 
 def flags_run(folder, *args):

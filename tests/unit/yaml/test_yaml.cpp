@@ -115,3 +115,16 @@ TEST_CASE("YAML nested deeper than the reader goes names the place") {
     CHECK(message.find("t.yml:") == 0);
     CHECK(message.find("nested too deeply: the YAML reader stops at") != std::string::npos);
 }
+
+TEST_CASE("a ',' where a value should start is refused where it is, not read forever") {
+    // yaml-cpp 0.7 starts document after document at such a token without consuming it.
+    CHECK(input_error_of(",").find("t.yml:1:1: not YAML: a character out of place") == 0);
+    CHECK(input_error_of("{a: 1},\n").find("t.yml:1:7: not YAML: a character out of place") == 0);
+    CHECK(input_error_of("- x\n,\n").find("t.yml:2:1: not YAML") == 0);
+}
+
+TEST_CASE("a second document is refused where it starts") {
+    CHECK(input_error_of("a: 1\n---\nb: 2\n").find("t.yml:2:1: a second YAML document") == 0);
+    CHECK(canonical("a: 1\n...\n") == R"({"a":1})");
+    CHECK(yaml::to_json_text("# a comment only\n", "t.yml") == "null");
+}
