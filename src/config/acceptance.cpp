@@ -263,11 +263,14 @@ private:
     void spec_path(const rapidjson::Value& value, const std::string& pointer) {
         auto path = text_of(value);
         auto resolved = resolve_under(m_base, path);
-        if (!std::filesystem::exists(resolved)) {
-            warn(pointer, fmt::format("{} does not exist: Airbyte's test_match_expected then "
-                                      "compares nothing, nor does conform (spec.matches_expected "
-                                      "is skipped)",
-                                      resolved.string()));
+        std::error_code error;
+        if (!std::filesystem::exists(resolved, error)) {
+            auto why = error ? fmt::format("cannot be looked up ({})", error.message())
+                             : std::string("does not exist");
+            warn(pointer, fmt::format("{} {}: Airbyte's test_match_expected then compares "
+                                      "nothing, nor does conform (spec.matches_expected is "
+                                      "skipped)",
+                                      resolved.string(), why));
             return;
         }
         keep_one(m_expected_spec, path, pointer, "expected spec");

@@ -141,7 +141,7 @@ Session::Session(const TestConfig& config, const protocol::Secrets& secrets, Exe
         auto probe = probe_executable();
         std::error_code error;
         std::filesystem::create_directories(m_probe_dir, error);
-        if (probe.empty() || !std::filesystem::is_regular_file(probe)) {
+        if (probe.empty() || !std::filesystem::is_regular_file(probe, error)) {
             m_probe_error = fmt::format(
                 "conform's probe executable was not found ({}); set CONFORM_PROBE to its path",
                 probe.empty() ? std::string("no path") : probe.string());

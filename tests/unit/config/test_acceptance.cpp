@@ -215,6 +215,24 @@ TEST_CASE("a spec_path whose file exists is the expected spec") {
     std::filesystem::remove_all(folder);
 }
 
+TEST_CASE("a spec_path the system cannot look up is warned of, not an internal error") {
+    // A name longer than a file name may be (ENAMETOOLONG): found by fuzz_loaders.
+    std::string text =
+        "connector_image: airbyte/source-x:dev\n"
+        "acceptance_tests:\n"
+        "  spec:\n"
+        "    tests:\n"
+        "      - spec_path: \"" +
+        std::string(5000, 'x') +
+        "\"\n"
+        "  connection:\n"
+        "    tests:\n"
+        "      - config_path: secrets/config.json\n";
+    auto mapping = config::map_acceptance_test_config(text, "long.yml", "/l");
+    CHECK(warns(mapping, "cannot be looked up ("));
+    CHECK_FALSE(mapped(mapping).HasMember("expected_spec"));
+}
+
 TEST_CASE("a wrongly typed value or a missing image is bad input with its line") {
     auto error_of = [](const char* text) {
         try {
