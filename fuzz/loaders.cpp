@@ -1,6 +1,7 @@
 // Fuzz target: the files a user gives conform. The first byte picks the loader: 's' a suite file,
 // 't' a test config file, 'a' an acceptance-test-config.yml, 'y' any YAML file read as JSON,
-// anything else a configured catalog; the rest is the file's text.
+// 'k' a known-failures list (YAML), 'b' a baseline report for `conform diff`, anything else a
+// configured catalog; the rest is the file's text.
 #include <rapidjson/document.h>
 
 #include <cstddef>
@@ -11,6 +12,8 @@
 
 #include "checks/checks.hpp"
 #include "config/test_config.hpp"
+#include "diff/baseline.hpp"
+#include "engine/known_failures.hpp"
 #include "fuzz_input.hpp"
 #include "json/parse.hpp"
 #include "process/workdir.hpp"
@@ -49,6 +52,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             case 'a':
                 conform::config::load_acceptance_test_config(
                     written(text, "acceptance-test-config.yml"));
+                break;
+            case 'k':
+                conform::engine::load_known_failures(
+                    written(text, "known-failures.yml"),
+                    {{"read.expected_records", "io.json_lines"}, {"read", "spec"}});
+                break;
+            case 'b':
+                conform::diff::load_baseline(written(text, "baseline.json").string());
                 break;
             case 'y':
                 conform::json::parse_json_text(
