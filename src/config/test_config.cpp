@@ -395,6 +395,24 @@ std::string acceptance_key_of(const std::string& text) {
     return document["acceptance_test_config"].GetString();
 }
 
+// Refuses a test config named .yml or .yaml that is not JSON: the JSON parser's "Invalid value"
+// at 1:1 would not say that test configs are JSON, nor where Airbyte's YAML file goes.
+void refuse_yaml_test_config(const std::string& text, const std::filesystem::path& path) {
+    if (!yaml::is_yaml_path(path.string())) {
+        return;
+    }
+    rapidjson::Document document;
+    document.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(
+        text.c_str(), text.size());
+    if (document.HasParseError()) {
+        throw_input_error(fmt::format(
+            "{}: a test config is JSON (comments allowed), and this file is not: give Airbyte's "
+            "acceptance-test-config.yml with --acceptance-test-config, or name it in a JSON test "
+            "config's \"acceptance_test_config\" (docs/acceptance-test-config.md)",
+            path.string()));
+    }
+}
+
 // The acceptance-test-config's mapping with the test config `text`'s own keys over it (RFC 7396).
 std::string merged_over_acceptance(const std::string& text, const std::filesystem::path& path,
                                    const AcceptanceMapping& mapping) {
@@ -414,6 +432,7 @@ std::string merged_over_acceptance(const std::string& text, const std::filesyste
 
 TestConfig load_test_config(const std::filesystem::path& path) {
     auto text = read_text_file(path);
+    refuse_yaml_test_config(text, path);
     auto base_dir = std::filesystem::absolute(path).parent_path();
     auto acceptance = acceptance_key_of(text);
     if (acceptance.empty()) {

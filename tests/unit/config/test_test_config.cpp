@@ -66,6 +66,17 @@ bool contains(const std::string& text, const std::string& part) {
 
 }  // namespace
 
+TEST_CASE("test config: a YAML file given as a test config says where YAML goes") {
+    TempDir dir;
+    auto message = load_error(
+        dir.write("conform.yml", "connector_image: airbyte/source-x:dev\nacceptance_tests: {}\n"));
+    CHECK(contains(message, "conform.yml: a test config is JSON (comments allowed)"));
+    CHECK(contains(message, "--acceptance-test-config"));
+    auto json_named_yml =
+        dir.write("json.yml", R"({"connector": {"command": ["x"]}, "config": 3})");
+    CHECK_FALSE(contains(load_error(json_named_yml), "a test config is JSON"));
+}
+
 TEST_CASE("test config: a minimal config with a command array loads") {
     TempDir dir;
     dir.write("secrets/config.json", R"({"api_key":"k"})");
