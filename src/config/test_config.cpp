@@ -381,30 +381,29 @@ TestConfig load_test_config_text(std::string text, const std::filesystem::path& 
     return config;
 }
 
-// The path the test config `text` names in "acceptance_test_config", or "" (also for text that is
-// not JSON: the loader then reports it).
-std::string acceptance_key_of(const std::string& text) {
+// The test config `text` read as the loader will read it, without its errors: the loader reports
+// them, with the line.
+rapidjson::Document parse_leniently(const std::string& text) {
     rapidjson::Document document;
     document.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(
         text.c_str(), text.size());
-    if (document.HasParseError() || !document.IsObject() ||
-        !document.HasMember("acceptance_test_config") ||
-        !document["acceptance_test_config"].IsString()) {
+    return document;
+}
+
+// The path the test config names in "acceptance_test_config", or "" (also for text that is not
+// JSON).
+std::string acceptance_key_of(const rapidjson::Document& own) {
+    if (own.HasParseError() || !own.IsObject() || !own.HasMember("acceptance_test_config") ||
+        !own["acceptance_test_config"].IsString()) {
         return {};
     }
-    return document["acceptance_test_config"].GetString();
+    return own["acceptance_test_config"].GetString();
 }
 
 // Refuses a test config named .yml or .yaml that is not JSON: the JSON parser's "Invalid value"
 // at 1:1 would not say that test configs are JSON, nor where Airbyte's YAML file goes.
-void refuse_yaml_test_config(const std::string& text, const std::filesystem::path& path) {
-    if (!yaml::is_yaml_path(path.string())) {
-        return;
-    }
-    rapidjson::Document document;
-    document.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(
-        text.c_str(), text.size());
-    if (document.HasParseError()) {
+void refuse_yaml_test_config(const rapidjson::Document& own, const std::filesystem::path& path) {
+    if (yaml::is_yaml_path(path.string()) && own.HasParseError()) {
         throw_input_error(fmt::format(
             "{}: a test config is JSON (comments allowed), and this file is not: give Airbyte's "
             "acceptance-test-config.yml with --acceptance-test-config, or name it in a JSON test "
@@ -413,13 +412,10 @@ void refuse_yaml_test_config(const std::string& text, const std::filesystem::pat
     }
 }
 
-// The acceptance-test-config's mapping with the test config `text`'s own keys over it (RFC 7396).
-std::string merged_over_acceptance(const std::string& text, const std::filesystem::path& path,
+// The acceptance-test-config's mapping with the test config's own keys over it (RFC 7396).
+std::string merged_over_acceptance(rapidjson::Document& own, const std::filesystem::path& path,
                                    const AcceptanceMapping& mapping) {
     auto merged = json::parse_json_text(mapping.test_config_json, path.string());
-    rapidjson::Document own;
-    own.Parse<rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(text.c_str(),
-                                                                                   text.size());
     own.RemoveMember("acceptance_test_config");
     if (own.HasMember("connector")) {
         merged.RemoveMember("connector");  // a command replaces the image, not beside it
@@ -432,16 +428,16 @@ std::string merged_over_acceptance(const std::string& text, const std::filesyste
 
 TestConfig load_test_config(const std::filesystem::path& path) {
     auto text = read_text_file(path);
-    refuse_yaml_test_config(text, path);
+    auto own = parse_leniently(text);
+    refuse_yaml_test_config(own, path);
     auto base_dir = std::filesystem::absolute(path).parent_path();
-    auto acceptance = acceptance_key_of(text);
+    auto acceptance = acceptance_key_of(own);
     if (acceptance.empty()) {
         return load_test_config_text(std::move(text), path, base_dir);
     }
     auto acceptance_path = resolve(base_dir, acceptance);
     auto mapping = read_acceptance_test_config(acceptance_path);
-    auto config =
-        load_test_config_text(merged_over_acceptance(text, path, mapping), path, base_dir);
+    auto config = load_test_config_text(merged_over_acceptance(own, path, mapping), path, base_dir);
     config.files.push_back(acceptance_path);
     config.warnings = std::move(mapping.warnings);
     return config;
