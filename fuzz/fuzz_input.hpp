@@ -22,4 +22,15 @@ inline std::pair<std::string_view, std::string_view> split_first_line(std::strin
     return {text.substr(0, newline), text.substr(newline + 1)};
 }
 
+// Gives each line of `text` to `observer` as connector stdout, numbered from 1, as a run does.
+template <typename Observer>
+void feed_stdout_lines(Observer& observer, std::string_view text) {
+    std::uint64_t number = 0;
+    while (!text.empty()) {
+        auto [line, rest] = split_first_line(text);
+        observer.on_stdout_line(line, ++number, false);
+        text = rest;
+    }
+}
+
 }  // namespace conform::fuzz

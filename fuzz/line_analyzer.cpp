@@ -58,12 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     setup.prepare_on_worker = (size & 1U) != 0;
     setup.keyless_contents = (size & 2U) != 0;
     conform::protocol::Analyzer analyzer(std::move(setup));
-    std::uint64_t number = 0;
-    while (!text.empty()) {
-        auto [line, rest] = conform::fuzz::split_first_line(text);
-        analyzer.on_stdout_line(line, ++number, false);
-        text = rest;
-    }
+    conform::fuzz::feed_stdout_lines(analyzer, text);
     analyzer.on_stderr(conform::fuzz::as_text(data, size));
     conform::process::RunResult result;
     result.exit.code = 0;

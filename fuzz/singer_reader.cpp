@@ -61,12 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     run.process.exit.code = 0;
     {
         conform::singer::Reader reader(std::move(setup), run);
-        std::uint64_t number = 0;
-        while (!text.empty()) {
-            auto [line, rest] = conform::fuzz::split_first_line(text);
-            reader.on_stdout_line(line, ++number, false);
-            text = rest;
-        }
+        conform::fuzz::feed_stdout_lines(reader, text);
         reader.on_stderr(conform::fuzz::as_text(data, size));
         reader.finish(conform::fuzz::as_text(data, size));
     }
