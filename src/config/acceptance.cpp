@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 
+#include "json/member.hpp"
 #include "json/write.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
@@ -27,14 +28,6 @@ const schema::Schema& acceptance_schema() {
 
 std::string text_of(const rapidjson::Value& value) {
     return value.IsString() ? std::string(value.GetString(), value.GetStringLength()) : "";
-}
-
-const rapidjson::Value* member(const rapidjson::Value& object, const char* key) {
-    if (!object.IsObject()) {
-        return nullptr;
-    }
-    auto found = object.FindMember(key);
-    return found == object.MemberEnd() ? nullptr : &found->value;
 }
 
 // One test of a section, with the JSON pointer of its object.
@@ -61,17 +54,17 @@ void add_tests(const rapidjson::Value& tests, const std::string& pointer, Sectio
 // (tests.NAME: [...]).
 std::vector<Section> sections_of(const rapidjson::Value& root) {
     std::vector<Section> sections;
-    if (const auto* current = member(root, "acceptance_tests")) {
+    if (const auto* current = json::member(root, "acceptance_tests")) {
         for (const auto& entry : current->GetObject()) {
             Section section{text_of(entry.name), "/acceptance_tests/" + text_of(entry.name), {}};
-            if (const auto* tests = member(entry.value, "tests")) {
+            if (const auto* tests = json::member(entry.value, "tests")) {
                 add_tests(*tests, section.pointer + "/tests", section);
             }
-            section.bypass_reason = member(entry.value, "bypass_reason");
+            section.bypass_reason = json::member(entry.value, "bypass_reason");
             sections.push_back(std::move(section));
         }
     }
-    if (const auto* legacy = member(root, "tests")) {
+    if (const auto* legacy = json::member(root, "tests")) {
         for (const auto& entry : legacy->GetObject()) {
             Section section{text_of(entry.name), "/tests/" + text_of(entry.name), {}};
             add_tests(entry.value, section.pointer, section);
@@ -245,7 +238,7 @@ private:
 
     void config_path(const std::string& section, const rapidjson::Value& value,
                      const std::string& pointer, const rapidjson::Value& test) {
-        const auto* status = section == "connection" ? member(test, "status") : nullptr;
+        const auto* status = section == "connection" ? json::member(test, "status") : nullptr;
         auto outcome = status != nullptr ? text_of(*status) : "succeed";
         if (outcome == "failed") {
             keep_one(m_invalid_config, text_of(value), pointer, "invalid config");
@@ -293,14 +286,14 @@ private:
     }
 
     void expect_records(const rapidjson::Value& value, const std::string& pointer) {
-        if (const auto* path = member(value, "path")) {
+        if (const auto* path = json::member(value, "path")) {
             m_expected_path = text_of(*path);
         }
-        const auto* extra_records = member(value, "extra_records");
+        const auto* extra_records = json::member(value, "extra_records");
         m_expected_exact = extra_records != nullptr && extra_records->IsFalse();
-        const auto* exact_order = member(value, "exact_order");
+        const auto* exact_order = json::member(value, "exact_order");
         m_expected_in_order = exact_order != nullptr && exact_order->IsTrue();
-        const auto* extra_fields = member(value, "extra_fields");
+        const auto* extra_fields = json::member(value, "extra_fields");
         if (extra_fields != nullptr && extra_fields->IsTrue()) {
             warn(pointer + "/extra_fields",
                  "conform compares each expected record whole; volatile_fields leave fields out");
@@ -323,7 +316,7 @@ private:
                 continue;
             }
             for (const auto& field : stream.value.GetArray()) {
-                const auto* name = field.IsObject() ? member(field, "name") : &field;
+                const auto* name = field.IsObject() ? json::member(field, "name") : &field;
                 auto text = name != nullptr ? text_of(*name) : "";
                 if (!text.empty()) {
                     m_volatile[text_of(stream.name)].push_back(text.starts_with('/') ? text
@@ -339,7 +332,7 @@ private:
             return;
         }
         for (const auto& stream : value.GetArray()) {
-            const auto* name = stream.IsObject() ? member(stream, "name") : &stream;
+            const auto* name = stream.IsObject() ? json::member(stream, "name") : &stream;
             auto text = name != nullptr ? text_of(*name) : "";
             if (!text.empty() && std::find(m_empty_streams.begin(), m_empty_streams.end(), text) ==
                                      m_empty_streams.end()) {

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "json/copy.hpp"
+#include "json/member.hpp"
 #include "json/merge_patch.hpp"
 #include "json/write.hpp"
 #include "util/text.hpp"
@@ -43,16 +44,10 @@ std::string shown(const rapidjson::Value& value) {
     return excerpt(json::to_json(value), k_excerpt_bytes);
 }
 
-const rapidjson::Value* member_of(const rapidjson::Value& object, const char* name) {
-    if (!object.IsObject()) {
-        return nullptr;
-    }
-    auto member = object.FindMember(name);
-    return member == object.MemberEnd() ? nullptr : &member->value;
-}
+using json::member;
 
-rapidjson::Value* member_of(rapidjson::Value& object, const char* name) {
-    return const_cast<rapidjson::Value*>(member_of(std::as_const(object), name));
+rapidjson::Value* member(rapidjson::Value& object, const char* name) {
+    return const_cast<rapidjson::Value*>(json::member(std::as_const(object), name));
 }
 
 // A stream's identity: namespace (absent and null are the same) and name.
@@ -65,11 +60,11 @@ struct StreamKey {
 
 // The key of a validated AirbyteStreamState object {"stream_descriptor":{...}, ...}.
 StreamKey key_of(const rapidjson::Value& stream) {
-    const rapidjson::Value& descriptor = *member_of(stream, "stream_descriptor");
+    const rapidjson::Value& descriptor = *member(stream, "stream_descriptor");
     StreamKey key;
-    const rapidjson::Value& name = *member_of(descriptor, "name");
+    const rapidjson::Value& name = *member(descriptor, "name");
     key.name.assign(name.GetString(), name.GetStringLength());
-    const rapidjson::Value* name_space = member_of(descriptor, "namespace");
+    const rapidjson::Value* name_space = member(descriptor, "namespace");
     if (name_space != nullptr && name_space->IsString()) {
         key.name_space.emplace(name_space->GetString(), name_space->GetStringLength());
     }
@@ -100,7 +95,7 @@ struct ParsedState {
 
 void read_merge_flags(const rapidjson::Value& state, ParsedState& parsed) {
     for (const char* flag : k_merge_flags) {
-        const rapidjson::Value* value = member_of(state, flag);
+        const rapidjson::Value* value = member(state, flag);
         if (value == nullptr) {
             continue;
         }
@@ -116,15 +111,15 @@ void read_merge_flags(const rapidjson::Value& state, ParsedState& parsed) {
 }
 
 Shape shape_from_type(const rapidjson::Value& state, ParsedState& parsed) {
-    const rapidjson::Value* type = member_of(state, "type");
+    const rapidjson::Value* type = member(state, "type");
     if (type == nullptr) {
-        if (member_of(state, "data") != nullptr) {
+        if (member(state, "data") != nullptr) {
             return Shape::legacy;
         }
-        if (member_of(state, "stream") != nullptr) {
+        if (member(state, "stream") != nullptr) {
             return Shape::streams;
         }
-        if (member_of(state, "global") != nullptr) {
+        if (member(state, "global") != nullptr) {
             return Shape::global;
         }
         if (parsed.merge) {
@@ -152,7 +147,7 @@ Shape shape_from_type(const rapidjson::Value& state, ParsedState& parsed) {
 }
 
 void check_legacy(const rapidjson::Value& state, ParsedState& parsed) {
-    parsed.data = member_of(state, "data");
+    parsed.data = member(state, "data");
     const char* clause = parsed.merge ? k_clause_merge : k_clause_shape;
     const char* kind = parsed.merge ? "merge" : "legacy";
     if (parsed.merge && parsed.data != nullptr && parsed.data->IsNull()) {
@@ -175,21 +170,21 @@ void check_stream(const rapidjson::Value* stream, const std::string& where, Pars
                                                   where));
         return;
     }
-    const rapidjson::Value* descriptor = member_of(*stream, "stream_descriptor");
-    const rapidjson::Value* name = descriptor ? member_of(*descriptor, "name") : nullptr;
+    const rapidjson::Value* descriptor = member(*stream, "stream_descriptor");
+    const rapidjson::Value* name = descriptor ? member(*descriptor, "name") : nullptr;
     if (name == nullptr || !name->IsString()) {
         parsed.reject(k_clause_shape, fmt::format("{} has no string stream_descriptor.name: {}",
                                                   where, shown(*stream)));
         return;
     }
-    const rapidjson::Value* name_space = member_of(*descriptor, "namespace");
+    const rapidjson::Value* name_space = member(*descriptor, "namespace");
     if (name_space != nullptr && !name_space->IsString() && !name_space->IsNull()) {
         parsed.reject(k_clause_shape,
                       fmt::format("{}: stream_descriptor.namespace must be a string, not {}", where,
                                   shown(*name_space)));
         return;
     }
-    const rapidjson::Value* stream_state = member_of(*stream, "stream_state");
+    const rapidjson::Value* stream_state = member(*stream, "stream_state");
     if (stream_state == nullptr && parsed.merge) {
         parsed.reject(k_clause_merge, fmt::format("merge STATE without data: {} has no "
                                                   "\"stream_state\"",
@@ -211,18 +206,18 @@ void check_stream(const rapidjson::Value* stream, const std::string& where, Pars
 }
 
 void check_global(const rapidjson::Value& state, ParsedState& parsed) {
-    const rapidjson::Value* global = member_of(state, "global");
+    const rapidjson::Value* global = member(state, "global");
     if (global == nullptr || !global->IsObject()) {
         parsed.reject(k_clause_shape, "GLOBAL STATE without a \"global\" object");
         return;
     }
-    parsed.shared_state = member_of(*global, "shared_state");
+    parsed.shared_state = member(*global, "shared_state");
     if (parsed.shared_state != nullptr && !parsed.shared_state->IsObject()) {
         parsed.reject(parsed.merge ? k_clause_merge : k_clause_shape,
                       fmt::format("GLOBAL shared_state must be an object, not {}",
                                   shown(*parsed.shared_state)));
     }
-    const rapidjson::Value* stream_states = member_of(*global, "stream_states");
+    const rapidjson::Value* stream_states = member(*global, "stream_states");
     if (stream_states == nullptr) {
         return;
     }
@@ -251,7 +246,7 @@ ParsedState parse_state(const rapidjson::Value& state, bool always_merge) {
             check_legacy(state, parsed);
             break;
         case Shape::streams:
-            check_stream(member_of(state, "stream"), "STREAM \"stream\"", parsed);
+            check_stream(member(state, "stream"), "STREAM \"stream\"", parsed);
             break;
         case Shape::global:
             check_global(state, parsed);
@@ -267,7 +262,7 @@ ParsedState parse_state(const rapidjson::Value& state, bool always_merge) {
 bool has_merge_flag(const rapidjson::Value& state) {
     return std::any_of(std::begin(k_merge_flags), std::end(k_merge_flags),
                        [&state](const char* flag) {
-                           const rapidjson::Value* value = member_of(state, flag);
+                           const rapidjson::Value* value = member(state, flag);
                            return value != nullptr && value->IsTrue();
                        });
 }
@@ -326,11 +321,11 @@ struct StateReducer::Impl {
     // Replaces member `name` of `owner` with `source`, or merges `source` into it (or {}).
     void update_object(rapidjson::Value& owner, const char* name, const rapidjson::Value& source,
                        bool merge) {
-        rapidjson::Value* target = member_of(owner, name);
+        rapidjson::Value* target = member(owner, name);
         if (target == nullptr) {
             owner.AddMember(rapidjson::StringRef(name), rapidjson::Value(rapidjson::kObjectType),
                             allocator);
-            target = member_of(owner, name);
+            target = member(owner, name);
         }
         if (merge) {
             json::apply_merge_patch(*target, source, allocator);
@@ -340,7 +335,7 @@ struct StateReducer::Impl {
     }
 
     rapidjson::Value& stream_entry(const rapidjson::Value& stream) {
-        rapidjson::Value& streams = *member_of(root, "streams");
+        rapidjson::Value& streams = *member(root, "streams");
         StreamKey key = key_of(stream);
         for (auto& entry : streams.GetArray()) {
             if (key_of(entry) == key) {
@@ -349,7 +344,7 @@ struct StateReducer::Impl {
         }
         rapidjson::Value entry(rapidjson::kObjectType);
         entry.AddMember("stream_descriptor",
-                        json::copy_value(*member_of(stream, "stream_descriptor"), allocator),
+                        json::copy_value(*member(stream, "stream_descriptor"), allocator),
                         allocator);
         streams.PushBack(entry, allocator);
         return streams[streams.Size() - 1];
@@ -357,7 +352,7 @@ struct StateReducer::Impl {
 
     void apply_stream(const rapidjson::Value& stream, bool merge) {
         rapidjson::Value& entry = stream_entry(stream);
-        const rapidjson::Value* stream_state = member_of(stream, "stream_state");
+        const rapidjson::Value* stream_state = member(stream, "stream_state");
         if (merge && stream_state->IsNull()) {
             update_object(entry, "stream_state", rapidjson::Value(rapidjson::kObjectType), false);
         } else if (merge) {
@@ -434,7 +429,7 @@ std::string StateReducer::state_file_json() const {
             break;
     }
     std::string entries;
-    for (const auto& entry : member_of(impl.root, "streams")->GetArray()) {
+    for (const auto& entry : member(impl.root, "streams")->GetArray()) {
         if (impl.shape == Shape::streams) {
             entries += entries.empty() ? "" : ",";
             entries += R"({"type":"STREAM","stream":)" + json::to_json(entry) + "}";
@@ -445,7 +440,7 @@ std::string StateReducer::state_file_json() const {
     if (impl.shape == Shape::streams) {
         return "[" + entries + "]";
     }
-    const rapidjson::Value* shared_state = member_of(impl.root, "shared_state");
+    const rapidjson::Value* shared_state = member(impl.root, "shared_state");
     std::string shared =
         shared_state == nullptr ? "" : R"("shared_state":)" + json::to_json(*shared_state) + ",";
     return R"([{"type":"GLOBAL","global":{)" + shared + R"("stream_states":[)" + entries + "]}}]";
@@ -463,7 +458,7 @@ std::string StateReducer::materialized_json() const {
             break;
     }
     std::vector<std::pair<StreamKey, std::string>> sorted;
-    for (const auto& entry : member_of(impl.root, "streams")->GetArray()) {
+    for (const auto& entry : member(impl.root, "streams")->GetArray()) {
         sorted.emplace_back(key_of(entry), json::to_canonical_json(entry));
     }
     std::sort(sorted.begin(), sorted.end());
@@ -476,7 +471,7 @@ std::string StateReducer::materialized_json() const {
     if (impl.shape == Shape::streams) {
         return "[" + entries + "]";
     }
-    const rapidjson::Value* shared_state = member_of(impl.root, "shared_state");
+    const rapidjson::Value* shared_state = member(impl.root, "shared_state");
     std::string shared = shared_state == nullptr
                              ? ""
                              : R"("shared_state":)" + json::to_canonical_json(*shared_state) + ",";

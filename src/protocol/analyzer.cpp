@@ -16,6 +16,7 @@
 #include "estuary/state.hpp"
 #include "json/bounded_parse.hpp"
 #include "json/digest.hpp"
+#include "json/member.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
 #include "protocol/batch_pipeline.hpp"
@@ -136,26 +137,18 @@ EnvelopePart part_of(std::string_view instance_path) {
     return EnvelopePart::other;
 }
 
-const rapidjson::Value* member_of(const rapidjson::Value& object, const char* name) {
-    if (!object.IsObject()) {
-        return nullptr;
-    }
-    auto member = object.FindMember(name);
-    return member == object.MemberEnd() ? nullptr : &member->value;
-}
-
 // A RECORD whose stream and data can be read is analysed even when other parts of its envelope are
 // wrong; a STATE whose `state` is an object goes to the reducer, which judges it. One broken
 // clause is reported once and does not hide the message from the other checks.
 bool usable_payload(std::string_view type, const rapidjson::Value& message) {
     if (type == "RECORD") {
-        const auto* record = member_of(message, "record");
-        const auto* stream = record ? member_of(*record, "stream") : nullptr;
-        const auto* data = record ? member_of(*record, "data") : nullptr;
+        const auto* record = json::member(message, "record");
+        const auto* stream = record ? json::member(*record, "stream") : nullptr;
+        const auto* data = record ? json::member(*record, "data") : nullptr;
         return stream != nullptr && stream->IsString() && data != nullptr && data->IsObject();
     }
     if (type == "STATE") {
-        const auto* state = member_of(message, "state");
+        const auto* state = json::member(message, "state");
         return state != nullptr && state->IsObject();
     }
     return false;
@@ -457,7 +450,7 @@ struct Analyzer::Impl {
             return;
         }
         line.message.Swap(document);
-        line.type = member_of(line.message, "type");
+        line.type = json::member(line.message, "type");
         line.duplicate_key = duplicate_key_of(line, preparer);
         line.envelope_valid = is_plain_valid_record(line.message) ||
                               airbyte_message_schema().validate(line.message, &line.violations, 4);
@@ -505,7 +498,7 @@ struct Analyzer::Impl {
     // walk finds duplicate member names in passing: only the rest of the message is searched.
     std::optional<std::string> duplicate_key_of(PreparedLine& line, Preparer& preparer) const {
         const auto& message = line.message;
-        const auto* record = member_of(message, "record");
+        const auto* record = json::member(message, "record");
         const auto* type = line.type;
         if (setup.catalog == nullptr || record == nullptr || type == nullptr || !type->IsString() ||
             string_of(*type) != "RECORD" || !usable_payload("RECORD", message)) {
@@ -517,7 +510,7 @@ struct Analyzer::Impl {
         }
         const auto& data = (*record)["data"];
         line.record = LineRecord{&data, *stream_index, string_of((*record)["stream"]),
-                                 member_of(*record, "emitted_at"), std::nullopt};
+                                 json::member(*record, "emitted_at"), std::nullopt};
         if (!digested(setup.catalog->streams[*stream_index])) {
             return find_duplicate_key(message);
         }
@@ -621,10 +614,10 @@ struct Analyzer::Impl {
     // {"type":"TRACE","trace":{"type":T,"error":{"message":M}}} with M cut: valid JSON that
     // says what a long TRACE was without keeping it.
     static std::string trace_summary(const rapidjson::Value& message) {
-        const auto* trace = member_of(message, "trace");
-        const auto* kind = trace != nullptr ? member_of(*trace, "type") : nullptr;
-        const auto* error = trace != nullptr ? member_of(*trace, "error") : nullptr;
-        const auto* text = error != nullptr ? member_of(*error, "message") : nullptr;
+        const auto* trace = json::member(message, "trace");
+        const auto* kind = trace != nullptr ? json::member(*trace, "type") : nullptr;
+        const auto* error = trace != nullptr ? json::member(*trace, "error") : nullptr;
+        const auto* text = error != nullptr ? json::member(*error, "message") : nullptr;
         rapidjson::Document summary(rapidjson::kObjectType);
         auto& allocator = summary.GetAllocator();
         rapidjson::Value trace_summary(rapidjson::kObjectType);
@@ -645,19 +638,19 @@ struct Analyzer::Impl {
 
     // A STREAM_STATUS trace: the stream's status, when it changed.
     void note_stream_status(const rapidjson::Value& message) {
-        const auto* trace = member_of(message, "trace");
-        const auto* kind = trace ? member_of(*trace, "type") : nullptr;
+        const auto* trace = json::member(message, "trace");
+        const auto* kind = trace ? json::member(*trace, "type") : nullptr;
         if (kind == nullptr || !kind->IsString() || string_of(*kind) != "STREAM_STATUS") {
             return;
         }
-        const auto* status = member_of(*trace, "stream_status");
-        const auto* descriptor = status ? member_of(*status, "stream_descriptor") : nullptr;
-        const auto* name = descriptor ? member_of(*descriptor, "name") : nullptr;
-        const auto* value = status ? member_of(*status, "status") : nullptr;
+        const auto* status = json::member(*trace, "stream_status");
+        const auto* descriptor = status ? json::member(*status, "stream_descriptor") : nullptr;
+        const auto* name = descriptor ? json::member(*descriptor, "name") : nullptr;
+        const auto* value = status ? json::member(*status, "status") : nullptr;
         if (name == nullptr || !name->IsString() || value == nullptr || !value->IsString()) {
             return;
         }
-        const auto* name_space = member_of(*descriptor, "namespace");
+        const auto* name_space = json::member(*descriptor, "namespace");
         std::string stream(string_of(*name));
         if (name_space != nullptr && name_space->IsString()) {
             stream = std::string(string_of(*name_space)) + "." + stream;
@@ -676,8 +669,8 @@ struct Analyzer::Impl {
     }
 
     void note_error_log(const rapidjson::Value& message, const LineFacts& facts) {
-        const auto* log = member_of(message, "log");
-        const auto* level = log ? member_of(*log, "level") : nullptr;
+        const auto* log = json::member(message, "log");
+        const auto* level = log ? json::member(*log, "level") : nullptr;
         if (level == nullptr || !level->IsString() ||
             (string_of(*level) != "ERROR" && string_of(*level) != "FATAL")) {
             return;
@@ -685,7 +678,7 @@ struct Analyzer::Impl {
         if (++observation.error_log_count > k_error_logs_kept) {
             return;
         }
-        const auto* text = member_of(*log, "message");
+        const auto* text = json::member(*log, "message");
         std::string shown =
             text != nullptr && text->IsString() ? std::string(string_of(*text)) : "";
         observation.error_logs.push_back(
@@ -748,7 +741,8 @@ struct Analyzer::Impl {
         RecordFacts facts{line, nullptr,
                           known != nullptr ? known->stream_name : string_of(record["stream"]),
                           data};
-        facts.emitted_at = known != nullptr ? known->emitted_at : member_of(record, "emitted_at");
+        facts.emitted_at =
+            known != nullptr ? known->emitted_at : json::member(record, "emitted_at");
         if (known != nullptr && current->data_validated) {
             facts.schema_violations = &current->data_violations;
         }
@@ -932,19 +926,19 @@ struct Analyzer::Impl {
     // state that commits every stream (legacy, GLOBAL).
     std::optional<std::optional<std::size_t>> committed_stream(
         const rapidjson::Value& state) const {
-        const auto* stream = member_of(state, "stream");
-        const auto* type = member_of(state, "type");
+        const auto* stream = json::member(state, "stream");
+        const auto* type = json::member(state, "type");
         bool per_stream = (type != nullptr && type->IsString() && string_of(*type) == "STREAM") ||
                           (type == nullptr && stream != nullptr);
         if (!per_stream) {
             return std::nullopt;
         }
-        const auto* descriptor = stream ? member_of(*stream, "stream_descriptor") : nullptr;
-        const auto* name = descriptor ? member_of(*descriptor, "name") : nullptr;
+        const auto* descriptor = stream ? json::member(*stream, "stream_descriptor") : nullptr;
+        const auto* name = descriptor ? json::member(*descriptor, "name") : nullptr;
         if (setup.catalog == nullptr || name == nullptr || !name->IsString()) {
             return std::optional<std::size_t>{};
         }
-        const auto* name_space = member_of(*descriptor, "namespace");
+        const auto* name_space = json::member(*descriptor, "namespace");
         return setup.catalog->find(string_of(*name), name_space && name_space->IsString()
                                                          ? std::optional(string_of(*name_space))
                                                          : std::nullopt);

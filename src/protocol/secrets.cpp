@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "json/member.hpp"
 #include "json/pointer.hpp"
 #include "schema/regex.hpp"
 #include "schema/uri.hpp"
@@ -107,11 +108,6 @@ bool marked_secret(const rapidjson::Value& schema) {
     return marker != schema.MemberEnd() && marker->value.IsBool() && marker->value.GetBool();
 }
 
-const rapidjson::Value* member(const rapidjson::Value& object, const char* name) {
-    auto found = object.FindMember(name);
-    return found == object.MemberEnd() ? nullptr : &found->value;
-}
-
 // The schema a local `$ref` ("#", "#/definitions/x") names in `root`; null for anything else.
 const rapidjson::Value* resolve_ref(const rapidjson::Value& root, const rapidjson::Value& ref) {
     if (!ref.IsString()) {
@@ -190,14 +186,14 @@ std::vector<std::string> collect_secrets(const rapidjson::Value& schema,
                 secrets.emplace_back(text.GetString(), text.GetSize());
             }
         }
-        if (const auto* ref = member(*node, "$ref")) {
+        if (const auto* ref = json::member(*node, "$ref")) {
             const auto* target = resolve_ref(schema, *ref);
             if (target != nullptr && referenced.emplace(target, value).second) {
                 visit(target, value);
             }
         }
         for (const char* combinator : {"oneOf", "anyOf", "allOf"}) {
-            const auto* branches = member(*node, combinator);
+            const auto* branches = json::member(*node, combinator);
             if (branches != nullptr && branches->IsArray()) {
                 for (const auto& branch : branches->GetArray()) {
                     visit(&branch, value);
@@ -206,15 +202,15 @@ std::vector<std::string> collect_secrets(const rapidjson::Value& schema,
         }
         // Every branch a value may take: conform masks what any of them marks.
         for (const char* branch : {"if", "then", "else"}) {
-            if (const auto* subschema = member(*node, branch)) {
+            if (const auto* subschema = json::member(*node, branch)) {
                 visit(subschema, value);
             }
         }
         if (value->IsObject()) {
-            const auto* properties = member(*node, "properties");
-            const auto* patterns = member(*node, "patternProperties");
-            const auto* additional = member(*node, "additionalProperties");
-            const auto* dependencies = member(*node, "dependencies");
+            const auto* properties = json::member(*node, "properties");
+            const auto* patterns = json::member(*node, "patternProperties");
+            const auto* additional = json::member(*node, "additionalProperties");
+            const auto* dependencies = json::member(*node, "dependencies");
             for (const auto& entry : value->GetObject()) {
                 std::string_view name(entry.name.GetString(), entry.name.GetStringLength());
                 bool named = false;
@@ -245,9 +241,9 @@ std::vector<std::string> collect_secrets(const rapidjson::Value& schema,
                 }
             }
         }
-        const auto* items = member(*node, "items");
+        const auto* items = json::member(*node, "items");
         if (value->IsArray() && items != nullptr) {
-            const auto* additional = member(*node, "additionalItems");
+            const auto* additional = json::member(*node, "additionalItems");
             rapidjson::SizeType index = 0;
             for (const auto& item : value->GetArray()) {
                 if (!items->IsArray()) {

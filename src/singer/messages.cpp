@@ -9,6 +9,7 @@
 
 #include "json/bounded_parse.hpp"
 #include "json/digest.hpp"
+#include "json/member.hpp"
 #include "json/write.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -92,14 +93,6 @@ std::string upper(std::string_view text) {
     return out;
 }
 
-const rapidjson::Value* member(const rapidjson::Value& object, const char* name) {
-    if (!object.IsObject()) {
-        return nullptr;
-    }
-    auto it = object.FindMember(name);
-    return it == object.MemberEnd() ? nullptr : &it->value;
-}
-
 std::string string_of(const rapidjson::Value* value) {
     return value != nullptr && value->IsString() ? std::string(value->GetString()) : std::string();
 }
@@ -107,18 +100,18 @@ std::string string_of(const rapidjson::Value* value) {
 // What the message of `type` lacks, or "".
 std::string shape_problem(const std::string& type, const rapidjson::Value& message) {
     auto needs_string = [&message](const char* name) {
-        const auto* value = member(message, name);
+        const auto* value = json::member(message, name);
         return value == nullptr || !value->IsString();
     };
     if (type == "SCHEMA") {
         if (needs_string("stream")) {
             return "a SCHEMA needs a string \"stream\"";
         }
-        const auto* schema = member(message, "schema");
+        const auto* schema = json::member(message, "schema");
         if (schema == nullptr || !(schema->IsObject() || schema->IsBool())) {
             return "a SCHEMA needs a \"schema\" (a JSON Schema)";
         }
-        const auto* keys = member(message, "key_properties");
+        const auto* keys = json::member(message, "key_properties");
         if (keys == nullptr || !keys->IsArray()) {
             return "a SCHEMA needs \"key_properties\" (an array, which may be empty)";
         }
@@ -127,7 +120,7 @@ std::string shape_problem(const std::string& type, const rapidjson::Value& messa
                 return "\"key_properties\" must hold strings";
             }
         }
-        const auto* bookmarks = member(message, "bookmark_properties");
+        const auto* bookmarks = json::member(message, "bookmark_properties");
         if (bookmarks != nullptr && !bookmarks->IsArray() && !bookmarks->IsNull()) {
             return "\"bookmark_properties\" must be an array";
         }
@@ -135,23 +128,23 @@ std::string shape_problem(const std::string& type, const rapidjson::Value& messa
         if (needs_string("stream")) {
             return "a RECORD needs a string \"stream\"";
         }
-        const auto* record = member(message, "record");
+        const auto* record = json::member(message, "record");
         if (record == nullptr || !record->IsObject()) {
             return "a RECORD needs a \"record\" object";
         }
-        const auto* extracted = member(message, "time_extracted");
+        const auto* extracted = json::member(message, "time_extracted");
         if (extracted != nullptr && !extracted->IsString() && !extracted->IsNull()) {
             return "\"time_extracted\" must be an RFC 3339 string";
         }
     } else if (type == "STATE") {
-        if (member(message, "value") == nullptr) {
+        if (json::member(message, "value") == nullptr) {
             return "a STATE needs a \"value\"";
         }
     } else if (type == "ACTIVATE_VERSION") {
         if (needs_string("stream")) {
             return "an ACTIVATE_VERSION needs a string \"stream\"";
         }
-        const auto* version = member(message, "version");
+        const auto* version = json::member(message, "version");
         if (version == nullptr || !version->IsInt64()) {
             return "an ACTIVATE_VERSION needs an integer \"version\"";
         }
@@ -159,12 +152,12 @@ std::string shape_problem(const std::string& type, const rapidjson::Value& messa
         if (needs_string("stream")) {
             return "a BATCH needs a string \"stream\"";
         }
-        const auto* encoding = member(message, "encoding");
+        const auto* encoding = json::member(message, "encoding");
         if (encoding == nullptr || !encoding->IsObject() ||
-            string_of(member(*encoding, "format")).empty()) {
+            string_of(json::member(*encoding, "format")).empty()) {
             return "a BATCH needs an \"encoding\" with a \"format\"";
         }
-        const auto* manifest = member(message, "manifest");
+        const auto* manifest = json::member(message, "manifest");
         if (manifest == nullptr || !manifest->IsArray()) {
             return "a BATCH needs a \"manifest\" array of file URIs";
         }
@@ -196,7 +189,7 @@ std::optional<protocol::CursorValue> cursor_of(const rapidjson::Value& value) {
 std::vector<Bookmark> bookmarks_of(const rapidjson::Value& state_value,
                                    const std::map<std::string, std::string>& replication_keys) {
     std::vector<Bookmark> found;
-    const auto* bookmarks = member(state_value, "bookmarks");
+    const auto* bookmarks = json::member(state_value, "bookmarks");
     if (bookmarks == nullptr || !bookmarks->IsObject()) {
         return found;
     }
@@ -204,9 +197,9 @@ std::vector<Bookmark> bookmarks_of(const rapidjson::Value& state_value,
         std::string stream = entry.name.GetString();
         auto key = replication_keys.find(stream);
         auto read = [&](const rapidjson::Value& holder, std::string partition) {
-            const auto* value = member(holder, "replication_key_value");
+            const auto* value = json::member(holder, "replication_key_value");
             if (value == nullptr && key != replication_keys.end()) {
-                value = member(holder, key->second.c_str());
+                value = json::member(holder, key->second.c_str());
             }
             if (value != nullptr) {
                 if (auto cursor = cursor_of(*value)) {
@@ -215,10 +208,10 @@ std::vector<Bookmark> bookmarks_of(const rapidjson::Value& state_value,
             }
         };
         read(entry.value, "");
-        const auto* partitions = member(entry.value, "partitions");
+        const auto* partitions = json::member(entry.value, "partitions");
         if (partitions != nullptr && partitions->IsArray()) {
             for (const auto& partition : partitions->GetArray()) {
-                const auto* context = member(partition, "context");
+                const auto* context = json::member(partition, "context");
                 read(partition, context != nullptr ? json::to_canonical_json(*context) : "{}");
             }
         }
@@ -289,7 +282,7 @@ struct Reader::Impl {
         rapidjson::Document copy;
         copy.CopyFrom(message["schema"], copy.GetAllocator());
         to_draft7(copy, copy.GetAllocator());
-        if (const auto* properties = member(copy, "properties");
+        if (const auto* properties = json::member(copy, "properties");
             properties != nullptr && properties->IsObject()) {
             for (const auto& property : properties->GetObject()) {
                 compiled.properties.emplace_back(property.name.GetString());
@@ -332,7 +325,7 @@ struct Reader::Impl {
         if (keys != nullptr && !keys->empty()) {
             rapidjson::Document key(rapidjson::kArrayType);
             for (const auto& name : *keys) {
-                const auto* value = member(record, name.c_str());
+                const auto* value = json::member(record, name.c_str());
                 rapidjson::Value copy;
                 if (value != nullptr) {
                     copy.CopyFrom(*value, key.GetAllocator());
@@ -369,7 +362,7 @@ struct Reader::Impl {
         if (key == setup.replication_keys.end()) {
             return;
         }
-        const auto* value = member(record, key->second.c_str());
+        const auto* value = json::member(record, key->second.c_str());
         auto cursor = value != nullptr ? cursor_of(*value) : std::nullopt;
         if (!cursor) {
             seen.key_missing = true;
@@ -416,7 +409,7 @@ struct Reader::Impl {
         if (schema != nullptr && schema->compiled && !schema->compiled->validate(record)) {
             schema->compiled->validate(record, &record_facts.violations, 5);
         }
-        if (const auto* version = member(message, "version");
+        if (const auto* version = json::member(message, "version");
             version != nullptr && !version->IsNull()) {
             if (version->IsInt64()) {
                 record_facts.version = version->GetInt64();
@@ -460,14 +453,15 @@ struct Reader::Impl {
             last_bookmarks[key] = cursor;
         }
         progress_markers.clear();
-        if (const auto* bookmarks = member(value, "bookmarks");
+        if (const auto* bookmarks = json::member(value, "bookmarks");
             bookmarks != nullptr && bookmarks->IsObject()) {
             for (const auto& entry : bookmarks->GetObject()) {
-                bool unfinished = member(entry.value, "progress_markers") != nullptr;
-                const auto* partitions = member(entry.value, "partitions");
+                bool unfinished = json::member(entry.value, "progress_markers") != nullptr;
+                const auto* partitions = json::member(entry.value, "partitions");
                 if (partitions != nullptr && partitions->IsArray()) {
                     for (const auto& partition : partitions->GetArray()) {
-                        unfinished = unfinished || member(partition, "progress_markers") != nullptr;
+                        unfinished =
+                            unfinished || json::member(partition, "progress_markers") != nullptr;
                     }
                 }
                 if (unfinished) {
@@ -502,8 +496,8 @@ struct Reader::Impl {
         BatchFacts batch{facts, stream, message, found == schemas.end() ? nullptr : &found->second};
         PendingBatch pending{stream,
                              facts.number,
-                             string_of(member(message["encoding"], "format")),
-                             string_of(member(message["encoding"], "compression")),
+                             string_of(json::member(message["encoding"], "format")),
+                             string_of(json::member(message["encoding"], "compression")),
                              {}};
         for (const auto& uri : message["manifest"].GetArray()) {
             pending.manifest.emplace_back(uri.IsString() ? uri.GetString() : "");
@@ -538,7 +532,7 @@ struct Reader::Impl {
             facts.problem = "not a JSON object";
         } else {
             facts.message = &document;
-            const auto* type = member(document, "type");
+            const auto* type = json::member(document, "type");
             if (type == nullptr || !type->IsString()) {
                 facts.problem = "a message needs a string \"type\"";
             } else {

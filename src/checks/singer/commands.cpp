@@ -11,6 +11,7 @@
 #include "checks/singer/helpers.hpp"
 #include "checks/singer/singer.hpp"
 #include "json/bounded_parse.hpp"
+#include "json/member.hpp"
 #include "json/write.hpp"
 #include "schema/schema.hpp"
 #include "singer/messages.hpp"
@@ -24,14 +25,6 @@ rapidjson::Document parse(std::string_view text) {
     rapidjson::Document document;
     json::parse_bounded(document, text);
     return document;
-}
-
-const rapidjson::Value* member(const rapidjson::Value& object, const char* name) {
-    if (!object.IsObject()) {
-        return nullptr;
-    }
-    auto it = object.FindMember(name);
-    return it == object.MemberEnd() ? nullptr : &it->value;
 }
 
 std::string text_of(const rapidjson::Value* value) {
@@ -61,16 +54,16 @@ void check_about(const Inputs& inputs, Verdict& verdict) {
                      {about->label, 0, excerpt(about->stdout_text, 300)});
         return;
     }
-    if (text_of(member(document, "name")).empty()) {
+    if (text_of(json::member(document, "name")).empty()) {
         verdict.fail("--about lacks a string \"name\"", {about->label, 0, ""});
     }
-    const auto* capabilities = member(document, "capabilities");
+    const auto* capabilities = json::member(document, "capabilities");
     if (capabilities == nullptr || !capabilities->IsArray() ||
         std::any_of(capabilities->Begin(), capabilities->End(),
                     [](const rapidjson::Value& item) { return !item.IsString(); })) {
         verdict.fail("--about lacks \"capabilities\", an array of strings", {about->label, 0, ""});
     }
-    const auto* settings = member(document, "settings");
+    const auto* settings = json::member(document, "settings");
     if (settings == nullptr || !settings->IsObject()) {
         verdict.fail("--about lacks \"settings\", the JSON Schema of the config",
                      {about->label, 0, ""});
@@ -114,9 +107,9 @@ const rapidjson::Value* stream_entries(const Inputs& inputs, Verdict& verdict) {
 }
 
 bool schema_is_object(const rapidjson::Value& schema) {
-    const auto* type = member(schema, "type");
+    const auto* type = json::member(schema, "type");
     if (type == nullptr) {
-        return member(schema, "properties") != nullptr;
+        return json::member(schema, "properties") != nullptr;
     }
     if (type->IsString()) {
         return std::string_view(type->GetString()) == "object";
@@ -141,17 +134,17 @@ void check_catalog_valid(const Inputs& inputs, Verdict& verdict) {
             verdict.fail(fmt::format("{} is not an object", where), {label, 0, ""});
             continue;
         }
-        auto id = text_of(member(entry, "tap_stream_id"));
+        auto id = text_of(json::member(entry, "tap_stream_id"));
         if (id.empty()) {
             verdict.fail(fmt::format("{} has no string \"tap_stream_id\"", where), {label, 0, ""});
         } else if (!ids.insert(id).second) {
             verdict.fail(fmt::format("tap_stream_id '{}' is not unique", id), {label, 0, ""});
         }
         auto name = id.empty() ? where : "'" + id + "'";
-        if (text_of(member(entry, "stream")).empty()) {
+        if (text_of(json::member(entry, "stream")).empty()) {
             verdict.fail(fmt::format("stream {} has no string \"stream\"", name), {label, 0, ""});
         }
-        const auto* schema = member(entry, "schema");
+        const auto* schema = json::member(entry, "schema");
         if (schema == nullptr || !schema->IsObject()) {
             verdict.fail(fmt::format("stream {} has no \"schema\" object", name), {label, 0, ""});
         } else {
@@ -180,12 +173,12 @@ void check_catalog_valid(const Inputs& inputs, Verdict& verdict) {
                 }
             }
         }
-        const auto* metadata = member(entry, "metadata");
+        const auto* metadata = json::member(entry, "metadata");
         if (metadata != nullptr &&
             (!metadata->IsArray() ||
              std::any_of(metadata->Begin(), metadata->End(), [](const rapidjson::Value& item) {
-                 const auto* breadcrumb = member(item, "breadcrumb");
-                 const auto* values = member(item, "metadata");
+                 const auto* breadcrumb = json::member(item, "breadcrumb");
+                 const auto* values = json::member(item, "metadata");
                  return breadcrumb == nullptr || !breadcrumb->IsArray() || values == nullptr ||
                         !values->IsObject();
              }))) {
@@ -212,7 +205,7 @@ void check_metadata_entry(const rapidjson::Value& values, const std::string& nam
                           const std::string& at, const std::string& label, Verdict& verdict) {
     auto bad_type = [&](const char* key, bool (rapidjson::Value::*is)() const,
                         const char* expected) {
-        const auto* value = member(values, key);
+        const auto* value = json::member(values, key);
         if (value != nullptr && !(value->*is)()) {
             verdict.fail(fmt::format("{} of stream {}: \"{}\" must be {}", at, name, key, expected),
                          {label, 0, ""});
@@ -220,7 +213,7 @@ void check_metadata_entry(const rapidjson::Value& values, const std::string& nam
     };
     bad_type("selected", &rapidjson::Value::IsBool, "a boolean");
     bad_type("selected-by-default", &rapidjson::Value::IsBool, "a boolean");
-    if (const auto* inclusion = member(values, "inclusion");
+    if (const auto* inclusion = json::member(values, "inclusion");
         inclusion != nullptr &&
         (!inclusion->IsString() || !known_inclusions().contains(inclusion->GetString()))) {
         verdict.fail(fmt::format("{} of stream {}: \"inclusion\" must be available, automatic "
@@ -242,7 +235,7 @@ void check_catalog_metadata(const Inputs& inputs, Verdict& verdict) {
             break;
         }
         const auto& stream = inputs.catalog()->streams()[index++];
-        const auto* metadata = member(entry, "metadata");
+        const auto* metadata = json::member(entry, "metadata");
         auto name = "'" + stream.tap_stream_id + "'";
         verdict.judged();
         if (metadata == nullptr || !metadata->IsArray()) {
@@ -255,8 +248,8 @@ void check_catalog_metadata(const Inputs& inputs, Verdict& verdict) {
         std::set<std::string> properties(stream.properties.begin(), stream.properties.end());
         int stream_entries_seen = 0;
         for (const auto& item : metadata->GetArray()) {
-            const auto* breadcrumb = member(item, "breadcrumb");
-            const auto* values = member(item, "metadata");
+            const auto* breadcrumb = json::member(item, "breadcrumb");
+            const auto* values = json::member(item, "metadata");
             if (breadcrumb == nullptr || !breadcrumb->IsArray() || values == nullptr ||
                 !values->IsObject()) {
                 continue;  // sg.catalog_valid's finding
@@ -265,7 +258,7 @@ void check_catalog_metadata(const Inputs& inputs, Verdict& verdict) {
                 ++stream_entries_seen;
                 check_metadata_entry(*values, name, "the stream's metadata", label, verdict);
                 for (const char* key : {"table-key-properties", "valid-replication-keys"}) {
-                    const auto* list = member(*values, key);
+                    const auto* list = json::member(*values, key);
                     if (list == nullptr) {
                         continue;
                     }
@@ -291,7 +284,7 @@ void check_catalog_metadata(const Inputs& inputs, Verdict& verdict) {
                         }
                     }
                 }
-                const auto* method = member(*values, "forced-replication-method");
+                const auto* method = json::member(*values, "forced-replication-method");
                 if (method != nullptr && method->IsString() && method->GetStringLength() == 0) {
                     // The Meltano SDK's SQL taps write "" for "not forced".
                     verdict.advise(fmt::format("stream {}: \"forced-replication-method\" is \"\" "
