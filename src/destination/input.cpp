@@ -8,6 +8,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "json/member.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "schema/schema.hpp"
@@ -23,6 +24,7 @@ using Kind = InputMessage::Kind;
 constexpr std::int64_t k_base_epoch_ms = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 constexpr std::size_t k_sync_stride = 100'000;               // ordinals of sync n start at n * this
 constexpr int k_max_depth = 6;
+constexpr std::size_t k_max_padded = 64 * 1024;  // the longest string minLength pads to
 constexpr std::string_view k_unconfigured_stream = "conform_unconfigured_stream";
 
 rapidjson::Value text_value(std::string_view text, Allocator& allocator) {
@@ -81,17 +83,25 @@ double bounded(const rapidjson::Value& schema, double value) {
     return value;
 }
 
+std::string string_member(const rapidjson::Value& schema, const char* name) {
+    return schema.HasMember(name) && schema[name].IsString() ? schema[name].GetString() : "";
+}
+
 std::string string_for(const rapidjson::Value& schema, std::string_view name, std::size_t n) {
-    std::string format = schema.HasMember("format") && schema["format"].IsString()
-                             ? schema["format"].GetString()
-                             : "";
+    std::string format = string_member(schema, "format");
+    // Values of a type without time zone carry no offset, as sources send them.
+    std::string airbyte_type = string_member(schema, "airbyte_type");
     std::string text;
     if (format == "date-time") {
         text = date_time(n);
+        if (airbyte_type == "timestamp_without_timezone") {
+            text.pop_back();
+        }
     } else if (format == "date") {
         text = date_time(n * 24 * 60).substr(0, 10);
     } else if (format == "time") {
-        text = fmt::format("{:02}:{:02}:00", (n / 60) % 24, n % 60);
+        text = fmt::format("{:02}:{:02}:00{}", (n / 60) % 24, n % 60,
+                           airbyte_type == "time_without_timezone" ? "" : "Z");
     } else if (format == "email") {
         text = fmt::format("user{}@example.com", n);
     } else if (format == "uri" || format == "url") {
@@ -107,9 +117,20 @@ std::string string_for(const rapidjson::Value& schema, std::string_view name, st
     }
     if (schema.HasMember("minLength") && schema["minLength"].IsUint() &&
         text.size() < schema["minLength"].GetUint()) {
-        text.append(schema["minLength"].GetUint() - text.size(), 'x');
+        // Longer minimums are not met: the record check then names the stream and the field.
+        std::size_t length = std::min<std::size_t>(schema["minLength"].GetUint(), k_max_padded);
+        text.append(length - std::min(length, text.size()), 'x');
     }
     return text;
+}
+
+// An integer as JSON holds it: a 64-bit one where it fits, else a double without fraction.
+rapidjson::Value integer_value(double value) {
+    constexpr double k_int64_end = 9'223'372'036'854'775'808.0;  // 2^63
+    if (value >= -k_int64_end && value < k_int64_end) {
+        return rapidjson::Value(static_cast<std::int64_t>(value));
+    }
+    return rapidjson::Value(std::floor(value));
 }
 
 // A value `schema` accepts, different for each `n` where the type allows it.
@@ -162,7 +183,7 @@ rapidjson::Value value_for(const rapidjson::Value& schema, std::string_view name
         return array;
     }
     if (type == "integer") {
-        return rapidjson::Value(static_cast<std::int64_t>(bounded(schema, static_cast<double>(n))));
+        return integer_value(bounded(schema, static_cast<double>(n)));
     }
     if (type == "number") {
         return rapidjson::Value(bounded(schema, static_cast<double>(n) + 0.5));
@@ -491,29 +512,35 @@ Input recorded_input(const Catalog& catalog, const InputSettings& settings, cons
         }
         std::string_view type = message["type"].GetString();
         if (type == "RECORD") {
-            const auto& record = message["record"];
-            std::optional<std::string_view> name_space;
-            if (record.HasMember("namespace") && record["namespace"].IsString()) {
-                name_space = record["namespace"].GetString();
-            }
-            if (!record.HasMember("stream") || !record["stream"].IsString() ||
-                !record.HasMember("data") || !record["data"].IsObject()) {
+            const auto* record = json::member(message, "record");
+            const auto* stream_name = record != nullptr ? json::member(*record, "stream") : nullptr;
+            const auto* data = record != nullptr ? json::member(*record, "data") : nullptr;
+            if (stream_name == nullptr || !stream_name->IsString() || data == nullptr ||
+                !data->IsObject()) {
                 throw_input_error(fmt::format("{}: a RECORD without stream or data", where));
             }
-            auto stream = catalog.find(record["stream"].GetString(), name_space);
+            std::optional<std::string_view> name_space;
+            if (const auto* given = json::member(*record, "namespace");
+                given != nullptr && given->IsString()) {
+                name_space = given->GetString();
+            }
+            auto stream = catalog.find(stream_name->GetString(), name_space);
             if (!stream) {
                 throw_input_error(fmt::format("{}: stream '{}' is not in the catalog {}", where,
-                                              record["stream"].GetString(), catalog.origin()));
+                                              stream_name->GetString(), catalog.origin()));
             }
-            builder.record(*stream, record["data"], json::to_json(message));
+            builder.record(*stream, *data, json::to_json(message));
         } else if (type == "STATE") {
-            if (!message.HasMember("state") || !message["state"].IsObject()) {
+            const auto* state = json::member(message, "state");
+            if (state == nullptr || !state->IsObject()) {
                 throw_input_error(fmt::format("{}: a STATE without a state object", where));
             }
-            per_stream = per_stream && message["state"].HasMember("stream");
+            per_stream = per_stream && state->HasMember("stream");
             builder.add_state(json::to_json(message));
         } else if (type == "TRACE") {
-            builder.trace(trace_stream(catalog, message["trace"]), json::to_json(message));
+            const auto* trace = json::member(message, "trace");
+            builder.trace(trace != nullptr ? trace_stream(catalog, *trace) : std::nullopt,
+                          json::to_json(message));
         }
     }
     auto input = builder.take();

@@ -166,3 +166,71 @@ TEST_CASE(
     CHECK(document["streams"][2]["minimum_generation_id"].GetInt() == 3);
     CHECK(document["streams"][2]["sync_id"].GetInt() == 3);
 }
+
+TEST_CASE(
+    "destination input: times and date-times carry an offset unless their airbyte_type has no "
+    "time zone") {
+    Catalog catalog(R"({"streams": [{"stream": {"name": "t", "json_schema": {"type": "object",
+        "properties": {
+          "at": {"type": "string", "format": "time"},
+          "local_at": {"type": "string", "format": "time", "airbyte_type": "time_without_timezone"},
+          "ts": {"type": "string", "format": "date-time"},
+          "local_ts": {"type": "string", "format": "date-time",
+                       "airbyte_type": "timestamp_without_timezone"}}}}}]})",
+                    "c.json");
+    auto input = sync_input(catalog, settings(), 1);
+    REQUIRE(input.count(InputMessage::Kind::record) == 20);
+    for (const auto& message : input.messages) {
+        if (message.kind != InputMessage::Kind::record) {
+            continue;
+        }
+        auto document = json::parse_json_text(message.line, "record");
+        const auto& data = document["record"]["data"];
+        CHECK(std::string(data["at"].GetString()).ends_with("Z"));
+        CHECK(std::string(data["local_at"].GetString()).size() == 8);
+        CHECK(std::string(data["ts"].GetString()).ends_with("Z"));
+        CHECK(std::string(data["local_ts"].GetString()).size() == 19);
+    }
+}
+
+TEST_CASE("destination input: a recorded message without its object is refused or sent as it is") {
+    auto catalog = fake_catalog();
+    InputSettings recorded = settings();
+    recorded.recorded_origin = "read.jsonl";
+    for (const char* line : {R"({"type":"RECORD","record":"a string where the record goes"})",
+                             R"({"type":"RECORD"})", R"({"type":"RECORD","record":{"data":{}}})"}) {
+        CAPTURE(line);
+        recorded.recorded_text = std::string(line) + "\n";
+        CHECK_THROWS_WITH_AS(sync_input(catalog, recorded, 1),
+                             doctest::Contains("read.jsonl:1: a RECORD without stream or data"),
+                             Error);
+    }
+    recorded.recorded_text = "{\"type\":\"STATE\",\"state\":[1]}\n";
+    CHECK_THROWS_WITH_AS(sync_input(catalog, recorded, 1),
+                         doctest::Contains("read.jsonl:1: a STATE without a state object"), Error);
+    recorded.recorded_text = "{\"type\":\"TRACE\"}\n{\"type\":\"TRACE\",\"trace\":\"error\"}\n";
+    auto input = sync_input(catalog, recorded, 1);
+    REQUIRE(input.messages.size() == 2);
+    CHECK_FALSE(input.messages[0].stream);
+    CHECK(input.messages[1].kind == InputMessage::Kind::trace);
+}
+
+TEST_CASE("destination input: bounds beyond what conform generates are named, not attempted") {
+    Catalog huge(R"({"streams": [{"stream": {"name": "h", "json_schema": {"type": "object",
+        "properties": {"big": {"type": "integer", "minimum": 1e30},
+                       "small": {"type": "integer", "maximum": -1e30, "minimum": -1e31}}}}}]})",
+                 "c.json");
+    auto input = sync_input(huge, settings(), 1);
+    for (const auto& message : input.messages) {
+        if (message.kind == InputMessage::Kind::record) {
+            auto document = json::parse_json_text(message.line, "record");
+            CHECK(document["record"]["data"]["big"].GetDouble() >= 1e30);
+            CHECK(document["record"]["data"]["small"].GetDouble() <= -1e30);
+        }
+    }
+    Catalog long_text(R"({"streams": [{"stream": {"name": "l", "json_schema": {"type": "object",
+        "properties": {"text": {"type": "string", "minLength": 4000000000}}}}}]})",
+                      "c.json");
+    CHECK_THROWS_WITH_AS(sync_input(long_text, settings(), 1),
+                         doctest::Contains("cannot generate records for stream 'l'"), Error);
+}
