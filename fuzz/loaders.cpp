@@ -1,7 +1,8 @@
 // Fuzz target: the files a user gives conform. The first byte picks the loader: 's' a suite file,
-// 't' a test config file, 'a' an acceptance-test-config.yml, 'y' any YAML file read as JSON,
-// 'k' a known-failures list (YAML), 'b' a baseline report for `conform diff`, anything else a
-// configured catalog; the rest is the file's text.
+// 't' a test config file, 'd', 'g', 'm' the test config of a destination, a Singer tap, a Meltano
+// extension, 'a' an acceptance-test-config.yml, 'y' any YAML file read as JSON, 'k' a
+// known-failures list (YAML), 'b' a baseline report for `conform diff`, anything else a configured
+// catalog; the rest is the file's text.
 #include <rapidjson/document.h>
 
 #include <cstddef>
@@ -12,12 +13,15 @@
 
 #include "checks/checks.hpp"
 #include "config/test_config.hpp"
+#include "destination/test_config.hpp"
 #include "diff/baseline.hpp"
 #include "engine/known_failures.hpp"
 #include "fuzz_input.hpp"
 #include "json/parse.hpp"
+#include "meltano/test_config.hpp"
 #include "process/workdir.hpp"
 #include "protocol/catalog.hpp"
+#include "singer/test_config.hpp"
 #include "suite/scenario.hpp"
 #include "util/error.hpp"
 #include "yaml/yaml.hpp"
@@ -33,6 +37,20 @@ std::filesystem::path written(std::string_view text, const char* name) {
     return path;
 }
 
+// The files the seeds' test configs name, so that a loader reads past them.
+void write_named_files() {
+    static const bool written_once = [] {
+        written("{}", "config.json");
+        written("{\"api_key\": 1}", "invalid_config.json");
+        written(R"({"streams": [{"stream": {"name": "s", "json_schema": {"type": "object",
+            "properties": {"id": {"type": "integer"}}}}, "destination_sync_mode": "append_dedup",
+            "primary_key": [["id"]]}]})",
+                "configured_catalog.json");
+        return true;
+    }();
+    (void)written_once;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -40,6 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     std::string_view text = conform::fuzz::as_text(data + 1, size - 1);
+    write_named_files();
     try {
         switch (data[0]) {
             case 's':
@@ -48,6 +67,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 break;
             case 't':
                 conform::config::load_test_config(written(text, "conform.json"));
+                break;
+            case 'd':
+                conform::destination::load_test_config(written(text, "conform.json"));
+                break;
+            case 'g':
+                conform::singer::load_test_config(written(text, "conform.json"));
+                break;
+            case 'm':
+                conform::meltano::load_test_config(written(text, "conform.json"));
                 break;
             case 'a':
                 conform::config::load_acceptance_test_config(

@@ -68,7 +68,10 @@ std::vector<FieldPath> primary_key_of(const rapidjson::Value& configured,
     std::vector<FieldPath> key;
     if (member != nullptr) {
         for (const auto& path : (*owner)[member].GetArray()) {
-            key.push_back(read_field_path(path, where));
+            // An empty path (`[[]]`) names no field: it adds nothing to the key.
+            if (auto field = read_field_path(path, where); !field.empty()) {
+                key.push_back(std::move(field));
+            }
         }
     }
     return key;

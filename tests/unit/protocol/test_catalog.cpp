@@ -62,6 +62,15 @@ TEST_CASE("catalog: streams, keys, cursors and volatile fields are read") {
     CHECK(logs.volatile_pointers.empty());
 }
 
+TEST_CASE("catalog: an empty key path names no field and adds nothing to the key") {
+    auto catalog = catalog_from(R"({"streams":[
+      {"stream":{"name":"a","json_schema":{},"source_defined_primary_key":[[]]}},
+      {"stream":{"name":"b","json_schema":{}},"primary_key":[["id"],[]]}]})");
+    CHECK(catalog.streams[0].primary_key.empty());
+    REQUIRE(catalog.streams[1].primary_key.size() == 1);
+    CHECK(catalog.streams[1].primary_key[0] == FieldPath{"id"});
+}
+
 TEST_CASE("catalog: find matches namespace when both sides have one") {
     auto catalog = catalog_from(k_catalog);
     CHECK(catalog.find("users", std::nullopt) == 0);
