@@ -11,6 +11,9 @@
 #include <cctype>
 #include <sstream>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "util/error.hpp"
@@ -113,13 +116,15 @@ std::string quoted(std::string_view text) {
 constexpr int k_max_depth = 2000;  // yaml-cpp stops a file at 500: only aliases go deeper
 constexpr std::size_t k_max_expansion_floor = std::size_t{16} << 20;
 constexpr std::size_t k_max_expansion_per_byte = 8;
+constexpr std::size_t k_max_entries_floor = std::size_t{1} << 20;  // mapping entries read
 
 // Writes JSON text, starting each value on its YAML line.
 class JsonOut {
 public:
     JsonOut(std::string origin, std::size_t yaml_size)
         : m_origin(std::move(origin)),
-          m_max_size(k_max_expansion_floor + k_max_expansion_per_byte * yaml_size) {}
+          m_max_size(k_max_expansion_floor + k_max_expansion_per_byte * yaml_size),
+          m_max_entries(k_max_entries_floor + yaml_size) {}
 
     // A scalar starts on its own line; a mapping or sequence where its key (or its parent's
     // item) is, so that the line of a value that is a block is the line of the key naming it.
@@ -228,26 +233,114 @@ private:
         Level level(*this, node);
         m_text += '{';
         bool first = true;
-        for (const auto& entry : node) {
+        for (const auto& [key, item] : entries_of(node)) {
             m_text += first ? "" : ",";
             first = false;
-            if (!entry.first.IsScalar()) {
-                auto mark = entry.first.Mark();
-                throw_input_error(fmt::format("{}:{}:{}: a mapping key must be a plain value",
-                                              m_origin, mark.line + 1, mark.column + 1));
-            }
-            move_to(entry.first.Mark());
-            m_text += quoted(entry.first.Scalar()) + ":";
-            value(entry.second);
+            move_to(key.Mark());
+            m_text += quoted(key.Scalar()) + ":";
+            value(item);
         }
         m_text += '}';
     }
 
+    using Entries = std::vector<std::pair<YAML::Node, YAML::Node>>;
+
+    // The entries of mapping `node` as PyYAML reads them (Airbyte's acceptance tests load their
+    // files with it): the entries of the mappings its merge keys name (`<<: *base`,
+    // `<<: [*first, *second]`, the first winning) come before its own, which win; a key given
+    // twice keeps the place of the first and the value of the last.
+    Entries entries_of(const YAML::Node& node) {
+        Entries merged;
+        Entries own;
+        for (const auto& entry : node) {
+            count_entry(entry.first);
+            if (!entry.first.IsScalar()) {
+                throw_input_error(
+                    fmt::format("{}: a mapping key must be a plain value", where(entry.first)));
+            }
+            if (entry.first.Tag() == "!" || entry.first.Scalar() != "<<") {
+                own.emplace_back(entry.first, entry.second);
+            } else {
+                bool outermost = m_merge_place.empty();
+                if (outermost) {
+                    m_merge_place = where(entry.first);
+                }
+                merge_into(merged, entry.second);
+                if (outermost) {
+                    m_merge_place.clear();
+                }
+            }
+        }
+        append(merged, own);
+        return last_value_first_place(merged);
+    }
+
+    void merge_into(Entries& merged, const YAML::Node& source) {
+        Level level(*this, source);
+        if (source.IsMap()) {
+            append(merged, entries_of(source));
+            return;
+        }
+        if (!source.IsSequence()) {
+            throw_input_error(fmt::format(
+                "{}: a merge key (<<) takes a mapping or a list of mappings", where(source)));
+        }
+        std::vector<Entries> parts;
+        for (const auto& item : source) {
+            if (!item.IsMap()) {
+                throw_input_error(fmt::format(
+                    "{}: a merge key (<<) takes a mapping or a list of mappings", where(item)));
+            }
+            parts.push_back(entries_of(item));
+        }
+        // Later mappings first, so that the earlier ones' values are the last and win.
+        for (auto part = parts.rbegin(); part != parts.rend(); ++part) {
+            append(merged, *part);
+        }
+    }
+
+    // yaml-cpp's Node assignment writes into the node a handle refers to (an anchor's node, for
+    // an alias): entries are only ever copied into new handles here, never assigned.
+    static Entries last_value_first_place(const Entries& entries) {
+        std::unordered_map<std::string, std::size_t> last;
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+            last[entries[i].first.Scalar()] = i;
+        }
+        Entries result;
+        std::unordered_set<std::string> placed;
+        for (const auto& [key, item] : entries) {
+            if (placed.insert(key.Scalar()).second) {
+                result.emplace_back(key, entries[last[key.Scalar()]].second);
+            }
+        }
+        return result;
+    }
+
+    static void append(Entries& to, const Entries& entries) {
+        for (const auto& [key, item] : entries) {
+            to.emplace_back(key, item);
+        }
+    }
+
+    // Merged mappings are read again for each key that names them: what that costs is bounded
+    // like the JSON written.
+    void count_entry(const YAML::Node& key) {
+        if (++m_entries_read > m_max_entries) {
+            throw_input_error(fmt::format(
+                "{}: its merge keys (<<) make conform read more than {} mapping entries, where it "
+                "stops (2^20 plus one a byte of the file; merges of merges multiply)",
+                m_merge_place.empty() ? where(key) : m_merge_place, m_max_entries));
+        }
+    }
+
     std::string m_origin;
     std::size_t m_max_size;
+    std::size_t m_max_entries;
     std::string m_text;
     std::size_t m_line = 1;
     int m_depth = 0;
+    std::size_t m_entries_read = 0;
+    std::string m_merge_place;  // of the merge key being expanded, outermost first
 };
 
 // Sees where each document of a YAML stream starts, and nothing else.

@@ -11,10 +11,13 @@ namespace conform::yaml {
 // JSON loader's line of a value is the YAML line a user looks for. Plain scalars become
 // JSON numbers, booleans (true/false, yes/no, on/off in any case, as YAML 1.1 files such as
 // Airbyte's write them) and null (~, null, empty) when they read as one, strings otherwise;
-// quoted scalars stay strings; an alias repeats its anchor's value. An empty document is null.
+// quoted scalars stay strings; an alias repeats its anchor's value. Mappings read as PyYAML
+// reads them: merge keys (`<<`) honoured, a repeated key's last value kept. An empty document is
+// null.
 // Throws conform::Error (input) naming origin:line:column for text that is not YAML, a second
-// document, nesting deeper than yaml-cpp reads, an alias inside its own anchor's node, and
-// aliases that expand the text past 16 MiB plus 8 bytes a byte of it.
+// document, nesting deeper than yaml-cpp reads, an alias inside its own anchor's node, a merge
+// key of anything but mappings, and aliases or merges that expand the text past 16 MiB plus 8
+// bytes a byte of it.
 std::string to_json_text(const std::string& text, const std::string& origin);
 
 // True when `path` ends in .yml or .yaml (any case).

@@ -143,6 +143,29 @@ tests:
     check(completed.returncode == 0 and "warning:" not in completed.stdout,
           f"the legacy format runs green with nothing to report (exit {completed.returncode})",
           completed.stdout + completed.stderr)
+    merged = harness.write_file(folder, "merge-keys.yml", f"""connector_image: conform/reference-connector:dev
+acceptance_tests:
+  connection:
+    tests:
+      - &valid {{config_path: "{fixtures}/config.json", status: succeed}}
+      - <<: *valid
+        config_path: "{fixtures}/invalid_config.json"
+        status: failed
+      - *valid
+  basic_read:
+    tests:
+      - &read
+        config_path: "{fixtures}/config.json"
+        configured_catalog_path: "{fixtures}/configured_catalog.json"
+  full_refresh:
+    tests:
+      - <<: *read
+""")
+    completed = harness.run([conform, "run", "--acceptance-test-config", merged, "--connector",
+                             connector, "--only", "check-valid,check-invalid,read"], timeout=300)
+    check(completed.returncode == 0 and "warning:" not in completed.stdout,
+          f"merge keys (<<) are read as PyYAML reads them: every test maps, nothing to report "
+          f"(exit {completed.returncode})", completed.stdout + completed.stderr)
     test_config = harness.write_file(folder, "conform.json", {
         "acceptance_test_config": "acceptance-test-config.yml",
         "connector": {"command": [connector]},

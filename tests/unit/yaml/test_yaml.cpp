@@ -128,3 +128,44 @@ TEST_CASE("a second document is refused where it starts") {
     CHECK(canonical("a: 1\n...\n") == R"({"a":1})");
     CHECK(yaml::to_json_text("# a comment only\n", "t.yml") == "null");
 }
+
+TEST_CASE("mappings read as PyYAML reads them: merge keys honoured, a repeated key's last value") {
+    CHECK(canonical("base: &base {retries: 3, url: x}\n"
+                    "job:\n  <<: *base\n  url: y\n") ==
+          R"({"base":{"retries":3,"url":"x"},"job":{"retries":3,"url":"y"}})");
+    // Of a list of mappings the first wins; the mapping's own keys win over all.
+    CHECK(canonical("a: &a {k: a, only_a: 1}\nb: &b {k: b, only_b: 2}\n"
+                    "c: {<<: [*a, *b], own: 3}\nd: {<<: [*b, *a], k: d}\n") ==
+          R"({"a":{"k":"a","only_a":1},"b":{"k":"b","only_b":2},)"
+          R"("c":{"k":"a","only_a":1,"only_b":2,"own":3},"d":{"k":"d","only_a":1,"only_b":2}})");
+    // Merges of merges, and a quoted "<<" is an ordinary key.
+    CHECK(canonical("a: &a {x: 1}\nb: &b {<<: *a, y: 2}\nc: {<<: *b, '<<': text}\n") ==
+          R"({"a":{"x":1},"b":{"x":1,"y":2},"c":{"<<":"text","x":1,"y":2}})");
+    // A mapping's own value does not change the anchor's (yaml-cpp's Node assignment would).
+    CHECK(canonical("a: &a {k: 1}\nb: {<<: *a, k: 2}\nc: {<<: *a}\nd: *a\n") ==
+          R"({"a":{"k":1},"b":{"k":2},"c":{"k":1},"d":{"k":1}})");
+    auto text = yaml::to_json_text("first: 1\nsecond: 2\nfirst: 3\n", "t.yml");
+    auto document = json::parse_json_text(text, "t.yml");
+    CHECK(document.MemberCount() == 2);
+    CHECK(document["first"].GetInt() == 3);
+    CHECK(document.MemberBegin()->name.GetString() == std::string("first"));
+}
+
+TEST_CASE("a merge key of anything but mappings, or merges that multiply, are refused") {
+    CHECK(input_error_of("a: {<<: 1}\n") ==
+          "t.yml:1:9: a merge key (<<) takes a mapping or a list of mappings");
+    CHECK(input_error_of("a: &a {x: 1}\nb: {<<: [*a, 2]}\n") ==
+          "t.yml:2:14: a merge key (<<) takes a mapping or a list of mappings");
+    CHECK(input_error_of("a: &a {<<: *a}\n").find("t.yml:1:4: values nest deeper") == 0);
+    // Ten mappings, each merging the one before ten times: 10^9 entries to read.
+    std::string bomb = "m0: &m0 {k: 1}\n";
+    for (int i = 1; i < 10; ++i) {
+        bomb += fmt::format("m{}: &m{} {{<<: [", i, i);
+        for (int j = 0; j < 10; ++j) {
+            bomb += fmt::format("{}*m{}", j == 0 ? "" : ", ", i - 1);
+        }
+        bomb += "]}\n";
+    }
+    CHECK(input_error_of(bomb).find("t.yml:7:10: its merge keys (<<) make conform read more "
+                                    "than") == 0);
+}
