@@ -322,8 +322,8 @@ private:
         }
     }
 
-    // Merged mappings are read again for each key that names them: what that costs is bounded
-    // like the JSON written.
+    // A mapping is read again for each merge key that names it (merges of merges multiply): the
+    // entries read are bounded as the JSON written is.
     void count_entry(const YAML::Node& key) {
         if (++m_entries_read > m_max_entries) {
             throw_input_error(fmt::format(
