@@ -292,6 +292,33 @@ TEST_CASE("test config: an unknown key names the file, the key's line and the fi
     CHECK_FALSE(contains(message, "schemas/"));  // conform's source tree, which users do not have
 }
 
+TEST_CASE("test config: a key given twice names its line, in any object") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    auto path = dir.write("conform.json", R"({
+  "connector": {"command": ["x"]},
+  "config": "config.json",
+  "timeouts": {"read": 10},
+  "timeouts": {"read": 20}
+})");
+    auto message = load_error(path);
+    INFO(message);
+    CHECK(contains(message, path.string() + ":4: /timeouts: given twice in its object"));
+    auto nested = dir.write("nested.json", R"({
+  "connector": {"command": ["x"]},
+  "config": "config.json",
+  "volatile_fields": {"users": ["/a"]},
+  "timeouts": {
+    "read": 10,
+    "check": 5,
+    "read": 20
+  }
+})");
+    message = load_error(nested);
+    INFO(message);
+    CHECK(contains(message, nested.string() + ":6: /timeouts/read: given twice in its object"));
+}
+
 TEST_CASE("test config: a wrong type names the field and its line") {
     TempDir dir;
     dir.write("config.json", "{}");
