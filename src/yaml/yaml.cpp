@@ -117,6 +117,7 @@ constexpr int k_max_depth = 2000;  // yaml-cpp stops a file at 500: only aliases
 constexpr std::size_t k_max_expansion_floor = std::size_t{16} << 20;
 constexpr std::size_t k_max_expansion_per_byte = 8;
 constexpr std::size_t k_max_entries_floor = std::size_t{1} << 20;  // mapping entries read
+constexpr int k_max_merge_depth = 64;
 
 // Writes JSON text, starting each value on its YAML line.
 class JsonOut {
@@ -178,6 +179,26 @@ private:
         Level(const Level&) = delete;
         Level& operator=(const Level&) = delete;
         ~Level() { --m_out.m_depth; }
+
+    private:
+        JsonOut& m_out;
+    };
+
+    // Counts one merge key being expanded inside another. Its frames are larger than a value's,
+    // so merges stop far sooner than values (a mapping merged into itself reaches it at once).
+    class MergeLevel {
+    public:
+        MergeLevel(JsonOut& out, const YAML::Node& node) : m_out(out) {
+            if (++m_out.m_merge_depth > k_max_merge_depth) {
+                throw_input_error(fmt::format(
+                    "{}: merge keys (<<) nest deeper than {} levels: is a mapping merged into "
+                    "itself?",
+                    m_out.where(node), k_max_merge_depth));
+            }
+        }
+        MergeLevel(const MergeLevel&) = delete;
+        MergeLevel& operator=(const MergeLevel&) = delete;
+        ~MergeLevel() { --m_out.m_merge_depth; }
 
     private:
         JsonOut& m_out;
@@ -276,7 +297,7 @@ private:
     }
 
     void merge_into(Entries& merged, const YAML::Node& source) {
-        Level level(*this, source);
+        MergeLevel level(*this, source);
         if (source.IsMap()) {
             append(merged, entries_of(source));
             return;
@@ -340,6 +361,7 @@ private:
     std::size_t m_line = 1;
     int m_depth = 0;
     std::size_t m_entries_read = 0;
+    int m_merge_depth = 0;
     std::string m_merge_place;  // of the merge key being expanded, outermost first
 };
 
