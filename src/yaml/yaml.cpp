@@ -165,44 +165,40 @@ public:
     std::string take() { return std::move(m_text); }
 
 private:
-    // Counts one level of nesting for the lifetime of a mapping or sequence being written.
+    // What a Level counts: values (mappings and sequences being written) or merge keys being
+    // expanded inside one another. A merge's frames are larger than a value's, so merges stop far
+    // sooner (a mapping merged into itself reaches the limit at once).
+    enum class Nesting { values, merges };
+
+    // Counts one level of `nesting` for its lifetime.
     class Level {
     public:
-        Level(JsonOut& out, const YAML::Node& node) : m_out(out) {
-            if (++m_out.m_depth > k_max_depth) {
-                throw_input_error(fmt::format(
-                    "{}: values nest deeper than {} levels once aliases are expanded: is an alias "
-                    "inside the node its anchor names?",
-                    m_out.where(node), k_max_depth));
+        Level(JsonOut& out, const YAML::Node& node, Nesting nesting = Nesting::values)
+            : m_depth(nesting == Nesting::values ? out.m_depth : out.m_merge_depth) {
+            if (++m_depth > (nesting == Nesting::values ? k_max_depth : k_max_merge_depth)) {
+                out.nested_too_deeply(node, nesting);
             }
         }
         Level(const Level&) = delete;
         Level& operator=(const Level&) = delete;
-        ~Level() { --m_out.m_depth; }
+        ~Level() { --m_depth; }
 
     private:
-        JsonOut& m_out;
+        int& m_depth;
     };
 
-    // Counts one merge key being expanded inside another. Its frames are larger than a value's,
-    // so merges stop far sooner than values (a mapping merged into itself reaches it at once).
-    class MergeLevel {
-    public:
-        MergeLevel(JsonOut& out, const YAML::Node& node) : m_out(out) {
-            if (++m_out.m_merge_depth > k_max_merge_depth) {
-                throw_input_error(fmt::format(
-                    "{}: merge keys (<<) nest deeper than {} levels: is a mapping merged into "
-                    "itself?",
-                    m_out.where(node), k_max_merge_depth));
-            }
+    [[noreturn]] void nested_too_deeply(const YAML::Node& node, Nesting nesting) const {
+        if (nesting == Nesting::values) {
+            throw_input_error(fmt::format(
+                "{}: values nest deeper than {} levels once aliases are expanded: is an alias "
+                "inside the node its anchor names?",
+                where(node), k_max_depth));
         }
-        MergeLevel(const MergeLevel&) = delete;
-        MergeLevel& operator=(const MergeLevel&) = delete;
-        ~MergeLevel() { --m_out.m_merge_depth; }
-
-    private:
-        JsonOut& m_out;
-    };
+        throw_input_error(
+            fmt::format("{}: merge keys (<<) nest deeper than {} levels: is a mapping merged into "
+                        "itself?",
+                        where(node), k_max_merge_depth));
+    }
 
     // "origin:line:column" of `node`, as the other errors name a place.
     std::string where(const YAML::Node& node) const {
@@ -282,14 +278,10 @@ private:
             if (entry.first.Tag() == "!" || entry.first.Scalar() != "<<") {
                 own.emplace_back(entry.first, entry.second);
             } else {
-                bool outermost = m_merge_place.empty();
-                if (outermost) {
+                if (m_merge_depth == 0) {
                     m_merge_place = where(entry.first);
                 }
                 merge_into(merged, entry.second);
-                if (outermost) {
-                    m_merge_place.clear();
-                }
             }
         }
         append(merged, own);
@@ -297,7 +289,7 @@ private:
     }
 
     void merge_into(Entries& merged, const YAML::Node& source) {
-        MergeLevel level(*this, source);
+        Level level(*this, source, Nesting::merges);
         if (source.IsMap()) {
             append(merged, entries_of(source));
             return;
@@ -350,7 +342,7 @@ private:
             throw_input_error(fmt::format(
                 "{}: its merge keys (<<) make conform read more than {} mapping entries, where it "
                 "stops (2^20 plus one a byte of the file; merges of merges multiply)",
-                m_merge_place.empty() ? where(key) : m_merge_place, m_max_entries));
+                m_merge_depth > 0 ? m_merge_place : where(key), m_max_entries));
         }
     }
 
@@ -362,7 +354,7 @@ private:
     int m_depth = 0;
     std::size_t m_entries_read = 0;
     int m_merge_depth = 0;
-    std::string m_merge_place;  // of the merge key being expanded, outermost first
+    std::string m_merge_place;  // of the outermost merge key being expanded
 };
 
 // Sees where each document of a YAML stream starts, and nothing else.
