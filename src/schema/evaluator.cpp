@@ -790,9 +790,12 @@ private:
     }
 
     // After anyOf/oneOf matched nothing, adds the violations of the alternative that came
-    // closest, which usually names the actual mistake. Closest means: the fewest failed
-    // `const`/`enum`/`type` checks (those mark an alternative meant for other values), then the
-    // fewest violations.
+    // closest, which usually names the actual mistake. Closest means: the fewest failed checks
+    // that mark an alternative meant for other values (a `type` of the value itself, a `const` or
+    // `enum` of the value or of one of its members, the tag of a tagged union), then the fewest
+    // violations. A `type` failing deeper is a mistake inside the right alternative: a
+    // `{"oneOf": [{"type": "null"}, {"type": "object", ...}]}` given an object whose member has
+    // the wrong type is explained by the object alternative.
     void explain_closest_branch(const std::vector<NodeId>& branches, std::string_view keyword,
                                 const rapidjson::Value& instance) {
         if constexpr (k_collect) {
@@ -809,7 +812,8 @@ private:
                 append_pointer_token(keyword_path, std::to_string(i));
                 branch.set_paths(m_instance_path, std::move(keyword_path));
                 branch.descend(branches[i], instance);
-                std::pair rank{count_discriminator_failures(violations), violations.size()};
+                std::pair rank{count_discriminator_failures(violations, m_instance_path),
+                               violations.size()};
                 if (i == 0 || rank < closest_rank) {
                     closest = std::move(violations);
                     closest_rank = rank;
@@ -823,12 +827,21 @@ private:
         }
     }
 
-    static std::size_t count_discriminator_failures(const std::vector<Violation>& violations) {
-        return static_cast<std::size_t>(
-            std::count_if(violations.begin(), violations.end(), [](const Violation& violation) {
-                std::string_view path = violation.keyword_path;
-                return path.ends_with("/const") || path.ends_with("/enum") ||
-                       path.ends_with("/type");
+    static std::size_t count_discriminator_failures(const std::vector<Violation>& violations,
+                                                    std::string_view instance_path) {
+        return static_cast<std::size_t>(std::count_if(
+            violations.begin(), violations.end(), [instance_path](const Violation& violation) {
+                std::string_view keyword = violation.keyword_path;
+                std::string_view place = violation.instance_path;
+                if (!place.starts_with(instance_path)) {
+                    return false;
+                }
+                place.remove_prefix(instance_path.size());
+                bool here = place.empty();
+                bool member = !here && place.rfind('/') == 0;
+                return (keyword.ends_with("/type") && here) ||
+                       ((keyword.ends_with("/const") || keyword.ends_with("/enum")) &&
+                        (here || member));
             }));
     }
 

@@ -181,6 +181,20 @@ TEST_CASE("schema::$ref and combinators in keyword paths") {
         CHECK(violations[1].keyword_path == "/oneOf/0/required");
         CHECK(violations[1].message == "required property \"x\" is missing");
     }
+    SUBCASE("a nullable object's oneOf is explained by the object alternative") {
+        // Airbyte's schemas write nullable objects this way (source-flexport's air_shipment): a
+        // wrong type inside the object is the mistake, not that the object is not null.
+        Schema schema = Schema::compile_text(R"({"properties": {"air": {"oneOf": [
+            {"type": "null"},
+            {"type": "object", "properties": {"bill": {"type": "string"}}}
+        ]}}})");
+        auto violations = violations_of(schema, R"({"air": {"bill": null}})");
+        REQUIRE(violations.size() == 2);
+        CHECK(violations[0].message == "value matches none of the 2 oneOf alternatives");
+        CHECK(violations[1].instance_path == "/air/bill");
+        CHECK(violations[1].keyword_path == "/properties/air/oneOf/1/properties/bill/type");
+        CHECK(violations[1].message == "expected string, got null");
+    }
     SUBCASE("oneOf with two matches names them") {
         Schema schema = Schema::compile_text(R"({"oneOf": [{"type": "integer"}, {"minimum": 0}]})");
         auto violations = violations_of(schema, "1");
