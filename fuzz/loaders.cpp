@@ -1,8 +1,9 @@
 // Fuzz target: the files a user gives conform. The first byte picks the loader: 's' a suite file,
 // 't' a test config file, 'd', 'g', 'm' the test config of a destination, a Singer tap, a Meltano
-// extension, 'a' an acceptance-test-config.yml, 'y' any YAML file read as JSON, 'k' a
-// known-failures list (YAML), 'b' a baseline report for `conform diff`, anything else a configured
-// catalog; the rest is the file's text.
+// extension, 'a' an acceptance-test-config.yml, 'f' a manifest-only connector's manifest.yaml
+// (then put in a config), 'y' any YAML file read as JSON, 'k' a known-failures list (YAML), 'b' a
+// baseline report for `conform diff`, anything else a configured catalog; the rest is the file's
+// text.
 #include <rapidjson/document.h>
 
 #include <cstddef>
@@ -89,6 +90,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             case 'b':
                 conform::diff::load_baseline(written(text, "baseline.json").string());
                 break;
+            case 'f': {
+                auto manifest =
+                    conform::config::read_manifest(written(text, "manifest.yaml"), "manifest.yaml");
+                conform::config::with_manifest(manifest, R"({"api_key": "k"})");
+                break;
+            }
             case 'y':
                 conform::json::parse_json_text(
                     conform::yaml::to_json_text(std::string(text), "file.yml"), "file.yml");

@@ -69,6 +69,7 @@ struct RunFlags {
     std::string config;
     std::string invalid_config;
     std::string catalog;
+    std::string manifest;  // a manifest-only connector's manifest.yaml
     std::vector<std::string> extensions;
     std::vector<std::string> suites;
     std::vector<std::string> only;
@@ -144,6 +145,9 @@ void apply_config_flags(const RunFlags& flags, config::TestConfig& config) {
         config.inject_command = config::split_command_line(flags.inject);
     }
     config.states_are_patches = config.states_are_patches || flags.states_are_patches;
+    if (!flags.manifest.empty()) {
+        config.manifest = config::read_manifest(flags.manifest, flags.manifest);
+    }
 }
 
 std::string now_iso8601() {
@@ -372,6 +376,7 @@ void check_report_paths(const RunFlags& flags, const std::vector<std::filesystem
           {"--config", flags.config},
           {"--invalid-config", flags.invalid_config},
           {"--catalog", flags.catalog},
+          {"--manifest", flags.manifest},
           {"--baseline", flags.baseline},
           {"--known-failures", flags.known_failures},
           {"--acceptance-test-config", flags.acceptance_test_config}}) {
@@ -587,11 +592,12 @@ void refuse_source_flags(const RunFlags& flags, const BuiltinProtocol& protocol)
     bool baseline = !flags.baseline.empty() || flags.record_digests;
     if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty() ||
         !flags.config.empty() || !flags.invalid_config.empty() || !flags.catalog.empty() ||
-        !flags.extensions.empty() || (protocol.refuses_baseline && baseline)) {
+        !flags.manifest.empty() || !flags.extensions.empty() ||
+        (protocol.refuses_baseline && baseline)) {
         throw Error(
             ErrorKind::usage,
             fmt::format("{} takes no --connector, --image, --suite, --config, "
-                        "--invalid-config, --catalog{} ({})",
+                        "--invalid-config, --catalog, --manifest{} ({})",
                         protocol.what,
                         protocol.refuses_baseline ? ", --extensions, --baseline or --record-digests"
                                                   : " or --extensions",
@@ -748,22 +754,30 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
         });
 }
 
-// `conform diff`: the connector to run for each version, by command line or image.
+// `conform diff`: the connector to run for each version, by command line or image, and for a
+// manifest-only connector the manifest of each version.
 struct DiffFlags {
     std::string control;
     std::string target;
     std::string control_image;
     std::string target_image;
+    std::string control_manifest;
+    std::string target_manifest;
 };
 
-// The test config (or the flags' config) with its connector replaced by one version's.
+// The test config (or the flags' config) with its connector replaced by one version's. A version
+// given by its manifest alone keeps the test config's connector (the same generic runner).
 config::TestConfig version_config(RunFlags flags, const std::string& command,
-                                  const std::string& image) {
-    if (command.empty() == image.empty()) {
+                                  const std::string& image, const std::string& manifest) {
+    bool runner_kept =
+        command.empty() && image.empty() && !manifest.empty() && !flags.test_config.empty();
+    if (command.empty() == image.empty() && !runner_kept) {
         throw Error(ErrorKind::usage,
                     "give each version once: --control or --control-image, and --target or "
-                    "--target-image");
+                    "--target-image (with a test config, --control-manifest and "
+                    "--target-manifest alone keep its connector)");
     }
+    flags.manifest = manifest;
     if (flags.test_config.empty()) {
         flags.connector = command;
         flags.image = image;
@@ -804,8 +818,10 @@ int diff_command(const RunFlags& flags, const DiffFlags& versions, int argc, cha
     auto headers = suite::headers_of(scenarios);
     engine::check_selection_names(flags.only, headers, ids);
     engine::check_selection_names(flags.skip, headers, ids);
-    auto control = version_config(flags, versions.control, versions.control_image);
-    auto target = version_config(flags, versions.target, versions.target_image);
+    auto control =
+        version_config(flags, versions.control, versions.control_image, versions.control_manifest);
+    auto target =
+        version_config(flags, versions.target, versions.target_image, versions.target_manifest);
     auto inputs = control.files;
     inputs.insert(inputs.end(), target.files.begin(), target.files.end());
     check_report_paths(flags, inputs);
@@ -1138,6 +1154,9 @@ int conform_main(int argc, char** argv) {
     run->add_option("--config", flags.config, "connector config file (with --connector/--image)");
     run->add_option("--invalid-config", flags.invalid_config, "a config check must reject");
     run->add_option("--catalog", flags.catalog, "configured catalog (default: from discover)");
+    run->add_option("--manifest", flags.manifest,
+                    "a manifest-only connector's manifest.yaml, injected into its configs; its "
+                    "spec section is the connector's spec (replaces the test config's)");
     run->add_option("--extensions", flags.extensions, "extensions the connector claims")
         ->delimiter(',')
         ->check(CLI::IsMember({"tail", "range", "merge", "projections"}));
@@ -1199,6 +1218,10 @@ int conform_main(int argc, char** argv) {
     diff->add_option("--target", versions.target, "command line of the new version");
     diff->add_option("--control-image", versions.control_image, "image of the previous version");
     diff->add_option("--target-image", versions.target_image, "image of the new version");
+    diff->add_option("--control-manifest", versions.control_manifest,
+                     "manifest.yaml of the previous version of a manifest-only connector");
+    diff->add_option("--target-manifest", versions.target_manifest,
+                     "manifest.yaml of the new version of a manifest-only connector");
     diff->add_option("-t,--test-config", flags.test_config,
                      "test config (its connector is replaced by each version)");
     diff->add_option("--config", flags.config, "connector config file (without --test-config)");

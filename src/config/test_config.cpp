@@ -148,6 +148,12 @@ void read_connector(const rapidjson::Value& connector, TestConfig& config) {
     if (connector.HasMember("working_dir")) {
         config.working_dir = resolve(config.base_dir, connector["working_dir"].GetString());
     }
+    if (connector.HasMember("manifest")) {
+        std::string as_named = connector["manifest"].GetString();
+        auto path = resolve(config.base_dir, as_named);
+        config.files.push_back(path);
+        config.manifest = read_manifest(path, as_named);
+    }
 }
 
 // "resume": {"max": N} (every checkpoint up to N) or the older {"sample": N}; both may be given.

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "config/manifest.hpp"
 #include "container/launcher.hpp"
 
 namespace conform::config {
@@ -39,6 +40,8 @@ struct TestConfig {
     std::optional<container::ImageSettings> image;  // or an image
     std::map<std::string, std::string> env;
     std::filesystem::path working_dir;
+    // A manifest-only connector's manifest, for a generic runner (docs/manifest-only.md).
+    std::optional<Manifest> manifest;
 
     std::string config_text;  // may contain ${CONFORM_SCRATCH}
     std::optional<std::string> invalid_config_text;
@@ -109,6 +112,12 @@ struct TestConfig {
     std::vector<AcceptedChange> accepted_changes;
 
     bool claims(std::string_view extension) const;
+
+    // A rendered connector config as the connector reads it: with the manifest injected when the
+    // test config names one.
+    std::string for_connector(const std::string& rendered_config) const {
+        return manifest ? with_manifest(*manifest, rendered_config) : rendered_config;
+    }
 
     // Given by flags only (--connector/--image and --config), not by a test config file.
     bool from_flags() const { return origin == k_command_line_origin; }

@@ -229,7 +229,20 @@ struct VersionProbe::Impl {
     }
 
     std::string config_text() const {
-        return replace_all(config.config_text, "${CONFORM_SCRATCH}", scratch.path().string());
+        return config.for_connector(
+            replace_all(config.config_text, "${CONFORM_SCRATCH}", scratch.path().string()));
+    }
+
+    // The SPEC message's "spec": of a manifest-only connector its manifest's spec section, since
+    // its runner's `spec` prints the runner's own; otherwise what spec emits.
+    std::optional<std::string> spec() {
+        if (config.manifest) {
+            auto message = json::parse_json_text(config.manifest->spec_message, "spec");
+            return json::to_canonical_json(message["spec"]);
+        }
+        LineCollector spec_lines(nullptr);
+        run("spec", config.spec_timeout, {}, spec_lines);
+        return spec_lines.first("SPEC", "spec");
     }
 
     ReadCapture read(const std::string& catalog_json, const std::string* state_text,
@@ -261,7 +274,9 @@ VersionProbe::VersionProbe(const config::TestConfig& config)
 VersionProbe::~VersionProbe() = default;
 
 std::string VersionProbe::describe() const {
-    return m_impl->launcher->describe();
+    const auto& manifest = m_impl->config.manifest;
+    return manifest ? fmt::format("{} with {}", m_impl->launcher->describe(), manifest->as_named)
+                    : m_impl->launcher->describe();
 }
 
 std::string catalog_for(const config::TestConfig& config, const std::string& discovered_json,
@@ -308,9 +323,7 @@ StreamsBySyncMode streams_by_sync_mode(const std::string& configured_json) {
 
 VersionAnswers VersionProbe::discover() {
     VersionAnswers answers;
-    LineCollector spec_lines(nullptr);
-    m_impl->run("spec", m_impl->config.spec_timeout, {}, spec_lines);
-    answers.spec = spec_lines.first("SPEC", "spec");
+    answers.spec = m_impl->spec();
     if (answers.spec) {
         auto spec = json::parse_json_text(*answers.spec, "spec");
         answers.spec = spec.HasMember("connectionSpecification")

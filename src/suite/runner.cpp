@@ -228,16 +228,26 @@ struct AirbyteSource final : engine::ScenarioSource {
         load_or_discover_catalog();
     }
 
-    // Secrets are known from the spec: run it once before any scenario.
-    void learn_secrets() {
+    // The SPEC message the setup learns from: of a manifest-only connector its manifest's spec
+    // section; otherwise what spec emits (run once before any scenario), or nothing.
+    std::optional<std::string> setup_spec_message() {
+        if (config.manifest) {
+            return config.manifest->spec_message;
+        }
         Step spec_step;
         spec_step.id = "spec";
         spec_step.run = Command::spec;
         auto observation =
             execute(spec_step, labelled_plan("spec (setup)"), scratch_root.path(), nullptr, {});
         const auto* spec = observation.first_kept("SPEC");
+        return spec == nullptr ? std::nullopt : std::optional(spec->json);
+    }
+
+    // Secrets are known from the spec.
+    void learn_secrets() {
+        auto spec = setup_spec_message();
         auto config_document = json::parse_json_text(config.config_text, config.origin.string());
-        if (spec == nullptr) {
+        if (!spec) {
             no_secret_reason =
                 "the setup spec run emitted no SPEC (no spec): conform cannot tell which config "
                 "values are secret, so it looks for none and masks every config string in reports "
@@ -245,7 +255,7 @@ struct AirbyteSource final : engine::ScenarioSource {
             mask_every_config_string(config_document);
             return;
         }
-        auto message = json::parse_json_text(spec->json, "SPEC message");
+        auto message = json::parse_json_text(*spec, "SPEC message");
         const auto& specification = message["spec"];
         if (!specification.HasMember("connectionSpecification")) {
             no_secret_reason =
@@ -450,7 +460,8 @@ struct AirbyteSource final : engine::ScenarioSource {
         }
         std::string rendered = replace_all(plan.config_text.value_or(config_text_for(step.config)),
                                            "${CONFORM_SCRATCH}", scenario_dir.string());
-        call.file_args.emplace_back("--config", inputs.write_file("config.json", rendered));
+        call.file_args.emplace_back(
+            "--config", inputs.write_file("config.json", config.for_connector(rendered)));
         if (step.run != Command::read) {
             return call;
         }

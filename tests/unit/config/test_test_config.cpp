@@ -488,3 +488,86 @@ TEST_CASE("test config: the files it read are listed") {
     CHECK(config.files[1].filename() == "config.json");
     CHECK(config.files[2].filename() == "catalog.json");
 }
+
+TEST_CASE("test config: a manifest-only connector's manifest gives its spec and goes in configs") {
+    TempDir dir;
+    dir.write("config.json", R"({"key": "k"})");
+    dir.write("manifest.yaml", R"(version: 0.50.2
+definitions:
+  base: &base {type: DeclarativeStream, primary_key: id}
+streams:
+  - <<: *base
+    name: users
+spec:
+  type: Spec
+  documentation_url: https://docs.example/src
+  connection_specification:
+    type: object
+    required: [key]
+    properties:
+      key: {type: string, airbyte_secret: true}
+  advanced_auth:
+    auth_flow_type: oauth2.0
+)");
+    auto path =
+        dir.write("conform.json", R"({"connector": {"command": ["source-declarative-manifest"],
+        "manifest": "manifest.yaml"}, "config": "config.json"})");
+    auto config = load_test_config(path);
+    REQUIRE(config.manifest.has_value());
+    CHECK(config.manifest->as_named == "manifest.yaml");
+    CHECK(config.manifest->spec_line == 7);
+    CHECK(std::find(config.files.begin(), config.files.end(), dir.path() / "manifest.yaml") !=
+          config.files.end());
+
+    // The SPEC message the CDK's declarative source builds from the section (Spec.generate_spec).
+    auto message = conform::json::parse_json_text(config.manifest->spec_message, "spec");
+    CHECK(std::string(message["type"].GetString()) == "SPEC");
+    const auto& spec = message["spec"];
+    CHECK(spec.MemberCount() == 3);
+    CHECK(std::string(spec["documentationUrl"].GetString()) == "https://docs.example/src");
+    CHECK(spec["connectionSpecification"]["properties"]["key"]["airbyte_secret"].GetBool());
+    CHECK(std::string(spec["advanced_auth"]["auth_flow_type"].GetString()) == "oauth2.0");
+
+    // Every config the connector reads carries the whole manifest, its merge keys expanded.
+    auto injected = conform::json::parse_json_text(config.for_connector(config.config_text), "c");
+    CHECK(std::string(injected["key"].GetString()) == "k");
+    const auto& manifest = injected[k_injected_manifest_key];
+    CHECK(std::string(manifest["streams"][0]["name"].GetString()) == "users");
+    CHECK(std::string(manifest["streams"][0]["type"].GetString()) == "DeclarativeStream");
+    // One the config already holds is replaced; a config that is not an object stays as it is.
+    auto replaced = conform::json::parse_json_text(
+        with_manifest(*config.manifest, R"({"__injected_declarative_manifest": 1})"), "c");
+    CHECK(replaced[k_injected_manifest_key].IsObject());
+    CHECK(with_manifest(*config.manifest, "[1]") == "[1]");
+    CHECK(with_manifest(*config.manifest, "{not json") == "{not json");
+}
+
+TEST_CASE("test config: a manifest without a connection specification is refused") {
+    TempDir dir;
+    dir.write("config.json", "{}");
+    auto path = dir.write("conform.json", R"({"connector": {"command": ["x"],
+        "manifest": "manifest.yaml"}, "config": "config.json"})");
+    for (const char* text : {"version: 0.50.2\nstreams: []\n", "spec:\n  type: Spec\n",
+                             "spec:\n  connection_specification: [1]\n", "- a list\n"}) {
+        INFO(text);
+        dir.write("manifest.yaml", text);
+        auto message = load_error(path);
+        CHECK(contains(message, "manifest.yaml: a"));
+    }
+    dir.write("manifest.yaml", "spec: [\n");
+    CHECK(contains(load_error(path), "manifest.yaml:2:"));
+}
+
+TEST_CASE("test config: a real low-code manifest (source-pokeapi) as the connector's manifest") {
+    const char* data = std::getenv("CONFORM_TEST_DATA");
+    INFO("CONFORM_TEST_DATA is not set (run through ctest)");
+    REQUIRE(data != nullptr);
+    auto manifest = read_manifest(fs::path(data) / "airbyte" / "source-pokeapi" / "manifest.yaml",
+                                  "manifest.yaml");
+    auto message = conform::json::parse_json_text(manifest.spec_message, "spec");
+    CHECK(std::string(message["spec"]["connectionSpecification"]["required"][0].GetString()) ==
+          "pokemon_name");
+    auto whole = conform::json::parse_json_text(manifest.json, "manifest");
+    CHECK(whole["streams"].IsArray());
+    CHECK(whole.HasMember("version"));
+}
