@@ -485,7 +485,12 @@ void check_discover_keys(const Inputs& inputs, Verdict& verdict) {
             stream["source_defined_primary_key"].IsArray()) {
             for (const auto& path : stream["source_defined_primary_key"].GetArray()) {
                 verdict.judged(path.IsArray() ? 1 : 0);
-                if (path.IsArray() && !path_in_schema(schema, path)) {
+                if (path.IsArray() && path.Empty()) {
+                    verdict.fail(fmt::format("stream '{}': a primary key path is empty ([]): it "
+                                             "names no field, so it cannot tell records apart",
+                                             name),
+                                 {"discover", line});
+                } else if (path.IsArray() && !path_in_schema(schema, path)) {
                     verdict.fail(fmt::format("stream '{}': primary key {} is not a property of its "
                                              "schema",
                                              name, json_text(path)),

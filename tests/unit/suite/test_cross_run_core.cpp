@@ -247,6 +247,14 @@ TEST_CASE("cross-run discover.key_paths_exist: a key outside the schema fails; n
     expect_verdict(run_source(missing_key, {"discover"}), "discover", "discover.key_paths_exist",
                    "failed", "stream 'items': primary key [\"uuid\"] is not a property");
 
+    SourceModel empty_path;
+    empty_path.discovered_streams = streams(
+        R"({"name":"items","json_schema":{"type":"object","properties":{"id":{}}},)"
+        R"("supported_sync_modes":["full_refresh"],"source_defined_primary_key":[["id"],[]]})",
+        k_events_stream);
+    expect_verdict(run_source(empty_path, {"discover"}), "discover", "discover.key_paths_exist",
+                   "failed", "stream 'items': a primary key path is empty ([])");
+
     SourceModel no_keys;
     no_keys.discovered_streams =
         R"([{"name":"items","json_schema":{"type":"object"},"supported_sync_modes":["full_refresh"]}])";
