@@ -711,7 +711,16 @@ void print_config_warnings(const config::TestConfig& config) {
     for (const auto& warning : config.warnings) {
         fmt::print("warning: {}\n", warning);
     }
-    if (!config.warnings.empty()) {
+    bool manifest_missing = config.manifest_beside && !config.manifest;
+    if (manifest_missing) {
+        fmt::print(
+            "warning: {}: its metadata.yaml says the connector is manifest-only: give the "
+            "manifest (--manifest {}) and run it on a generic runner (--connector "
+            "source-declarative-manifest), or the runner has no connector to run "
+            "(docs/manifest-only.md)\n",
+            config.manifest_beside->parent_path().string(), config.manifest_beside->string());
+    }
+    if (!config.warnings.empty() || manifest_missing) {
         fmt::print("\n");
     }
     std::fflush(stdout);

@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
+
+#include "json/member.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 #include "json/positions.hpp"
@@ -16,14 +19,6 @@ namespace conform::config {
 
 namespace {
 
-const rapidjson::Value* member_of(const rapidjson::Value& object, const char* name) {
-    if (!object.IsObject()) {
-        return nullptr;
-    }
-    auto found = object.FindMember(name);
-    return found == object.MemberEnd() ? nullptr : &found->value;
-}
-
 // The SPEC message the CDK's declarative source emits for `spec` (Spec.generate_spec): the
 // connection specification, and the documentation URL and advanced auth when the section has them.
 std::string spec_message_of(const rapidjson::Value& spec) {
@@ -32,11 +27,11 @@ std::string spec_message_of(const rapidjson::Value& spec) {
     rapidjson::Value specification(rapidjson::kObjectType);
     specification.AddMember(
         "connectionSpecification",
-        rapidjson::Value(*member_of(spec, "connection_specification"), allocator), allocator);
-    if (const auto* url = member_of(spec, "documentation_url")) {
+        rapidjson::Value(*json::member(spec, "connection_specification"), allocator), allocator);
+    if (const auto* url = json::member(spec, "documentation_url")) {
         specification.AddMember("documentationUrl", rapidjson::Value(*url, allocator), allocator);
     }
-    if (const auto* auth = member_of(spec, "advanced_auth")) {
+    if (const auto* auth = json::member(spec, "advanced_auth")) {
         specification.AddMember("advanced_auth", rapidjson::Value(*auth, allocator), allocator);
     }
     message.AddMember("type", "SPEC", allocator);
@@ -55,13 +50,13 @@ Manifest read_manifest(const std::filesystem::path& path, std::string as_named) 
         yaml::is_yaml_path(manifest.origin) ? yaml::to_json_text(text, manifest.origin) : text;
     auto document = json::parse_json_text(json_text, manifest.origin);
     if (!document.IsObject()) {
-        throw_input_error(fmt::format(
-            "{}: a low-code manifest is a mapping (with streams and a spec section)",
-            manifest.origin));
+        throw_input_error(
+            fmt::format("{}: a low-code manifest is a mapping (with streams and a spec section)",
+                        manifest.origin));
     }
-    const auto* spec = member_of(document, "spec");
-    const auto* connection = spec != nullptr ? member_of(*spec, "connection_specification")
-                                             : nullptr;
+    const auto* spec = json::member(document, "spec");
+    const auto* connection =
+        spec != nullptr ? json::member(*spec, "connection_specification") : nullptr;
     if (connection == nullptr || !connection->IsObject()) {
         throw_input_error(fmt::format(
             "{}: a manifest-only connector's manifest needs spec.connection_specification (an "
@@ -91,6 +86,32 @@ std::string with_manifest(const Manifest& manifest, const std::string& config_js
     config.AddMember(rapidjson::StringRef(k_injected_manifest_key),
                      rapidjson::Value(injected, allocator), allocator);
     return json::to_json(config);
+}
+
+std::optional<std::filesystem::path> manifest_only_manifest(const std::filesystem::path& folder) {
+    auto metadata = folder / "metadata.yaml";
+    auto manifest = folder / "manifest.yaml";
+    std::error_code unknown;
+    if (!std::filesystem::is_regular_file(metadata, unknown) ||
+        !std::filesystem::is_regular_file(manifest, unknown)) {
+        return std::nullopt;
+    }
+    try {
+        auto document = json::parse_json_text(
+            yaml::to_json_text(read_text_file(metadata), metadata.string()), metadata.string());
+        const auto* tags = json::find_value(document, "/data/tags");
+        if (tags == nullptr || !tags->IsArray()) {
+            return std::nullopt;
+        }
+        for (const auto& tag : tags->GetArray()) {
+            if (tag.IsString() && std::string_view(tag.GetString()) == "language:manifest-only") {
+                return manifest;
+            }
+        }
+    } catch (const Error&) {
+        // Not readable: no hint.
+    }
+    return std::nullopt;
 }
 
 }  // namespace conform::config

@@ -446,6 +446,7 @@ TestConfig load_test_config(const std::filesystem::path& path) {
     auto config = load_test_config_text(merged_over_acceptance(own, path, mapping), path, base_dir);
     config.files.push_back(acceptance_path);
     config.warnings = std::move(mapping.warnings);
+    config.manifest_beside = manifest_only_manifest(acceptance_path.parent_path());
     return config;
 }
 
@@ -454,6 +455,7 @@ TestConfig load_acceptance_test_config(const std::filesystem::path& path) {
     auto config = load_test_config_text(mapping.test_config_json, path,
                                         std::filesystem::absolute(path).parent_path());
     config.warnings = std::move(mapping.warnings);
+    config.manifest_beside = manifest_only_manifest(config.base_dir);
     return config;
 }
 

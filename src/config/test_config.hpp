@@ -42,6 +42,9 @@ struct TestConfig {
     std::filesystem::path working_dir;
     // A manifest-only connector's manifest, for a generic runner (docs/manifest-only.md).
     std::optional<Manifest> manifest;
+    // The manifest.yaml beside an acceptance-test-config.yml whose metadata.yaml says the
+    // connector is manifest-only: a run given no manifest says to give it.
+    std::optional<std::filesystem::path> manifest_beside;
 
     std::string config_text;  // may contain ${CONFORM_SCRATCH}
     std::optional<std::string> invalid_config_text;

@@ -10,7 +10,9 @@ of its e2e.real.manifest_runner* cases:
    (exit 3) naming the file;
 5. the runner given no manifest answers no check (it needs the one conform injects);
 6. `conform diff` of two manifests on the same runner reports the new spec's breaking change and
-   names each version by its manifest.
+   names each version by its manifest;
+7. an acceptance-test-config.yml beside a metadata.yaml tagged language:manifest-only, run
+   without a manifest, says to give it; with --manifest it says nothing.
 
 usage: manifest_only.py CONFORM SOURCE_ROOT
 """
@@ -115,6 +117,24 @@ with harness.temporary_folder("manifest-only") as folder:
           "diff of two manifests: the newly required property breaks (exit 1)", completed)
     check("with manifest.yaml" in completed.stdout and "with manifest.v2.yaml" in completed.stdout,
           "the diff names each version by its manifest", completed)
+
+    # 7. Airbyte's acceptance-test-config.yml of a manifest-only connector.
+    harness.write_file(runner, "acceptance-test-config.yml",
+                       "connector_image: airbyte/source-x:dev\nacceptance_tests:\n"
+                       "  spec:\n    tests:\n      - spec_path: manifest.yaml\n"
+                       "  connection:\n    tests:\n"
+                       "      - config_path: ../python-cdk-style/config.json\n"
+                       "        status: succeed\n")
+    harness.write_file(runner, "metadata.yaml",
+                       "data:\n  tags:\n    - cdk:low-code\n    - language:manifest-only\n")
+    hint = "its metadata.yaml says the connector is manifest-only: give the manifest"
+    for extra, wanted in (([], True), (["--manifest", "manifest.yaml"], False)):
+        completed = conform_in("run", "--acceptance-test-config", "acceptance-test-config.yml",
+                               "--connector", "./source-declarative-manifest", "--dry-run",
+                               *extra, timeout=120)
+        check((hint in completed.stdout) == wanted and completed.returncode == 0,
+              f"the manifest-only hint is {'given' if wanted else 'not given'} "
+              f"({' '.join(extra) or 'no --manifest'})", completed)
 
 if failures:
     print("\n".join(f"FAIL: {failure}" for failure in failures))
