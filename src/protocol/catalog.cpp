@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "json/member.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
@@ -45,9 +46,11 @@ FieldPath cursor_of(const rapidjson::Value& configured, const rapidjson::Value& 
     if (source_defined && non_empty_array(stream, "default_cursor_field")) {
         return read_field_path(stream["default_cursor_field"], where);
     }
-    if (configured.HasMember("cursor_field") &&
-        (!configured["cursor_field"].IsArray() || !configured["cursor_field"].Empty())) {
-        return read_field_path(configured["cursor_field"], where);
+    // null is Airbyte's model's absent value (Optional[List[str]]); the builder writes it.
+    const auto* configured_cursor = json::member(configured, "cursor_field");
+    if (configured_cursor != nullptr && !configured_cursor->IsNull() &&
+        (!configured_cursor->IsArray() || !configured_cursor->Empty())) {
+        return read_field_path(*configured_cursor, where);
     }
     if (non_empty_array(stream, "default_cursor_field")) {
         return read_field_path(stream["default_cursor_field"], where);

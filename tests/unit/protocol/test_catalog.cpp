@@ -71,6 +71,24 @@ TEST_CASE("catalog: an empty key path names no field and adds nothing to the key
     CHECK(catalog.streams[1].primary_key[0] == FieldPath{"id"});
 }
 
+TEST_CASE("catalog: null is an absent value, as Airbyte's models read it") {
+    // Written so by Airbyte's connector builder (source-captain-data's configured catalog).
+    auto catalog = catalog_from(R"({"streams":[
+      {"stream":{"name":"workspace","namespace":null,"json_schema":{},
+                 "default_cursor_field":null,"source_defined_cursor":null,
+                 "source_defined_primary_key":[["name"]],"supported_sync_modes":["full_refresh"]},
+       "cursor_field":null,"destination_sync_mode":"append","primary_key":null,
+       "sync_mode":"full_refresh"},
+      {"stream":{"name":"events","json_schema":{},"default_cursor_field":["at"]},
+       "cursor_field":null,"sync_mode":"incremental"}]})");
+    const auto& workspace = catalog.streams[0];
+    CHECK(!workspace.name_space);
+    CHECK(workspace.cursor_field.empty());
+    REQUIRE(workspace.primary_key.size() == 1);
+    CHECK(workspace.primary_key[0] == FieldPath{"name"});
+    CHECK(catalog.streams[1].cursor_field == FieldPath{"at"});
+}
+
 TEST_CASE("catalog: find matches namespace when both sides have one") {
     auto catalog = catalog_from(k_catalog);
     CHECK(catalog.find("users", std::nullopt) == 0);
