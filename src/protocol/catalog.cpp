@@ -19,6 +19,15 @@ std::string_view string_of(const rapidjson::Value& value) {
     return {value.GetString(), value.GetStringLength()};
 }
 
+// What a user who gave discover's output where a configured catalog goes reads next.
+constexpr std::string_view k_discovered_stream_hint =
+    ": this is a discovered stream (an AirbyteCatalog's, as discover lists it), not a configured "
+    "one ({\"stream\": {...}, \"sync_mode\": ..., \"destination_sync_mode\": ...}); `conform "
+    "run` given no catalog configures what discover lists";
+constexpr std::string_view k_catalog_message_hint =
+    ": this holds a 'catalog' (a CATALOG message, as discover emits it), not a configured one; "
+    "`conform run` given no catalog configures what discover lists";
+
 FieldPath read_field_path(const rapidjson::Value& value, std::string_view where) {
     FieldPath path;
     if (!value.IsArray()) {
@@ -84,7 +93,10 @@ CatalogStream read_stream(const rapidjson::Value& configured, std::string_view w
                           const std::map<std::string, std::vector<std::string>>& volatile_fields) {
     if (!configured.IsObject() || !configured.HasMember("stream") ||
         !configured["stream"].IsObject()) {
-        throw_input_error(fmt::format("{}: expected an object with a 'stream' object", where));
+        bool discovered = configured.IsObject() && configured.HasMember("name") &&
+                          configured.HasMember("json_schema");
+        throw_input_error(fmt::format("{}: expected an object with a 'stream' object{}", where,
+                                      discovered ? k_discovered_stream_hint : ""));
     }
     const auto& stream = configured["stream"];
     CatalogStream result;
@@ -164,8 +176,10 @@ std::optional<std::size_t> Catalog::find(std::string_view name,
 Catalog load_catalog(const rapidjson::Value& document, std::string_view origin,
                      const std::map<std::string, std::vector<std::string>>& volatile_fields) {
     if (!document.IsObject() || !document.HasMember("streams") || !document["streams"].IsArray()) {
+        bool message = document.IsObject() && document.HasMember("catalog");
         throw_input_error(
-            fmt::format("{}: expected a ConfiguredAirbyteCatalog with a 'streams' array", origin));
+            fmt::format("{}: expected a ConfiguredAirbyteCatalog with a 'streams' array{}", origin,
+                        message ? k_catalog_message_hint : ""));
     }
     Catalog catalog;
     catalog.document = json::to_json(document);

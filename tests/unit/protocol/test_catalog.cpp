@@ -111,6 +111,14 @@ TEST_CASE("catalog: malformed catalogs are input errors naming the place") {
     CHECK(load_error(
               R"({"streams":[{"stream":{"name":"a","json_schema":{}},"cursor_field":"x"}]})") ==
           "catalog.json: /streams/0: expected an array of field names");
+    // Discover's output where a configured catalog goes (20 connectors' catalog.json).
+    auto discovered = load_error(R"({"streams":[{"name":"a","json_schema":{}}]})");
+    CHECK(
+        discovered.starts_with("catalog.json: /streams/0: expected an object with a 'stream' "
+                               "object: this is a discovered stream"));
+    CHECK(load_error(R"({"type":"CATALOG","catalog":{"streams":[]}})")
+              .starts_with("catalog.json: expected a ConfiguredAirbyteCatalog with a 'streams' "
+                           "array: this holds a 'catalog' (a CATALOG message"));
     auto bad_schema =
         load_error(R"({"streams":[{"stream":{"name":"a","json_schema":{"type":5}}}]})");
     CHECK(bad_schema.starts_with("catalog.json: /streams/0/stream/json_schema: "));
