@@ -85,12 +85,46 @@ CursorsOf cursors_of(const protocol::Observation& run, const protocol::Catalog& 
     return cursors;
 }
 
+// A time since the Unix epoch between 1973 and 2286, in seconds, milliseconds or microseconds,
+// and the last second of the year 9999 in that unit: what a source that reads the cursor as a
+// time can still read (Python's datetime ends there; a million times a millisecond time does not).
+struct EpochUnit {
+    double from;
+    double to;
+    std::int64_t year_9999_end;
+};
+constexpr EpochUnit k_epoch_units[] = {
+    {1e8, 1e10, 253'402'300'799},
+    {1e11, 1e13, 253'402'300'799'999},
+    {1e14, 1e16, 253'402'300'799'999'999},
+};
+
+const EpochUnit* epoch_unit_of(double number) {
+    for (const auto& unit : k_epoch_units) {
+        if (number >= unit.from && number < unit.to) {
+            return &unit;
+        }
+    }
+    return nullptr;
+}
+
 // Moves `value` far into the future; false when it is not a value that can be moved.
 bool move_to_future(rapidjson::Value& value, rapidjson::Document::AllocatorType& allocator) {
     if (value.IsString() && looks_like_date(value.GetString())) {
         std::string text = value.GetString();
         text.replace(0, 4, "9999");
         value.SetString(text.c_str(), static_cast<rapidjson::SizeType>(text.size()), allocator);
+        return true;
+    }
+    if (!value.IsNumber()) {
+        return false;
+    }
+    if (const auto* unit = epoch_unit_of(value.GetDouble())) {
+        if (value.IsDouble()) {
+            value.SetDouble(static_cast<double>(unit->year_9999_end));
+        } else {
+            value.SetInt64(unit->year_9999_end);
+        }
         return true;
     }
     constexpr double k_factor = 1e6;
@@ -100,11 +134,8 @@ bool move_to_future(rapidjson::Value& value, rapidjson::Document::AllocatorType&
         value.SetInt64(static_cast<std::int64_t>(moved));
         return true;
     }
-    if (value.IsDouble()) {
-        value.SetDouble(std::max(value.GetDouble(), 1.0) * k_factor);
-        return true;
-    }
-    return false;
+    value.SetDouble(std::max(value.GetDouble(), 1.0) * k_factor);
+    return true;
 }
 
 std::size_t move_cursors(rapidjson::Value& value, std::string_view key, const CursorsOf& cursors,

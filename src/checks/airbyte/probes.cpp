@@ -157,7 +157,8 @@ void check_future_state(const Inputs& inputs, Verdict& verdict) {
                      ? fmt::format("the state the test config gives (future_state: {})",
                                    given.future_state_origin)
                      : std::string("cursor values of the last checkpoint moved to the year 9999 "
-                                   "(numbers a million times larger)"));
+                                   "(epoch seconds, milliseconds and microseconds to its end in "
+                                   "their unit, other numbers a million times larger)"));
 }
 
 // The first kept message of `type` in the step's run, as canonical JSON; a CATALOG's streams

@@ -104,6 +104,25 @@ TEST_CASE("state_with_future_cursors: the newest cursor or the cursor field move
     CHECK(*numeric == R"({"events":{"seq":6000000,"page":2}})");
 }
 
+TEST_CASE("state_with_future_cursors: a time since the epoch moves to the year 9999 in its unit") {
+    // A million times source-dixa's millisecond cursor is past the year 200,000, which Python's
+    // datetime cannot hold: the CDK failed with "date value out of range" instead of reading
+    // nothing new.
+    auto moved = [](const char* state) {
+        auto result =
+            state_with_future_cursors(state, run_with_newest({}), incremental_on("updated_at"));
+        REQUIRE(result);
+        return *result;
+    };
+    CHECK(moved(R"({"updated_at":1793663940})") == R"({"updated_at":253402300799})");
+    CHECK(moved(R"({"updated_at":1793663940865})") == R"({"updated_at":253402300799999})");
+    CHECK(moved(R"({"updated_at":1793663940865123})") == R"({"updated_at":253402300799999999})");
+    CHECK(moved(R"({"updated_at":1793663940.5})") == R"({"updated_at":253402300799.0})");
+    // Not a time: a counter, and numbers between the units' ranges.
+    CHECK(moved(R"({"updated_at":42})") == R"({"updated_at":42000000})");
+    CHECK(moved(R"({"updated_at":50000000000})") == R"({"updated_at":9000000000000000})");
+}
+
 TEST_CASE("state_with_future_cursors: nothing to move gives nothing") {
     CHECK(!state_with_future_cursors(R"({"items":{"done":true}})", run_with_newest({}),
                                      incremental_on("updated_at")));
