@@ -22,10 +22,16 @@ using suite::StepResult;
 
 namespace {
 
-bool has_trace_error(const protocol::Observation& run) {
-    return std::any_of(run.kept.begin(), run.kept.end(), [](const auto& kept) {
+// The run's first TRACE error, or null.
+const protocol::Observation::Kept* first_trace_error(const protocol::Observation& run) {
+    auto found = std::find_if(run.kept.begin(), run.kept.end(), [](const auto& kept) {
         return kept.type == "TRACE" && kept.json.find("\"ERROR\"") != std::string::npos;
     });
+    return found == run.kept.end() ? nullptr : &*found;
+}
+
+bool has_trace_error(const protocol::Observation& run) {
+    return first_trace_error(run) != nullptr;
 }
 
 // The status of the run's first CONNECTION_STATUS, or empty when it emitted none.
@@ -52,7 +58,12 @@ bool echoes_secret(const protocol::Observation& run, const protocol::Secrets& se
 void judge_probe_check(const protocol::Observation& run, bool property_removed,
                        const protocol::Secrets& secrets, Verdict& verdict) {
     verdict.judged();
-    if (!exited_cleanly(run)) {
+    if (const auto* trace = first_trace_error(run); !exited_cleanly(run) && trace != nullptr) {
+        verdict.fail(fmt::format("check answered with a TRACE error, then ended with {}: an "
+                                 "answer exits 0",
+                                 exit_text(run)),
+                     {run.label, trace->line, trace->json});
+    } else if (!exited_cleanly(run)) {
         verdict.fail(fmt::format("check ended with {}: it must answer, not crash", exit_text(run)),
                      {run.label, 0, stderr_tail(run)});
     }

@@ -533,6 +533,9 @@ Answer answer_check(const SourceModel& model, const Invocation& invocation) {
     if (model.check_crashes_without_key && keyless) {
         return answer_with({}, 1, "KeyError: 'api_key'");
     }
+    if (model.check_traces_without_key && keyless) {
+        return answer_with({k_trace_error}, 1, "KeyError: 'api_key'");
+    }
     bool invalid = contains(invocation.config, "invalid-key");
     auto status = (invalid || keyless) && !model.check_accepts_invalid ? std::string("FAILED")
                   : invalid                                            ? std::string("SUCCEEDED")

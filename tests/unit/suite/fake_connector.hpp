@@ -83,6 +83,7 @@ struct SourceModel {
     bool check_fails_silently = false;          // FAILED for the invalid config, without a message
     bool check_crashes_without_region = false;  // the minimal config has no region
     bool check_crashes_without_key = false;     // exit 1, no status, when api_key is missing
+    bool check_traces_without_key = false;      // a TRACE error, then exit 1 (the CDK's excepthook)
     bool check_echoes_key = false;              // the status message repeats the api_key
     bool spec_unstable = false;                 // each SPEC differs from the one before
     bool spec_reorders_keys = false;            // every other SPEC written in another key order

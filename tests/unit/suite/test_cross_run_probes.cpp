@@ -44,6 +44,19 @@ TEST_CASE("cross-run cli.check_missing_required: a crash without a required prop
     CHECK(status_of(report, "check-required-only", "cli.check_missing_required") == "passed");
 }
 
+TEST_CASE("cross-run cli.check_missing_required: a TRACE error then exit 1 warns at the TRACE") {
+    // source-dixa's manifest reads a spec default the CDK does not fill in: the CDK's excepthook
+    // emits a TRACE error and exits 1.
+    SourceModel traces;
+    traces.check_traces_without_key = true;
+    auto report = run_source(traces, k_check_probes);
+    expect_verdict(report, "check-without-each-required", "cli.check_missing_required", "warned",
+                   "check answered with a TRACE error, then ended with exit code 1: an answer "
+                   "exits 0");
+    CHECK(all_messages(report, "check-without-each-required", "cli.check_missing_required")
+              .find("neither a CONNECTION_STATUS nor a TRACE error") == std::string::npos);
+}
+
 TEST_CASE("cross-run cli.check_missing_required: defaults left out, SUCCEEDED and secrets") {
     SourceModel needs_region;  // the spec's defaults are filled in by check-minimal-config only
     needs_region.check_crashes_without_region = true;
