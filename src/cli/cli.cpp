@@ -150,6 +150,33 @@ void apply_config_flags(const RunFlags& flags, config::TestConfig& config) {
     }
 }
 
+// --config, --invalid-config, --catalog and --extensions given with a test config or an
+// acceptance-test-config.yml replace what the file says, as --connector replaces its connector.
+void apply_file_flags(const RunFlags& flags, config::TestConfig& config) {
+    if (!flags.config.empty()) {
+        config.config_text = config::read_json_file(flags.config, config::Holds::secrets);
+        config.no_config.reset();
+    }
+    if (!flags.invalid_config.empty()) {
+        config.invalid_config_text =
+            config::read_json_file(flags.invalid_config, config::Holds::secrets);
+    }
+    if (!flags.catalog.empty()) {
+        config.catalog_text = config::read_json_file(flags.catalog, config::Holds::data);
+    }
+    if (!flags.extensions.empty()) {
+        config.extensions = flags.extensions;
+    }
+}
+
+// `what` (a diff, a baseline's record digests) reads the connector: it needs its config.
+void require_config(const config::TestConfig& config, std::string_view what) {
+    if (config.no_config) {
+        throw Error(ErrorKind::usage,
+                    fmt::format("{} reads the connector: {}", what, *config.no_config));
+    }
+}
+
 std::string now_iso8601() {
     std::time_t now = std::time(nullptr);
     std::tm utc{};
@@ -236,6 +263,7 @@ config::TestConfig acceptance_config_from(const RunFlags& flags) {
     auto config = config::load_acceptance_test_config(flags.acceptance_test_config);
     replace_connector(config, flags.connector, flags.image);
     apply_image_flags(flags, config.image);
+    apply_file_flags(flags, config);
     apply_config_flags(flags, config);
     return config;
 }
@@ -251,6 +279,7 @@ config::TestConfig test_config_from(const RunFlags& flags) {
         auto config = config::load_test_config(flags.test_config);
         replace_connector(config, flags.connector, flags.image);
         apply_image_flags(flags, config.image);
+        apply_file_flags(flags, config);
         apply_config_flags(flags, config);
         return config;
     }
@@ -740,6 +769,9 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
     auto scenarios = load_scenarios(flags.suites);
     auto config = test_config_from(flags);
     check_report_paths(flags, config.files);
+    if (!flags.baseline.empty() || flags.record_digests) {
+        require_config(config, "--baseline/--record-digests");
+    }
     print_config_warnings(config);
     suite::SourceOptions source_options;
     source_options.spelling = flags.extension_keys == "bare" ? protocol::KeySpelling::bare
@@ -753,6 +785,7 @@ int run_command(const RunFlags& flags, int argc, char** argv) {
         [&](report::RunReport& report) {
             report.test_config = config.origin.string();
             report.claimed_extensions = config.extensions;
+            report.untested = config.no_config.value_or("");
         },
         [&](const report::RunReport& report) {
             if (!flags.baseline.empty() || flags.record_digests) {
@@ -795,7 +828,9 @@ config::TestConfig version_config(RunFlags flags, const std::string& command,
     auto config = config::load_test_config(flags.test_config);
     replace_connector(config, command, image);
     apply_image_flags(flags, config.image);
+    apply_file_flags(flags, config);
     apply_config_flags(flags, config);
+    require_config(config, "conform diff");
     return config;
 }
 

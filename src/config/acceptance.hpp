@@ -13,6 +13,9 @@ struct AcceptanceMapping {
     std::string test_config_json;
     // One line per key conform cannot honour: "FILE:LINE: KEY: why".
     std::vector<std::string> warnings;
+    // Why the file gives no connector config ("" when it gives one): a file that tests spec only
+    // maps to a test config without "config", whose other scenarios are skipped with this reason.
+    std::string no_config;
 };
 
 // Maps the YAML `text` of an acceptance-test-config.yml (named `origin`, its paths relative to

@@ -365,9 +365,11 @@ std::string TestConfig::lacks(std::string_view key) const {
 
 namespace {
 
-// The test config `text` (named `origin`; relative paths under `base_dir`) read.
+// The test config `text` (named `origin`; relative paths under `base_dir`) read. `no_config`:
+// why an acceptance-test-config.yml it maps gives no connector config ("": a config is required).
 TestConfig load_test_config_text(std::string text, const std::filesystem::path& origin,
-                                 const std::filesystem::path& base_dir) {
+                                 const std::filesystem::path& base_dir,
+                                 const std::string& no_config = {}) {
     schema::UserDocument file(std::move(text), origin.string(), test_config_schema(),
                               {"test config", "docs/test-config.md"});
     const auto& document = file.root();
@@ -376,9 +378,16 @@ TestConfig load_test_config_text(std::string text, const std::filesystem::path& 
     config.base_dir = base_dir;
     config.files.push_back(origin);
     read_connector(document["connector"], config);
-    auto config_path = resolve(config.base_dir, document["config"].GetString());
-    config.files.push_back(config_path);
-    config.config_text = checked_json(read_text_file(config_path), config_path, Holds::secrets);
+    if (document.HasMember("config")) {
+        auto config_path = resolve(config.base_dir, document["config"].GetString());
+        config.files.push_back(config_path);
+        config.config_text = checked_json(read_text_file(config_path), config_path, Holds::secrets);
+    } else if (no_config.empty()) {
+        file.fail({{"", "required property \"config\" is missing"}});
+    } else {
+        config.config_text = "{}";
+        config.no_config = no_config;
+    }
     if (document.HasMember("known_failures")) {
         config.known_failures = resolve(config.base_dir, document["known_failures"].GetString());
         config.files.push_back(config.known_failures);
@@ -443,7 +452,8 @@ TestConfig load_test_config(const std::filesystem::path& path) {
     }
     auto acceptance_path = resolve(base_dir, acceptance);
     auto mapping = read_acceptance_test_config(acceptance_path);
-    auto config = load_test_config_text(merged_over_acceptance(own, path, mapping), path, base_dir);
+    auto config = load_test_config_text(merged_over_acceptance(own, path, mapping), path, base_dir,
+                                        mapping.no_config);
     config.files.push_back(acceptance_path);
     config.warnings = std::move(mapping.warnings);
     config.manifest_beside = manifest_only_manifest(acceptance_path.parent_path());
@@ -452,8 +462,9 @@ TestConfig load_test_config(const std::filesystem::path& path) {
 
 TestConfig load_acceptance_test_config(const std::filesystem::path& path) {
     auto mapping = read_acceptance_test_config(path);
-    auto config = load_test_config_text(mapping.test_config_json, path,
-                                        std::filesystem::absolute(path).parent_path());
+    auto config =
+        load_test_config_text(mapping.test_config_json, path,
+                              std::filesystem::absolute(path).parent_path(), mapping.no_config);
     config.warnings = std::move(mapping.warnings);
     config.manifest_beside = manifest_only_manifest(config.base_dir);
     return config;

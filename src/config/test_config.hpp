@@ -47,6 +47,9 @@ struct TestConfig {
     std::optional<std::filesystem::path> manifest_beside;
 
     std::string config_text;  // may contain ${CONFORM_SCRATCH}
+    // Why there is no connector config (an acceptance-test-config.yml that tests spec only): the
+    // scenarios that run more than spec are skipped with it, and config_text is "{}".
+    std::optional<std::string> no_config;
     std::optional<std::string> invalid_config_text;
     std::optional<std::string> catalog_text;
     // The state `read-from-future-state` reads from (Airbyte's abnormal_state.json), instead of

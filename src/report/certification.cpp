@@ -77,6 +77,9 @@ AreaVerdict judge(const RunReport& report, std::string area_name, const AreaChec
     } else if (report.filtered) {
         verdict.level = Certified::incomplete;
         verdict.reason = "--only/--skip left part of the suite out";
+    } else if (!report.untested.empty()) {
+        verdict.level = Certified::incomplete;
+        verdict.reason = report.untested;
     } else if (!skips_allowed && !area.skipped.empty()) {
         verdict.level = Certified::incomplete;
         verdict.reason =

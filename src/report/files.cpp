@@ -361,6 +361,9 @@ std::string to_json_report(const RunReport& report) {
     write_string(writer, "protocol", report.protocol);
     writer.Key("recorded_transcript");
     writer.Bool(report.recorded_transcript);
+    if (!report.untested.empty()) {
+        write_string(writer, "untested", report.untested);
+    }
     write_strings(writer, "claimed_extensions", report.claimed_extensions);
     writer.EndObject();
     write_certification(writer, report);

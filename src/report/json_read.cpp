@@ -330,6 +330,9 @@ RunReport read_json_report(const std::filesystem::path& path) {
         report.protocol = metadata.text("protocol");
     }
     report.recorded_transcript = metadata.flag("recorded_transcript");
+    if (metadata.has("untested")) {
+        report.untested = metadata.text("untested");
+    }
     std::size_t index = 0;
     for (const auto& value : root.array("scenarios")) {
         report.scenarios.push_back(read_scenario(root.item(value, "scenarios", index++)));

@@ -111,6 +111,9 @@ RunReport merge_reports(const std::vector<RunReport>& reports,
         merged.interrupted = merged.interrupted || report.interrupted;
         merged.recorded_transcript = merged.recorded_transcript || report.recorded_transcript;
         merged.filtered = merged.filtered || report.filtered;
+        if (merged.untested.empty()) {
+            merged.untested = report.untested;
+        }
         for (const auto& scenario : report.scenarios) {
             if (auto [at, added] = owner.emplace(scenario.id, names[i]); !added) {
                 throw_input_error(fmt::format("scenario '{}' is in both {} and {}", scenario.id,

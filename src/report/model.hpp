@@ -209,7 +209,11 @@ struct RunReport {
     // conform validate: the messages of one recorded read, judged offline. It certifies nothing:
     // spec, check, discover and every check across runs never ran.
     bool recorded_transcript = false;
-    std::uint64_t recorded_messages = 0;     // the transcript's lines that are Airbyte messages
+    std::uint64_t recorded_messages = 0;
+    // Why the run could not test what it selected, whatever it was given (an
+    // acceptance-test-config.yml that gives no connector config: only spec ran); empty: nothing
+    // kept it. It certifies nothing.
+    std::string untested;                    // the transcript's lines that are Airbyte messages
     std::optional<Differences> differences;  // set by conform diff and run --baseline
     std::vector<ScenarioResult> scenarios;
     // The known-failures file the run was given (empty: none), and what it said that the run

@@ -225,7 +225,9 @@ struct AirbyteSource final : engine::ScenarioSource {
                 container::make_native_launcher(config.command, config.env, config.working_dir);
         }
         learn_secrets();
-        load_or_discover_catalog();
+        if (!config.no_config || config.catalog_text) {
+            load_or_discover_catalog();
+        }
     }
 
     // The SPEC message the setup learns from: of a manifest-only connector its manifest's spec
@@ -271,7 +273,9 @@ struct AirbyteSource final : engine::ScenarioSource {
         minimal_config_text = minimal_config(connection, config_document);
         required_only_text = required_only_config(connection, config_document);
         configs_without_required = configs_without_each_required(connection, config_document);
-        if (values.empty()) {
+        if (config.no_config) {
+            no_secret_reason = *config.no_config + ": no config value to look for";
+        } else if (values.empty()) {
             no_secret_reason = secrets_absent_reason(specification);
         }
         secrets = protocol::Secrets(std::move(values));
@@ -742,6 +746,11 @@ struct AirbyteSource final : engine::ScenarioSource {
                                                  const protocol::Catalog& streams,
                                                  bool setup_ran) const {
         bool streams_known = setup_ran || config.catalog_text.has_value();
+        if (config.no_config &&
+            std::any_of(scenario.steps.begin(), scenario.steps.end(),
+                        [](const Step& step) { return step.run != Command::spec; })) {
+            return *config.no_config;
+        }
         for (const auto& requirement : scenario.requires_) {
             if (requirement.starts_with("claims:")) {
                 auto extension = requirement.substr(7);

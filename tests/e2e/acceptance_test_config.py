@@ -12,7 +12,10 @@
    dry run, no image started) and reports, with its line, every key conform cannot honour
    (backward_compatibility_tests_config, bypass_reason, test_strictness_level, a spec_path whose
    file is missing) and no key it maps. REFERENCE is tests/data/airbyte: four real files
-   (source-faker, source-file current and legacy, source-pokeapi).
+   (source-faker, source-file current and legacy, source-pokeapi);
+4. a file that tests spec only (its other sections bypassed) runs and judges spec, skips the rest
+   with the file's reason and certifies nothing; --config, --catalog and --invalid-config given
+   with a file replace what it says; --record-digests without a config is refused.
 
 usage: acceptance_test_config.py CONFORM CONNECTOR FIXTURES REFERENCE
 """
@@ -184,6 +187,76 @@ acceptance_tests:
     completed = harness.run([conform, "run", "--acceptance-test-config", bad, "--dry-run"])
     check(completed.returncode == 3 and f"{bad}:6" in completed.stderr,
           "a wrongly typed value is bad input naming its YAML line",
+          completed.stdout + completed.stderr)
+
+# 4. A file that tests spec only (every other section bypassed, as Airbyte's builder
+# contributions without secrets): spec runs and is judged, the rest is skipped with the file's
+# reason, and nothing is certified; --config (and --invalid-config, --catalog) given with a file
+# replace what it says.
+with harness.temporary_folder("acceptance-spec-only") as folder:
+    shutil.copyfile(os.path.join(fixtures, "spec.json"), os.path.join(folder, "spec.json"))
+    spec_only = harness.write_file(folder, "acceptance-test-config.yml", """connector_image: conform/reference-connector:dev
+acceptance_tests:
+  spec:
+    tests:
+      - spec_path: "spec.json"
+  connection:
+    bypass_reason: "no secrets at this time"
+  basic_read:
+    bypass_reason: "no secrets at this time"
+  incremental:
+    tests:
+    bypass_reason: "nested states"
+""")
+    report_path = os.path.join(folder, "report.json")
+    completed = harness.run([conform, "run", "--acceptance-test-config", spec_only,
+                             "--connector", connector, "--report-json", report_path], timeout=300)
+    output = completed.stdout + completed.stderr
+    report = harness.load_report(report_path, completed)
+    check(completed.returncode == 0 and
+          status_of(report, "spec", "spec.matches_expected") == "passed" and
+          status_of(report, "spec", "cli.spec") == "passed",
+          f"a spec-only file runs spec and judges it (exit {completed.returncode})", output)
+    skipped = harness.scenario(report, "check-valid") or {}
+    check(skipped.get("status") == "skipped" and
+          "gives no connector config" in json.dumps(skipped) and
+          "no secrets at this time" in json.dumps(skipped) and
+          "--config FILE" in json.dumps(skipped),
+          "check-valid is skipped saying the file gives no config, why, and the flag", output)
+    check(status_of(report, "spec", "spec.config_valid") == "skipped",
+          "spec.config_valid has no config to judge: skipped", output)
+    core = next((c for c in report.get("certification", []) if c["area"] == "core"), {})
+    check(core.get("level") == "incomplete" and "gives no connector config" in core.get("reason", "")
+          and "gives no connector config" in report["metadata"].get("untested", ""),
+          f"a spec-only run certifies nothing ({core})", output)
+    completed = harness.run([conform, "run", "--acceptance-test-config", spec_only,
+                             "--connector", connector, "--record-digests"], timeout=300)
+    check(completed.returncode == 2 and "gives no connector config" in completed.stderr,
+          f"--record-digests needs a config: refused before anything runs "
+          f"(exit {completed.returncode})", completed.stdout + completed.stderr)
+    completed = harness.run([conform, "run", "--acceptance-test-config", spec_only,
+                             "--connector", connector, "--config",
+                             os.path.join(fixtures, "config.json"), "--catalog",
+                             os.path.join(fixtures, "configured_catalog.json"), "--only",
+                             "check-valid,read", "--report-json", report_path], timeout=300)
+    report = harness.load_report(report_path, completed)
+    check(completed.returncode == 0 and harness.scenario(report, "check-valid")["status"] ==
+          "passed" and harness.scenario(report, "read")["status"] == "passed",
+          f"--config and --catalog give the spec-only file a config and catalog: check and "
+          f"read run (exit {completed.returncode})", completed.stdout + completed.stderr)
+
+# --invalid-config replaces the file's invalid config: the valid one given there is accepted by
+# check, which check-invalid then fails (the flag was not ignored).
+with harness.temporary_folder("acceptance-flags") as folder:
+    report_path = os.path.join(folder, "report.json")
+    completed = harness.run([conform, "run", "--acceptance-test-config", bundled, "--connector",
+                             connector, "--invalid-config", os.path.join(fixtures, "config.json"),
+                             "--only", "check-invalid", "--report-json", report_path],
+                            timeout=300)
+    report = harness.load_report(report_path, completed)
+    check(completed.returncode == 1 and
+          harness.scenario(report, "check-invalid")["status"] == "failed",
+          f"--invalid-config replaces the file's invalid config (exit {completed.returncode})",
           completed.stdout + completed.stderr)
 
 # 3. Every real acceptance-test-config*.yml loads with its unsupported keys reported.

@@ -269,6 +269,10 @@ void check_spec_schema(const Inputs& inputs, Verdict& verdict) {
 }
 
 void check_spec_config(const Inputs& inputs, Verdict& verdict) {
+    if (const auto& no_config = inputs.test_config().no_config) {
+        verdict.skip(*no_config);
+        return;
+    }
     auto spec = judged_spec(inputs, verdict);
     if (!spec) {
         return;

@@ -233,6 +233,40 @@ TEST_CASE("a spec_path the system cannot look up is warned of, not an internal e
     CHECK_FALSE(mapped(mapping).HasMember("expected_spec"));
 }
 
+TEST_CASE(
+    "a section whose tests are null beside its bypass_reason has no tests (source-bing-ads)") {
+    const char* text = R"(connector_image: airbyte/source-x:dev
+acceptance_tests:
+  connection:
+    tests:
+      - config_path: secrets/config.json
+  incremental:
+    tests:
+    bypass_reason: "complex nested states"
+)";
+    auto mapping = config::map_acceptance_test_config(text, "bing.yml", "/b");
+    CHECK(std::string(mapped(mapping)["config"].GetString()) == "/b/secrets/config.json");
+    CHECK(warns(mapping, "bing.yml:8: acceptance_tests.incremental.bypass_reason"));
+}
+
+TEST_CASE("a file that gives no config maps without one, saying why") {
+    const char* text = R"(connector_image: airbyte/source-x:dev
+acceptance_tests:
+  spec:
+    tests:
+      - spec_path: manifest.yaml
+  connection:
+    bypass_reason: "a builder contribution without secrets"
+)";
+    auto mapping = config::map_acceptance_test_config(text, "spec_only.yml", "/s");
+    CHECK_FALSE(mapped(mapping).HasMember("config"));
+    CHECK(mapping.no_config.find("spec_only.yml gives no connector config") != std::string::npos);
+    CHECK(mapping.no_config.find("\"a builder contribution without secrets\"") !=
+          std::string::npos);
+    auto with_config = config::map_acceptance_test_config(k_current, "cat.yml", "/c");
+    CHECK(with_config.no_config.empty());
+}
+
 TEST_CASE("a wrongly typed value or a missing image is bad input with its line") {
     auto error_of = [](const char* text) {
         try {
@@ -249,5 +283,6 @@ TEST_CASE("a wrongly typed value or a missing image is bad input with its line")
     CHECK(wrong_type.find("bad.yml:6") != std::string::npos);
     CHECK(wrong_type.find("timeout_seconds") != std::string::npos);
     CHECK(error_of("acceptance_tests: {}\n").find("connector_image") != std::string::npos);
-    CHECK(error_of("connector_image: x\n").find("config_path") != std::string::npos);
+    CHECK_FALSE(config::map_acceptance_test_config("connector_image: x\n", "bare.yml", "/b")
+                    .no_config.empty());
 }
