@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "protocol/instant.hpp"
+
 namespace conform::protocol {
 
 std::optional<int> CursorValue::compare(const CursorValue& other) const {
@@ -11,6 +13,11 @@ std::optional<int> CursorValue::compare(const CursorValue& other) const {
         return *number < *other.number ? -1 : (*number > *other.number ? 1 : 0);
     }
     if (text && other.text) {
+        auto instant = parse_instant(*text);
+        auto other_instant = parse_instant(*other.text);
+        if (instant && other_instant) {
+            return *instant < *other_instant ? -1 : (*instant > *other_instant ? 1 : 0);
+        }
         int order = text->compare(*other.text);
         return order < 0 ? -1 : (order > 0 ? 1 : 0);
     }

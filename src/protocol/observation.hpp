@@ -34,7 +34,8 @@ struct LineTally {
     std::uint64_t judged = 0;
 };
 
-// A cursor value; numbers compare as numbers, strings as strings.
+// A cursor value; numbers compare as numbers, date-times as instants (protocol/instant.hpp),
+// other strings as strings.
 struct CursorValue {
     std::optional<double> number;
     std::optional<std::string> text;

@@ -68,6 +68,7 @@ CatalogStream read_stream(const rapidjson::Value& entry) {
                 stream.valid_replication_keys = strings_member(values, "valid-replication-keys");
                 stream.forced_replication_method =
                     string_member(values, "forced-replication-method");
+                stream.parent_tap_stream_id = string_member(values, "parent-tap-stream-id");
             } else {
                 auto inclusion = string_member(values, "inclusion");
                 stream.inclusion[*field] = inclusion.empty() ? "available" : inclusion;

@@ -25,6 +25,8 @@ struct CatalogStream {
     std::vector<std::string> key_properties;       // table-key-properties
     std::vector<std::string> valid_replication_keys;
     std::string forced_replication_method;
+    // The stream this one is synced inside of (singer-io taps' `parent-tap-stream-id`), or "".
+    std::string parent_tap_stream_id;
     // What conform asks for: the first valid replication key, unless FULL_TABLE is forced.
     std::string replication_key;
 

@@ -137,7 +137,7 @@ std::vector<Scenario> scenario_table() {
          {}},
         {"sg-currently-syncing",
          "a mid-list currently_syncing state syncs the interrupted stream first",
-         {"catalog", "two_streams", "currently_syncing"},
+         {"catalog", "two_top_level_streams", "currently_syncing"},
          {{"full", full_sync}, {"interrupted", crafted_state, 0}},
          with({"sg.resume_currently_syncing"}, true),
          {}},

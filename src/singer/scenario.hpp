@@ -43,7 +43,7 @@ struct Step {
 };
 
 // A scenario of the table. Its `requires_` say what the test config or the tap must provide:
-// "about", "properties", "batch_config", "invalid_config", "two_streams", "incremental",
+// "about", "properties", "batch_config", "invalid_config", "two_top_level_streams", "incremental",
 // "start_date", "currently_syncing".
 using Scenario = engine::Scenario<Step>;
 

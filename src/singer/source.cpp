@@ -350,8 +350,10 @@ struct SingerSource final : engine::ScenarioSource {
             if (requirement == "invalid_config" && !config.invalid_config_text) {
                 return "the test config names no invalid_config";
             }
-            if (requirement == "two_streams" && catalog && streams.size() < 2) {
-                return "fewer than two streams are under test";
+            if (requirement == "two_top_level_streams" && catalog &&
+                top_level_streams().size() < 2) {
+                return "fewer than two streams under test sync on their own (a stream whose "
+                       "metadata names a parent-tap-stream-id is synced inside its parent)";
             }
             if (requirement == "incremental" && catalog && replication_keys.empty()) {
                 return "no stream under test has a replication key (valid-replication-keys)";
@@ -520,16 +522,29 @@ struct SingerSource final : engine::ScenarioSource {
         entry.AddMember(rapidjson::Value(slot, alloc), value, alloc);
     }
 
+    // The streams under test that a tap syncs on their own, not inside a parent: the order of
+    // these is what currently_syncing speaks of.
+    std::vector<std::string> top_level_streams() const {
+        std::vector<std::string> top_level;
+        for (const auto& id : streams) {
+            if (catalog->find(id)->parent_tap_stream_id.empty()) {
+                top_level.push_back(id);
+            }
+        }
+        return top_level;
+    }
+
     void run_crafted(const StepResult& base, StepResult& result,
                      const std::vector<const MessageJudge*>& judges) {
         const auto& full = base.runs.front();
-        auto middle = streams.size() / 2;
-        const auto* interrupted = catalog->find(streams[middle]);
+        auto candidates = top_level_streams();
+        auto middle = candidates.size() / 2;
+        const auto* interrupted = catalog->find(candidates[middle]);
         result.interrupted_stream = interrupted->stream;
-        for (std::size_t i = 0; i < streams.size(); ++i) {
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
             if (i != middle) {
                 (i < middle ? result.synced_streams : result.pending_streams)
-                    .push_back(catalog->find(streams[i])->stream);
+                    .push_back(catalog->find(candidates[i])->stream);
             }
         }
         rapidjson::Document state =
@@ -564,7 +579,7 @@ struct SingerSource final : engine::ScenarioSource {
         };
         set_middle(*interrupted);
         for (std::size_t i = 0; i < middle; ++i) {
-            set_middle(*catalog->find(streams[i]));
+            set_middle(*catalog->find(candidates[i]));
         }
         state.RemoveMember("currently_syncing");
         state.AddMember("currently_syncing",

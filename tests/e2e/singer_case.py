@@ -74,6 +74,8 @@ def main():
     parser.add_argument("--strict", action="store_true")
     parser.add_argument("--expect-skipped", default="")
     parser.add_argument("--must-pass", action="append", default=[])
+    parser.add_argument("--must-warn", action="append", default=[],
+                        help="checks that must warn (a SHOULD), never fail")
     parser.add_argument("--secret", action="append", default=[])
     parser.add_argument("--expect", required=True)
     parser.add_argument("--expect-coverage", action="append", default=[],
@@ -107,6 +109,10 @@ def main():
     for name in sorted(must_pass):
         if "passed" not in ran.get(name, set()):
             problems.append(f"{name} must run and pass; its statuses: {sorted(ran.get(name, []))}")
+    for name in sorted({name for group in args.must_warn for name in group.split(",") if name}):
+        if "warned" not in ran.get(name, set()) or "failed" in ran.get(name, set()):
+            problems.append(f"{name} must warn, not fail; its statuses: "
+                            f"{sorted(ran.get(name, []))}")
     if args.expect_skipped:
         wanted = set(filter(None, args.expect_skipped.split(",")))
         skipped = harness.skipped_pairs(report)

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,13 @@ namespace conform::checks::sg {
 using engine::Verdict;
 using singer::Inputs;
 using singer::TapRun;
+
+// The test config puts `stream` under test ("streams" names it, or names none).
+inline bool under_test(const Inputs& inputs, const singer::CatalogStream& stream) {
+    const auto& wanted = inputs.test_config().streams;
+    return wanted.empty() ||
+           std::find(wanted.begin(), wanted.end(), stream.tap_stream_id) != wanted.end();
+}
 
 // A finding seen in `run`, with the end of its stderr, where the cause of a failure usually is.
 inline void fail_with_stderr(Verdict& verdict, const TapRun& run, std::string message) {
