@@ -236,8 +236,8 @@ void apply_image_flags(const RunFlags& flags, std::optional<container::ImageSett
 
 // The test config's connector replaced by `command` or `image` (nothing when both are empty),
 // its other settings kept: CI tests the image it just built with the connector's test config.
-void replace_connector(config::TestConfig& config, const std::string& command,
-                       const std::string& image) {
+template <typename TestConfig>
+void replace_connector(TestConfig& config, const std::string& command, const std::string& image) {
     if (!command.empty()) {
         config.image.reset();
         config.command = config::split_command_line(command);
@@ -755,8 +755,70 @@ void print_config_warnings(const config::TestConfig& config) {
     std::fflush(stdout);
 }
 
+// A destination's acceptance-test-config.yml runs the destination suite's spec and check
+// scenarios (docs/acceptance-test-config.md, "Destinations"); --connector/--image, --config,
+// --invalid-config and --catalog replace what it gives, and a catalog makes the writes run.
+int run_destination_acceptance(const RunFlags& flags, int argc, char** argv) {
+    if (!flags.test_config.empty()) {
+        throw Error(ErrorKind::usage, "give --test-config or --acceptance-test-config, not both");
+    }
+    if (!flags.connector.empty() && !flags.image.empty()) {
+        throw Error(ErrorKind::usage, "give --connector or --image, not both");
+    }
+    if (!flags.suites.empty() || !flags.manifest.empty() || !flags.extensions.empty() ||
+        !flags.baseline.empty() || flags.record_digests) {
+        throw Error(ErrorKind::usage,
+                    fmt::format("{} is a destination's: it takes no --suite, --manifest, "
+                                "--extensions, --baseline or --record-digests "
+                                "(docs/destinations.md)",
+                                flags.acceptance_test_config));
+    }
+    auto config = destination::load_acceptance_test_config(flags.acceptance_test_config);
+    replace_connector(config, flags.connector, flags.image);
+    apply_image_flags(flags, config.image);
+    if (!flags.config.empty()) {
+        config.config_text = config::read_json_file(flags.config, config::Holds::secrets);
+        config.no_config.reset();
+    }
+    if (!flags.invalid_config.empty()) {
+        config.invalid_config_text =
+            config::read_json_file(flags.invalid_config, config::Holds::secrets);
+    }
+    if (!flags.catalog.empty()) {
+        config.catalog_text = config::read_json_file(flags.catalog, config::Holds::data);
+        config.catalog_origin = flags.catalog;
+        config.no_catalog.reset();
+    }
+    for (const auto& warning : config.warnings) {
+        fmt::print("warning: {}\n", warning);
+    }
+    fmt::print(
+        "{}: a destination's file: its spec and connection tests run in the destination "
+        "suite (docs/acceptance-test-config.md)\n\n",
+        flags.acceptance_test_config);
+    std::fflush(stdout);
+    auto console = report::make_console_reporter(stdout, flags.verbose);
+    InterruptAwareReporter reporter(*console);
+    auto source = destination::make_destination_source(config, checks::destination_checks(), {});
+    return run_source(
+        *source, flags, argc, argv, config.known_failures, *console, reporter,
+        [&config](report::RunReport& report) {
+            report.test_config = config.origin.string();
+            report.protocol = std::string(report::k_airbyte_destination);
+            report.untested = config.no_config.value_or(config.no_catalog.value_or(""));
+        },
+        [&flags](const report::RunReport& report) {
+            write_reports(report, flags);
+            return exit_code_for(report);
+        });
+}
+
 int run_command(const RunFlags& flags, int argc, char** argv) {
     check_report_paths(flags, {});
+    if (!flags.acceptance_test_config.empty() &&
+        destination::is_destination_acceptance_test_config(flags.acceptance_test_config)) {
+        return run_destination_acceptance(flags, argc, argv);
+    }
     if (meltano::is_meltano_test_config(flags.test_config)) {
         return run_meltano_command(flags, argc, argv);
     }

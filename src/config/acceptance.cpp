@@ -9,10 +9,13 @@
 #include <optional>
 
 #include "json/member.hpp"
+#include "json/parse.hpp"
+#include "json/pointer.hpp"
 #include "json/write.hpp"
 #include "resources/resources.hpp"
 #include "schema/schema.hpp"
 #include "schema/user_document.hpp"
+#include "util/error.hpp"
 #include "util/files.hpp"
 #include "yaml/yaml.hpp"
 
@@ -117,6 +120,29 @@ const std::map<std::string, std::string, std::less<>>& unhonoured_reasons() {
     return k_reasons;
 }
 
+// A destination's file: its image is a destination-* one (airbyte/destination-duckdb:dev), or the
+// metadata.yaml beside it says connectorType: destination.
+bool is_destination(std::string_view image, const std::filesystem::path& folder) {
+    auto slash = image.rfind('/');
+    if (image.substr(slash == std::string_view::npos ? 0 : slash + 1).starts_with("destination-")) {
+        return true;
+    }
+    auto metadata = folder / "metadata.yaml";
+    std::error_code unknown;
+    if (!std::filesystem::is_regular_file(metadata, unknown)) {
+        return false;
+    }
+    try {
+        auto document = json::parse_json_text(
+            yaml::to_json_text(read_text_file(metadata), metadata.string()), metadata.string());
+        const auto* type = json::find_value(document, "/data/connectorType");
+        return type != nullptr && type->IsString() &&
+               std::string_view(type->GetString()) == "destination";
+    } catch (const Error&) {
+        return false;  // not readable: the image alone decides
+    }
+}
+
 class Mapper {
 public:
     Mapper(const schema::UserDocument& file, std::filesystem::path base_dir)
@@ -125,6 +151,8 @@ public:
     }
 
     void map(const rapidjson::Value& root) {
+        const auto* image = json::member(root, "connector_image");
+        m_destination = is_destination(image != nullptr ? text_of(*image) : "", m_base);
         for (const auto& entry : root.GetObject()) {
             top_level(text_of(entry.name), entry.value);
         }
@@ -134,6 +162,9 @@ public:
     }
 
     AcceptanceMapping finish() {
+        if (m_destination) {
+            return finish_destination();
+        }
         std::string no_config;
         if (m_config) {
             set_path("config", *m_config);
@@ -157,6 +188,27 @@ public:
         finish_volatile_fields();
         finish_timeouts();
         return {json::to_json(m_out), std::move(m_warnings), std::move(no_config)};
+    }
+
+    // A destination test config: the spec and connection tests; the destination's image.
+    AcceptanceMapping finish_destination() {
+        m_out.AddMember("protocol", "airbyte-destination", allocator());
+        if (m_out.HasMember("connector")) {
+            rapidjson::Value image(m_out["connector"], allocator());
+            m_out.RemoveMember("connector");
+            m_out.AddMember("destination", image, allocator());
+        }
+        if (m_config) {
+            set_path("config", *m_config);
+        }
+        if (m_invalid_config) {
+            set_path("invalid_config", *m_invalid_config);
+        }
+        if (m_expected_spec) {
+            set_path("expected_spec", *m_expected_spec);
+        }
+        finish_timeouts();
+        return {json::to_json(m_out), std::move(m_warnings), {}, true};
     }
 
 private:
@@ -187,6 +239,13 @@ private:
     }
 
     void map_section(const Section& section) {
+        if (m_destination && section.name != "spec" && section.name != "connection") {
+            warn(section.pointer,
+                 fmt::format("a destination has no '{}' (conform writes to one in the destination "
+                             "suite, docs/destinations.md)",
+                             section.name));
+            return;
+        }
         auto keys = section_keys().find(section.name);
         if (keys == section_keys().end()) {
             warn(section.pointer,
@@ -469,6 +528,7 @@ private:
     std::filesystem::path m_base;
     rapidjson::Document m_out;
     std::vector<std::string> m_warnings;
+    bool m_destination = false;
     std::optional<std::string> m_config;
     std::string m_bypass_reason;  // the first of a section that needs a config
     std::optional<std::string> m_invalid_config;

@@ -16,6 +16,10 @@ struct AcceptanceMapping {
     // Why the file gives no connector config ("" when it gives one): a file that tests spec only
     // maps to a test config without "config", whose other scenarios are skipped with this reason.
     std::string no_config;
+    // The file tests a destination (a destination-* image, or connectorType: destination in the
+    // metadata.yaml beside it): test_config_json is then a destination test config
+    // (schemas/destination-test-config.schema.json) of its spec and connection tests.
+    bool destination = false;
 };
 
 // Maps the YAML `text` of an acceptance-test-config.yml (named `origin`, its paths relative to

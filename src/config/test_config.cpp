@@ -168,41 +168,6 @@ ResumeSampling resume_sampling(const rapidjson::Value& resume) {
     return sampling;
 }
 
-// A low-code manifest carries its spec as {"spec": {"connection_specification": ...}}.
-bool is_manifest(const std::filesystem::path& path) {
-    auto name = path.filename().string();
-    return name == "manifest.yaml" || name == "manifest.yml";
-}
-
-TestConfig::ExpectedSpec read_expected_spec(const std::filesystem::path& path,
-                                            const std::string& as_named) {
-    auto origin = path.string();
-    auto text = read_text_file(path);
-    auto document = json::parse_json_text(
-        yaml::is_yaml_path(origin) ? yaml::to_json_text(text, origin) : text, origin);
-    if (is_manifest(path)) {
-        const auto* spec = document.IsObject() ? json::find_value(document, "/spec") : nullptr;
-        const auto* connection = spec != nullptr && spec->IsObject()
-                                     ? json::find_value(*spec, "/connection_specification")
-                                     : nullptr;
-        if (connection == nullptr) {
-            throw_input_error(fmt::format(
-                "{}: a low-code manifest without spec.connection_specification: nothing to "
-                "compare the connector's spec with",
-                origin));
-        }
-        return {fmt::format("{{\"connectionSpecification\":{}}}", json::to_json(*connection)),
-                origin, true, as_named};
-    }
-    if (!document.IsObject() || !document.HasMember("connectionSpecification")) {
-        throw_input_error(fmt::format(
-            "{}: expected a connector specification, an object with \"connectionSpecification\" "
-            "(what `spec` emits as its SPEC message's \"spec\")",
-            origin));
-    }
-    return {json::to_json(document), origin, false, as_named};
-}
-
 void read_optional_sections(const rapidjson::Value& document, TestConfig& config) {
     auto file_text = [&config](const rapidjson::Value& value, Holds holds = Holds::secrets) {
         auto path = resolve(config.base_dir, value.GetString());
@@ -440,6 +405,44 @@ std::string merged_over_acceptance(rapidjson::Document& own, const std::filesyst
 }
 
 }  // namespace
+
+namespace {
+
+// A low-code manifest carries its spec as {"spec": {"connection_specification": ...}}.
+bool is_manifest(const std::filesystem::path& path) {
+    auto name = path.filename().string();
+    return name == "manifest.yaml" || name == "manifest.yml";
+}
+
+}  // namespace
+
+ExpectedSpec read_expected_spec(const std::filesystem::path& path, const std::string& as_named) {
+    auto origin = path.string();
+    auto text = read_text_file(path);
+    auto document = json::parse_json_text(
+        yaml::is_yaml_path(origin) ? yaml::to_json_text(text, origin) : text, origin);
+    if (is_manifest(path)) {
+        const auto* spec = document.IsObject() ? json::find_value(document, "/spec") : nullptr;
+        const auto* connection = spec != nullptr && spec->IsObject()
+                                     ? json::find_value(*spec, "/connection_specification")
+                                     : nullptr;
+        if (connection == nullptr) {
+            throw_input_error(fmt::format(
+                "{}: a low-code manifest without spec.connection_specification: nothing to "
+                "compare the connector's spec with",
+                origin));
+        }
+        return {fmt::format("{{\"connectionSpecification\":{}}}", json::to_json(*connection)),
+                origin, true, as_named};
+    }
+    if (!document.IsObject() || !document.HasMember("connectionSpecification")) {
+        throw_input_error(fmt::format(
+            "{}: expected a connector specification, an object with \"connectionSpecification\" "
+            "(what `spec` emits as its SPEC message's \"spec\")",
+            origin));
+    }
+    return {json::to_json(document), origin, false, as_named};
+}
 
 TestConfig load_test_config(const std::filesystem::path& path) {
     auto text = read_text_file(path);

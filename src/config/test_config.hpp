@@ -27,6 +27,21 @@ struct ResumeSampling {
     std::optional<std::size_t> sample;
 };
 
+// The spec `spec` must emit (Airbyte's spec_path): the file's content as JSON (a YAML file read as
+// JSON), and the file. Of a low-code manifest only the connection specification is kept, and only
+// it is compared.
+struct ExpectedSpec {
+    std::string json;
+    std::string origin;
+    bool connection_only = false;
+    std::string as_named;  // the path as the test config names it, for reports
+};
+
+// The expected spec in the file at `path` (named `as_named` in reports): a connector
+// specification in JSON or YAML, or a low-code manifest. Throws conform::Error (input) for a file
+// that is neither.
+ExpectedSpec read_expected_spec(const std::filesystem::path& path, const std::string& as_named);
+
 // How to run one connector and what to expect of it: a test config file (schema in
 // schemas/test-config.schema.json), or the same built from command-line flags.
 struct TestConfig {
@@ -56,15 +71,7 @@ struct TestConfig {
     // the connector's final state with its cursors moved ahead; and its file.
     std::optional<std::string> future_state_text;
     std::string future_state_origin;
-    // The spec `spec` must emit (Airbyte's spec_path): the file's content as JSON (a YAML file
-    // read as JSON), and the file. Of a low-code manifest only the connection specification is
-    // kept, and only it is compared.
-    struct ExpectedSpec {
-        std::string json;
-        std::string origin;
-        bool connection_only = false;
-        std::string as_named;  // the path as the test config names it, for reports
-    };
+    using ExpectedSpec = config::ExpectedSpec;
     std::optional<ExpectedSpec> expected_spec;
     std::vector<std::string> extensions;
     // Configured streams allowed to emit no record in a read (Airbyte's empty_streams).

@@ -117,6 +117,8 @@ Catalog::Catalog(std::string_view text, std::string origin)
     }
 }
 
+Catalog::Catalog() : m_document(std::make_unique<Document>()) {}
+
 Catalog::~Catalog() = default;
 Catalog::Catalog(Catalog&&) noexcept = default;
 Catalog& Catalog::operator=(Catalog&&) noexcept = default;

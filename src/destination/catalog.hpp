@@ -36,6 +36,8 @@ public:
     // ConfiguredAirbyteCatalog, a sync mode other than append, overwrite and append_dedup, or
     // append_dedup without a primary key.
     Catalog(std::string_view text, std::string origin);
+    // No catalog: no stream (a test config that writes nothing).
+    Catalog();
     ~Catalog();
     Catalog(Catalog&&) noexcept;
     Catalog& operator=(Catalog&&) noexcept;

@@ -101,7 +101,7 @@ std::vector<Scenario> scenario_table() {
         {"dst-spec",
          "spec emits one SPEC with a usable connectionSpecification and the sync modes",
          {{"spec", spec}},
-         {"dst.spec", "dst.spec_sync_modes"},
+         {"dst.spec", "dst.spec_sync_modes", "dst.spec_matches_expected"},
          {}},
         {"dst-check",
          "check answers SUCCEEDED for the config",

@@ -220,7 +220,9 @@ struct DestinationSource final : engine::ScenarioSource {
         : config(test_config),
           checks(table),
           executor(std::move(start)),
-          catalog(test_config.catalog_text, test_config.catalog_origin),
+          catalog(test_config.no_catalog
+                      ? Catalog()
+                      : Catalog(test_config.catalog_text, test_config.catalog_origin)),
           scenario_table(builtin_scenarios(table)),
           headers(engine::headers_of(scenario_table, k_suite)) {
         for (const auto& [id, reason] : config.not_served) {
@@ -236,6 +238,9 @@ struct DestinationSource final : engine::ScenarioSource {
                                 config.origin.string(), id,
                                 nearest.empty() ? "" : "; did you mean '" + nearest + "'?"));
             }
+        }
+        if (config.no_catalog) {
+            return;  // nothing is written
         }
         for (int sync = 1; sync <= 2; ++sync) {
             syncs.push_back(std::make_shared<Input>(sync_input(catalog, config.input, sync)));
@@ -514,6 +519,22 @@ struct DestinationSource final : engine::ScenarioSource {
         return result;
     }
 
+    // Why no step of `scenario` can run, whatever its checks: an acceptance-test-config.yml's
+    // test config gives no catalog to write or no config to check with.
+    std::optional<std::string> not_runnable(const Scenario& scenario) const {
+        for (const auto& step : scenario.steps) {
+            if (step.kind == StepKind::check && config.no_config) {
+                return config.no_config;
+            }
+            bool writes = step.kind != StepKind::spec && step.kind != StepKind::check &&
+                          step.kind != StepKind::check_invalid;
+            if (writes && config.no_catalog) {
+                return config.no_catalog;
+            }
+        }
+        return std::nullopt;
+    }
+
     // Why check `id` is not judged at all, in the test config's terms; nothing when it is.
     std::optional<std::string> not_judged(const Check& check) const {
         if (auto found = config.not_served.find(check.info.id); found != config.not_served.end()) {
@@ -536,13 +557,14 @@ struct DestinationSource final : engine::ScenarioSource {
         std::vector<std::size_t> judged;
         ScenarioState state;
         bool any_served = false;
+        auto unrunnable = not_runnable(scenario);
         for (std::size_t c = 0; c < scenario.checks.size(); ++c) {
             if (std::find(selected.begin(), selected.end(), scenario.checks[c]) == selected.end()) {
                 continue;
             }
             judged.push_back(c);
             const auto* check = find_check(checks, scenario.checks[c]);
-            if (!not_judged(*check)) {
+            if (!unrunnable && !not_judged(*check)) {
                 any_served = true;
                 if (check->judge != nullptr) {
                     state.judges.push_back(check->judge);
@@ -566,7 +588,7 @@ struct DestinationSource final : engine::ScenarioSource {
             const auto& check = *find_check(checks, scenario.checks[c]);
             engine::Circumstances circumstances;
             circumstances.strict = strict;
-            circumstances.not_run = not_judged(check);
+            circumstances.not_run = unrunnable ? unrunnable : not_judged(check);
             result.checks.push_back(engine::judge(
                 check, Inputs(steps, scenario.inputs[c], config, catalog, secrets), circumstances));
         }

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "config/acceptance.hpp"
 #include "config/test_config.hpp"
 #include "engine/scenarios.hpp"
 #include "engine/test_config.hpp"
@@ -172,16 +173,46 @@ void read_behaviour(const rapidjson::Value& document, TestConfig& config) {
 // cannot express go to `problems`.
 void read_keys(const rapidjson::Value& document, TestConfig& config,
                std::vector<schema::Problem>& problems) {
+    bool mapped = !config.acceptance_test_config.empty();
+    for (const char* required : {"config", "catalog"}) {
+        if (!mapped && !document.HasMember(required)) {
+            problems.emplace_back("", fmt::format("required property \"{}\" is missing", required));
+        }
+    }
+    if (!problems.empty()) {
+        return;  // the files named are not read
+    }
     read_destination(document["destination"], config, problems);
-    config.config_text =
-        read_text_file(resolve_under(config.base_dir, document["config"].GetString()));
+    if (document.HasMember("config")) {
+        config.config_text =
+            read_text_file(resolve_under(config.base_dir, document["config"].GetString()));
+    } else {
+        config.config_text = "{}";
+        config.no_config = fmt::format(
+            "{} gives no destination config (a config_path of its spec or connection tests); "
+            "give one with --config FILE",
+            config.acceptance_test_config.string());
+    }
     if (document.HasMember("invalid_config")) {
         config.invalid_config_text =
             read_text_file(resolve_under(config.base_dir, document["invalid_config"].GetString()));
     }
-    auto catalog = resolve_under(config.base_dir, document["catalog"].GetString());
-    config.catalog_text = read_text_file(catalog);
-    config.catalog_origin = catalog.string();
+    if (document.HasMember("catalog")) {
+        auto catalog = resolve_under(config.base_dir, document["catalog"].GetString());
+        config.catalog_text = read_text_file(catalog);
+        config.catalog_origin = catalog.string();
+    } else {
+        config.no_catalog = fmt::format(
+            "{} tests a destination's spec and check only: nothing to write without a configured "
+            "catalog (give one with --catalog FILE, or a destination test config: "
+            "docs/destinations.md)",
+            config.acceptance_test_config.string());
+    }
+    if (document.HasMember("expected_spec")) {
+        std::string as_named = document["expected_spec"].GetString();
+        config.expected_spec =
+            config::read_expected_spec(resolve_under(config.base_dir, as_named), as_named);
+    }
     if (document.HasMember("input")) {
         read_input(document["input"], config);
     }
@@ -209,6 +240,22 @@ bool is_destination_test_config(const std::filesystem::path& path) {
 TestConfig load_test_config(const std::filesystem::path& path) {
     return engine::load_test_config<TestConfig>(
         path, test_config_schema(),
+        {"destination test config", "destination-test-config.schema.json"}, read_keys);
+}
+
+bool is_destination_acceptance_test_config(const std::filesystem::path& path) {
+    return config::read_acceptance_test_config(path).destination;
+}
+
+TestConfig load_acceptance_test_config(const std::filesystem::path& path) {
+    auto mapping = config::read_acceptance_test_config(path);
+    TestConfig config;
+    config.origin = path;
+    config.base_dir = std::filesystem::absolute(path).parent_path();
+    config.acceptance_test_config = path;
+    config.warnings = std::move(mapping.warnings);
+    return engine::read_test_config(
+        std::move(mapping.test_config_json), std::move(config), test_config_schema(),
         {"destination test config", "destination-test-config.schema.json"}, read_keys);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "config/test_config.hpp"
 #include "container/launcher.hpp"
 
 namespace conform::destination {
@@ -51,6 +52,17 @@ struct TestConfig {
     std::optional<std::string> invalid_config_text;
     std::string catalog_text;
     std::string catalog_origin;
+    // The spec `spec` must emit (an acceptance-test-config.yml's spec_path).
+    std::optional<config::ExpectedSpec> expected_spec;
+
+    // Of a test config mapped from Airbyte's acceptance-test-config.yml (the file; empty
+    // otherwise), which tests spec and check only: why there is no config (only spec runs) and
+    // why no catalog (nothing is written); the scenarios that need them are skipped with these.
+    std::filesystem::path acceptance_test_config;
+    std::optional<std::string> no_config;
+    std::optional<std::string> no_catalog;
+    // The keys of the acceptance-test-config.yml conform cannot honour, one line each.
+    std::vector<std::string> warnings;
 
     InputSettings input;
     std::vector<std::string> write_args;
@@ -78,5 +90,14 @@ bool is_destination_test_config(const std::filesystem::path& path);
 // Loads and checks a destination's test config. Throws conform::Error (input) listing every
 // problem with its line.
 TestConfig load_test_config(const std::filesystem::path& path);
+
+// True when the acceptance-test-config.yml at `path` is a destination's: its connector_image
+// names a destination-* image, or the metadata.yaml beside it says connectorType: destination.
+bool is_destination_acceptance_test_config(const std::filesystem::path& path);
+
+// A destination's acceptance-test-config.yml as its test config: the spec and connection tests
+// (docs/acceptance-test-config.md, "Destinations"), with a warning for each key conform cannot
+// honour.
+TestConfig load_acceptance_test_config(const std::filesystem::path& path);
 
 }  // namespace conform::destination

@@ -21,19 +21,13 @@ std::chrono::milliseconds seconds_or(const rapidjson::Value& object, const char*
 // The strings of the array `object[name]`; none when `object` lacks `name`.
 std::vector<std::string> strings_of(const rapidjson::Value& object, const char* name);
 
-// Loads the test config at `path`, checked against `schema` (`kind` names it in errors). What
-// every one says alike is read here: where it is, the folder its paths are under, its
-// "known_failures" and "grace_seconds"; `read(document, config, problems)` reads the rest and adds
-// the problems the schema cannot express. Throws conform::Error (input) listing every problem
-// with its line.
+// A test config's `text` (a mapped file's) read into `config`, whose origin and base_dir are set,
+// as load_test_config reads a file.
 template <typename TestConfigT, typename Read>
-TestConfigT load_test_config(const std::filesystem::path& path, const schema::Schema& schema,
+TestConfigT read_test_config(std::string text, TestConfigT config, const schema::Schema& schema,
                              schema::UserDocument::Kind kind, Read read) {
-    schema::UserDocument file(read_text_file(path), path.string(), schema, kind);
+    schema::UserDocument file(std::move(text), config.origin.string(), schema, kind);
     const auto& document = file.root();
-    TestConfigT config;
-    config.origin = path;
-    config.base_dir = std::filesystem::absolute(path).parent_path();
     std::vector<schema::Problem> problems;
     read(document, config, problems);
     if (document.HasMember("known_failures")) {
@@ -45,6 +39,20 @@ TestConfigT load_test_config(const std::filesystem::path& path, const schema::Sc
         file.fail(problems);
     }
     return config;
+}
+
+// Loads the test config at `path`, checked against `schema` (`kind` names it in errors). What
+// every one says alike is read here: where it is, the folder its paths are under, its
+// "known_failures" and "grace_seconds"; `read(document, config, problems)` reads the rest and adds
+// the problems the schema cannot express. Throws conform::Error (input) listing every problem
+// with its line.
+template <typename TestConfigT, typename Read>
+TestConfigT load_test_config(const std::filesystem::path& path, const schema::Schema& schema,
+                             schema::UserDocument::Kind kind, Read read) {
+    TestConfigT config;
+    config.origin = path;
+    config.base_dir = std::filesystem::absolute(path).parent_path();
+    return read_test_config(read_text_file(path), std::move(config), schema, kind, read);
 }
 
 }  // namespace conform::engine

@@ -60,7 +60,9 @@ conform_destination_case(legacy_states - none --set input.state_type=LEGACY)
 # One faulty variant per clause, caught there and nowhere else.
 conform_destination_case(fault.log_invalid_level log_invalid_level dst.messages_valid)
 conform_destination_case(fault.spec_twice spec_twice dst.spec)
-conform_destination_case(fault.spec_without_dedup spec_without_dedup dst.spec_sync_modes)
+# The spec changed: it differs from the expected spec as well.
+conform_destination_case(fault.spec_without_dedup spec_without_dedup
+                         dst.spec_sync_modes,dst.spec_matches_expected)
 conform_destination_case(fault.check_always_succeeds check_always_succeeds dst.check)
 conform_destination_case(fault.leak_secret leak_secret dst.secrets_not_leaked)
 conform_destination_case(fault.write_exit_nonzero write_exit_nonzero dst.write_exit)
@@ -78,7 +80,8 @@ conform_destination_case(fault.overwrite_truncates_first overwrite_truncates_fir
                          dst.overwrite_interrupted_keeps_prior)
 conform_destination_case(fault.dedup_keeps_first dedup_keeps_first dst.dedup_latest)
 # SHOULD findings fail under --strict; --only selects destination scenarios and checks.
-conform_destination_case(strict.spec_without_dedup spec_without_dedup dst.spec_sync_modes
+conform_destination_case(strict.spec_without_dedup spec_without_dedup
+                         dst.spec_sync_modes,dst.spec_matches_expected
                          --strict --only dst-spec)
 conform_destination_case(only.resume retry_discards_attempt dst.resume_no_loss
                          --only dst.resume_no_loss)
@@ -106,3 +109,10 @@ conform_real_case(faros_destination dst.states_echoed
                   --test-config tests/connectors/faros-destination/conform.json
                   --needs-node-modules tests/connectors/faros-destination
                   --must-pass ${faros_destination_checks} --secret faros-hasura-secret-5150)
+
+# A destination's acceptance-test-config.yml (docs/acceptance-test-config.md, "Destinations"): its
+# spec and connection tests in the destination suite, the writes skipped without a catalog.
+add_test(NAME e2e.destination.acceptance_test_config
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/destination_acceptance.py
+                 ${conform_bin} ${destination_bin} ${destination_fixtures})
+set_tests_properties(e2e.destination.acceptance_test_config PROPERTIES TIMEOUT 300)

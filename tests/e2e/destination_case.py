@@ -23,7 +23,7 @@ import xml.etree.ElementTree as ElementTree
 import harness
 
 SECRET = "refdest-secret-key-7731"
-FILES = ("config.json", "invalid_config.json", "configured_catalog.json")
+FILES = ("config.json", "invalid_config.json", "configured_catalog.json", "spec.json")
 
 
 def write_test_config(folder, args):
@@ -37,6 +37,7 @@ def write_test_config(folder, args):
         "config": "config.json",
         "invalid_config": "invalid_config.json",
         "catalog": "configured_catalog.json",
+        "expected_spec": "spec.json",
         "input": {"records_per_stream": 60, "state_every": 10},
         "verify": {"command": [destination, "verify", "--config", "${CONFORM_CONFIG}"]},
         "invalid_records": {"unknown_stream": "drop", "schema_violation": "keep"},

@@ -8,6 +8,7 @@
 
 #include "checks/destination/destination.hpp"
 #include "checks/destination/helpers.hpp"
+#include "checks/expected_spec.hpp"
 #include "json/parse.hpp"
 #include "json/write.hpp"
 #include "protocol/secrets_judge.hpp"
@@ -97,6 +98,10 @@ void check_spec_schema(const rapidjson::Value& specification, const Inputs& inpu
     try {
         auto compiled = schema::Schema::compile(specification);
         const auto& config = inputs.test_config();
+        if (config.no_config) {
+            verdict.note(*config.no_config + ": the spec is not matched against a config");
+            return;
+        }
         auto document = json::parse_json_text(config.config_text, config.origin.string());
         violations.clear();
         if (!compiled.validate(document, &violations)) {
@@ -153,6 +158,9 @@ void check_spec_sync_modes(const Inputs& inputs, Verdict& verdict) {
         return;
     }
     const auto& listed = body["supported_destination_sync_modes"];
+    if (const auto& no_catalog = inputs.test_config().no_catalog) {
+        verdict.note(*no_catalog + ": the SPEC lists sync modes; none is compared with a catalog");
+    }
     for (const auto& stream : inputs.catalog().streams()) {
         auto mode = destination::to_string(stream.mode);
         bool found = std::any_of(listed.Begin(), listed.End(), [mode](const auto& item) {
@@ -165,6 +173,21 @@ void check_spec_sync_modes(const Inputs& inputs, Verdict& verdict) {
                          {"spec", line});
         }
     }
+}
+
+// DST-SPEC-2: the SPEC is the expected spec, as Airbyte's test_match_expected compares spec_path.
+void check_spec_matches_expected(const Inputs& inputs, Verdict& verdict) {
+    const auto& expected = inputs.test_config().expected_spec;
+    if (!expected) {
+        return;
+    }
+    std::uint64_t line = 0;
+    auto spec = spec_of(inputs, verdict, line);
+    if (!spec) {
+        return;
+    }
+    verdict.judged();
+    compare_with_expected_spec(*expected, (*spec)["spec"], {"spec", line}, verdict);
 }
 
 // The status of the run's one CONNECTION_STATUS, and its message; empty when it has none.
@@ -401,6 +424,13 @@ destination::Checks command_checks() {
          {{spec, {}, {}, std::nullopt, Count::one}},
          "spec emitted no SPEC message (see dst.spec)",
          check_spec_sync_modes},
+        {{"dst.spec_matches_expected",
+          {"DST-SPEC-2"},
+          must,
+          "spec emits the expected spec (Airbyte's spec_path)"},
+         {{spec, {}, {}, std::nullopt, Count::one}},
+         "the test config names no expected_spec (Airbyte: an existing spec_path)",
+         check_spec_matches_expected},
         {{"dst.check",
           {"DST-CLI-2"},
           must,

@@ -18,6 +18,11 @@ namespace conform::testing {
 
 namespace {
 
+constexpr const char* k_connection_specification =
+    R"({"type":"object","required":["destination_path"],)"
+    R"("properties":{"destination_path":{"type":"string"},)"
+    R"("api_key":{"type":"string","airbyte_secret":true}}})";
+
 constexpr const char* k_catalog = R"({"streams": [
   {"stream": {"name": "users", "json_schema": {"type": "object", "properties": {
       "id": {"type": "integer"}, "name": {"type": "string"},
@@ -170,11 +175,12 @@ private:
     process::RunResult spec_command(Process& process) {
         std::string modes = m_model.spec_without_dedup ? R"(["append","overwrite"])"
                                                        : R"(["append","overwrite","append_dedup"])";
-        std::string line =
-            R"({"type":"SPEC","spec":{"supported_destination_sync_modes":)" + modes +
-            R"(,"connectionSpecification":{"type":"object","required":["destination_path"],)"
-            R"("properties":{"destination_path":{"type":"string"},)"
-            R"("api_key":{"type":"string","airbyte_secret":true}}}}})";
+        std::string documentation = m_model.spec_documentation_moved
+                                        ? R"("documentationUrl":"https://example.com/moved",)"
+                                        : "";
+        std::string line = R"({"type":"SPEC","spec":{)" + documentation +
+                           R"("supported_destination_sync_modes":)" + modes +
+                           R"(,"connectionSpecification":)" + k_connection_specification + "}}";
         process.emit(line);
         if (m_model.spec_twice) {
             process.emit(line);
@@ -377,6 +383,11 @@ destination::TestConfig fake_destination_config() {
     config.invalid_config_text = R"({"destination_path": "${CONFORM_SCRATCH}/out", "api_key": ""})";
     config.catalog_text = k_catalog;
     config.catalog_origin = "fake catalog";
+    config.expected_spec = config::ExpectedSpec{
+        std::string(R"({"supported_destination_sync_modes":["append","overwrite","append_dedup"],)"
+                    R"("connectionSpecification":)") +
+            k_connection_specification + "}",
+        "fake spec", false, "spec.json"};
     config.input.records_per_stream = 20;
     config.input.state_every = 5;
     config.verify_command = {"fake-verify", "${CONFORM_CONFIG}"};
