@@ -329,13 +329,10 @@ void report_cursor(const Inputs& inputs, Verdict& verdict) {
 // An empty configured schema ({}) validates nothing: conform validates with discover's then, and
 // warns where it has none (conform validate, or discover does not describe the stream).
 void report_schema(const Inputs& inputs, Verdict& verdict) {
+    std::vector<std::string> from_discover;
     for (const auto& stream : inputs.catalog().streams) {
         if (stream.schema_source == "discover") {
-            verdict.note(
-                fmt::format("{}: the configured json_schema is empty; its records were "
-                            "validated against discover's schema, as Airbyte's "
-                            "acceptance tests do",
-                            stream.display_name()));
+            from_discover.push_back(stream.display_name());
         } else if (stream.schema_empty) {
             verdict.advise(
                 fmt::format("{}: the configured json_schema is empty ({{}}): its "
@@ -343,6 +340,13 @@ void report_schema(const Inputs& inputs, Verdict& verdict) {
                             "run conform with discover)",
                             stream.display_name()));
         }
+    }
+    if (!from_discover.empty()) {
+        verdict.note(
+            fmt::format("the configured json_schema is empty for {}: their records were "
+                        "validated against discover's schemas, as Airbyte's acceptance "
+                        "tests do",
+                        fmt::join(from_discover, ", ")));
     }
     report_line_findings(k_schema.id(), inputs, verdict);
 }

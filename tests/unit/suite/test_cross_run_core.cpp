@@ -153,6 +153,10 @@ TEST_CASE("cross-run read.streams_have_records: a stream without records warns, 
     allowed.empty_streams = {"items"};
     expect_verdict(run_source(empty, {"read"}, allowed), "read", "read.streams_have_records",
                    "passed", "allowed to be empty (empty_streams): items");
+    // A stream listed that has records: the list says more than the connector needs.
+    expect_verdict(run_source(SourceModel{}, {"read"}, allowed), "read",
+                   "read.streams_have_records", "passed",
+                   "listed in empty_streams, yet with records in read: items");
 
     SourceModel crashing;
     crashing.read_crashes = true;
