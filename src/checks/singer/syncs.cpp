@@ -138,6 +138,9 @@ void check_selection(const Inputs& inputs, Verdict& verdict) {
         verdict.note(
             "every selected stream and field in the first sync, then one stream and one "
             "available field left out, then every field (automatic ones are emitted all the same)");
+        for (const auto& note : inputs.first(1).notes) {
+            verdict.note(note);  // what was left out
+        }
     }
 }
 

@@ -379,6 +379,17 @@ TEST_CASE("singer source: a correct fake tap passes every check its test config 
             CHECK(got.find("passed") != std::string::npos);
         }
     }
+    // The selection's note names what was left out (tap-gitlab's report did not).
+    CHECK(describe(report).find("sg.selection_honoured passed: every selected stream") !=
+          std::string::npos);
+    bool named = false;
+    for (const auto& scenario : report.scenarios) {
+        for (const auto& result : scenario.checks) {
+            named = named || (result.id == "sg.selection_honoured" &&
+                              result.note.find("left out stream '") != std::string::npos);
+        }
+    }
+    CHECK(named);
 }
 
 TEST_CASE("singer source: each fault of the fake tap is caught by exactly its check") {
