@@ -7,7 +7,9 @@
 #include <cmath>
 #include <set>
 
+#include "json/member.hpp"
 #include "json/parse.hpp"
+#include "json/pointer.hpp"
 #include "json/write.hpp"
 
 namespace conform::suite {
@@ -215,6 +217,102 @@ std::optional<std::string> catalog_with_invalid_sync_modes(std::string_view cata
         }
     }
     return json::to_json(catalog);
+}
+
+namespace {
+
+// The catalog index of the stream a STREAM state's descriptor names, if any.
+std::optional<std::size_t> stream_index(const rapidjson::Value& descriptor,
+                                        const protocol::Catalog& catalog) {
+    const auto* name = json::member(descriptor, "name");
+    if (name == nullptr || !name->IsString()) {
+        return std::nullopt;
+    }
+    const auto* name_space = json::member(descriptor, "namespace");
+    for (std::size_t s = 0; s < catalog.streams.size(); ++s) {
+        const auto& stream = catalog.streams[s];
+        bool same_space = name_space == nullptr || name_space->IsNull()
+                              ? !stream.name_space
+                              : name_space->IsString() && stream.name_space &&
+                                    *stream.name_space == name_space->GetString();
+        if (stream.name == name->GetString() && same_space) {
+            return s;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<protocol::CursorValue> cursor_value(const rapidjson::Value* value) {
+    if (value != nullptr && value->IsNumber()) {
+        return protocol::CursorValue{value->GetDouble(), std::nullopt};
+    }
+    if (value != nullptr && value->IsString()) {
+        return protocol::CursorValue{std::nullopt, value->GetString()};
+    }
+    return std::nullopt;
+}
+
+// The oldest cursor of a per-partition stream state; nothing when `stream_state` is not one, and
+// nullopt inside when a partition's cursor cannot be read or compared.
+std::optional<std::optional<protocol::CursorValue>> oldest_partition_cursor(
+    const rapidjson::Value& stream_state, const protocol::CatalogStream& stream) {
+    const auto* states = json::member(stream_state, "states");
+    if (states == nullptr || !states->IsArray() || states->Empty() ||
+        stream.cursor_field.size() != 1) {
+        return std::nullopt;
+    }
+    std::optional<protocol::CursorValue> oldest;
+    for (const auto& partition : states->GetArray()) {
+        const auto* cursor = json::member(partition, "cursor");
+        auto read = cursor_value(cursor != nullptr
+                                     ? json::member(*cursor, stream.cursor_field.front().c_str())
+                                     : nullptr);
+        if (!read || (oldest && !read->compare(*oldest))) {
+            return std::optional<protocol::CursorValue>{};
+        }
+        if (!oldest || read->compare(*oldest).value_or(0) < 0) {
+            oldest = read;
+        }
+    }
+    return oldest;
+}
+
+}  // namespace
+
+std::map<std::size_t, std::optional<protocol::CursorValue>> partitioned_cursor_floors(
+    std::string_view state_json, const protocol::Catalog& catalog) {
+    std::map<std::size_t, std::optional<protocol::CursorValue>> floors;
+    rapidjson::Document state;
+    state.Parse(state_json.data(), state_json.size());
+    if (state.HasParseError() || !state.IsArray()) {
+        return floors;
+    }
+    auto add = [&](const rapidjson::Value& stream_state_message) {
+        const auto* descriptor = json::member(stream_state_message, "stream_descriptor");
+        const auto* stream_state = json::member(stream_state_message, "stream_state");
+        if (descriptor == nullptr || stream_state == nullptr || !stream_state->IsObject()) {
+            return;
+        }
+        auto index = stream_index(*descriptor, catalog);
+        if (!index || !catalog.streams[*index].incremental()) {
+            return;
+        }
+        if (auto oldest = oldest_partition_cursor(*stream_state, catalog.streams[*index])) {
+            floors[*index] = *oldest;
+        }
+    };
+    for (const auto& message : state.GetArray()) {
+        if (const auto* stream = json::member(message, "stream"); stream != nullptr) {
+            add(*stream);
+        }
+        const auto* global = json::find_value(message, "/global/stream_states");
+        if (global != nullptr && global->IsArray()) {
+            for (const auto& stream_state : global->GetArray()) {
+                add(stream_state);
+            }
+        }
+    }
+    return floors;
 }
 
 std::optional<std::string> state_with_future_cursors(std::string_view state_json,

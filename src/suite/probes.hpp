@@ -2,6 +2,7 @@
 
 #include <rapidjson/fwd.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,5 +49,13 @@ std::optional<std::string> catalog_with_invalid_sync_modes(std::string_view cata
 std::optional<std::string> state_with_future_cursors(std::string_view state_json,
                                                      const protocol::Observation& run,
                                                      const protocol::Catalog& catalog);
+
+// The floor a read from `state_json` is held to for each incremental stream of `catalog` whose
+// state is kept per partition (the CDK's {"states": [{"partition": {...}, "cursor": {FIELD:
+// value}}]}), by stream index: the oldest partition's cursor, or nullopt when a partition's cannot
+// be read. A record does not say its partition, so no partition's own cursor can be its floor.
+// Streams whose state is not per partition are absent.
+std::map<std::size_t, std::optional<protocol::CursorValue>> partitioned_cursor_floors(
+    std::string_view state_json, const protocol::Catalog& catalog);
 
 }  // namespace conform::suite

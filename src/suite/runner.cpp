@@ -542,6 +542,25 @@ struct AirbyteSource final : engine::ScenarioSource {
         return settings;
     }
 
+    // A stream whose state is kept per partition: its records are held to the oldest partition's
+    // cursor, not to the newest record of the earlier read (a record does not say its partition,
+    // and each partition resumes from its own cursor). After data was added (inject_after) a
+    // partition may be new and read from its start: such streams are not held to any floor.
+    void hold_partitions_to_oldest(const Step& step, const RunPlan& plan,
+                                   const ScenarioRun& context,
+                                   std::vector<std::optional<protocol::CursorValue>>& floors) {
+        const auto& steps = context.scenario->steps;
+        auto base = std::find_if(steps.begin(), steps.end(),
+                                 [&step](const Step& one) { return one.id == step.state_from; });
+        bool data_added = base != steps.end() && base->inject_after;
+        for (const auto& [index, oldest] :
+             partitioned_cursor_floors(plan.state_text, catalog_for(step))) {
+            if (index < floors.size()) {
+                floors[index] = data_added ? std::nullopt : oldest;
+            }
+        }
+    }
+
     protocol::Observation execute(const Step& step, const RunPlan& plan,
                                   const std::filesystem::path& scenario_dir,
                                   const ScenarioRun* context,
@@ -564,6 +583,7 @@ struct AirbyteSource final : engine::ScenarioSource {
             if (const auto* floor_step = context->step(step.cursor_floor_from);
                 floor_step != nullptr && !floor_step->runs.empty()) {
                 setup.cursor_floor = floor_step->runs.front().max_cursor;
+                hold_partitions_to_oldest(step, plan, *context, setup.cursor_floor);
             }
         }
         if (step.apply_projections) {

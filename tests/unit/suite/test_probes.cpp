@@ -127,3 +127,43 @@ TEST_CASE("state_with_future_cursors: nothing to move gives nothing") {
     CHECK(!state_with_future_cursors(R"({"items":{"done":true}})", run_with_newest({}),
                                      incremental_on("updated_at")));
 }
+
+TEST_CASE("partitioned_cursor_floors: a per-partition state's oldest cursor, by stream") {
+    auto catalog = incremental_on("timestamp");
+    // source-posthog's events: one cursor per project.
+    auto floors = partitioned_cursor_floors(
+        R"([{"type":"STREAM","stream":{"stream_descriptor":{"name":"events","namespace":null},)"
+        R"("stream_state":{"states":[)"
+        R"({"partition":{"project_id":2331,"parent_slice":{}},)"
+        R"("cursor":{"timestamp":"2026-12-06T20:44:56.000000+00:00"}},)"
+        R"({"partition":{"project_id":5120,"parent_slice":{}},)"
+        R"("cursor":{"timestamp":"2026-11-30T08:00:00+00:00"}}]}}},)"
+        R"({"type":"STREAM","stream":{"stream_descriptor":{"name":"items"},"stream_state":{}}}])",
+        catalog);
+    REQUIRE(floors.size() == 1);
+    REQUIRE(floors.at(0));
+    CHECK(*floors.at(0)->text == "2026-11-30T08:00:00+00:00");
+
+    // A partition whose cursor cannot be read: no floor at all for the stream.
+    auto unread = partitioned_cursor_floors(
+        R"([{"type":"STREAM","stream":{"stream_descriptor":{"name":"events"},)"
+        R"("stream_state":{"states":[{"partition":{"id":1},"cursor":{"timestamp":"2026-01-01"}},)"
+        R"({"partition":{"id":2},"cursor":{}}]}}}])",
+        catalog);
+    REQUIRE(unread.size() == 1);
+    CHECK_FALSE(unread.at(0).has_value());
+
+    // A plain stream state, a legacy object state, a GLOBAL state's streams.
+    CHECK(partitioned_cursor_floors(R"([{"type":"STREAM","stream":{"stream_descriptor":)"
+                                    R"({"name":"events"},"stream_state":{"timestamp":"x"}}}])",
+                                    catalog)
+              .empty());
+    CHECK(partitioned_cursor_floors(R"({"events":{"states":[]}})", catalog).empty());
+    auto global = partitioned_cursor_floors(
+        R"([{"type":"GLOBAL","global":{"shared_state":{},"stream_states":[{"stream_descriptor":)"
+        R"({"name":"events"},"stream_state":{"states":[{"partition":{"id":1},)"
+        R"("cursor":{"timestamp":5}}]}}]}}])",
+        catalog);
+    REQUIRE(global.size() == 1);
+    CHECK(*global.at(0)->number == 5);
+}
