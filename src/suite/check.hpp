@@ -28,8 +28,9 @@ struct StepResult {
     std::vector<RunPlan> plans;
     std::vector<protocol::Observation> runs;
     std::string why_not;
-    std::string note;              // how the runs were chosen, when that took runs of its own
-    std::string inject_problem;    // how the tail inject command failed, for a tailing step
+    std::string note;  // how the runs were chosen, when that took runs of its own
+    // How the inject command failed, for a tailing step or one that injects after it ran.
+    std::string inject_problem;
     std::string checkpoints_used;  // which checkpoints a resuming step started from, for the report
 
     bool ran() const { return !runs.empty(); }

@@ -510,9 +510,12 @@ struct AirbyteSource final : engine::ScenarioSource {
         spec.grace = milliseconds(1000);
         Discard discard;
         auto result = start(spec, discard);
-        return result.exit.succeeded()
-                   ? ""
-                   : fmt::format("the inject command failed: {}", result.exit.describe());
+        if (result.exit.succeeded()) {
+            return "";
+        }
+        auto said = last_lines(secrets.redact(result.stderr_text), 300);
+        return fmt::format("the inject command failed: {}{}", result.exit.describe(),
+                           said.empty() ? "" : "; its stderr ends with: " + said);
     }
 
     process::RunResult start(const process::LaunchSpec& spec, process::Observer& observer) const {
@@ -743,7 +746,7 @@ struct AirbyteSource final : engine::ScenarioSource {
                     execute(step, plan, scenario_dir, &context, judges, &result.inject_problem));
             }
             if (step.inject_after) {
-                inject(scenario_dir);
+                result.inject_problem = inject(scenario_dir);
             }
             context.steps.push_back(std::move(result));
         }

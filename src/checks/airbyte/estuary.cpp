@@ -736,10 +736,14 @@ void check_next_read_delivers(const Inputs& inputs, Verdict& verdict) {
     }
     auto added = added_between(first.runs.front(), truth.runs.front());
     if (added.empty()) {
-        verdict.skip(
-            "the inject command added no record that a plain read emits: check "
-            "tail.inject_command");
+        verdict.skip(first.inject_problem.empty()
+                         ? std::string("the inject command added no record that a plain read "
+                                       "emits: check tail.inject_command")
+                         : first.inject_problem + " (the test config's tail.inject_command)");
         return;
+    }
+    if (!first.inject_problem.empty()) {
+        verdict.note(first.inject_problem);  // yet it added records
     }
     verdict.judged(added.size());
     require_clean_exit(next.runs.front(), "the next read", verdict, &first.runs.front());

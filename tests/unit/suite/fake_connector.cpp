@@ -602,6 +602,9 @@ Behaviour SourceModel::behaviour() const {
         if (invocation.command == "read") {
             return answer_read(model, invocation, *shared);
         }
+        if (model.inject_fails) {
+            return answer_with({}, 1, "inject.sh: the stub API is down\n");
+        }
         ++shared->injected;  // the tail inject command
         return {};
     };

@@ -107,6 +107,7 @@ struct SourceModel {
     bool resume_regenerates_notes = false;  // resumed, every event has another note (seeded once)
     bool resume_skips_new_data = false;     // resumed from a final state: nothing new delivered
     bool inject_adds_nothing = false;
+    bool inject_fails = false;                // the inject command exits 1 without adding anything
     bool plain_read_misses_injected = false;  // only a tailing read sees what was injected
     bool hangs_without_tail = false;
     bool accepts_invalid_catalog = false;  // an unknown stream or INVALID sync mode: read anyway

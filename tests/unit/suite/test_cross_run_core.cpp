@@ -483,6 +483,14 @@ TEST_CASE("cross-run state.next_read_delivers_new_data: new data after the final
                    "state.next_read_delivers_new_data", "skipped",
                    "the inject command added no record");
 
+    // A failing inject command is named, with its stderr (before: only "added no record").
+    SourceModel inject_fails;
+    inject_fails.inject_fails = true;
+    expect_verdict(run_source(inject_fails, {"read-new-data"}), "read-new-data",
+                   "state.next_read_delivers_new_data", "skipped",
+                   "the inject command failed: exit code 1; its stderr ends with: inject.sh: the "
+                   "stub API is down");
+
     auto no_inject = source_test_config();
     no_inject.inject_command.clear();
     expect_verdict(run_source(SourceModel{}, {"read-new-data"}, no_inject), "read-new-data",
