@@ -590,7 +590,9 @@ void check_tail_off(const Inputs& inputs, Verdict& verdict) {
                                          to_string(step->step->tail), run.process.elapsed.count()),
                              {run.label});
             } else if (!exited_cleanly(run)) {
-                verdict.fail(fmt::format("with tail {} expected exit code 0, got {}",
+                verdict.fail(fmt::format("with tail {} expected exit code 0, got {} (whatever "
+                                         "the cause: a read that fails without the key fails "
+                                         "here too; see cli.read)",
                                          to_string(step->step->tail), run.process.exit.describe()),
                              {run.label});
             }

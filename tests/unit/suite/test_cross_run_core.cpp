@@ -162,6 +162,10 @@ TEST_CASE("cross-run read.streams_have_records: a stream without records warns, 
     crashing.read_crashes = true;
     expect_verdict(run_source(crashing, {"read"}), "read", "read.streams_have_records", "skipped",
                    "no read exited 0");
+    // Failed reads are not compared, and the skips say the reads failed (source-posthog).
+    expect_verdict(run_source(crashing, {"read-twice"}), "read-twice",
+                   "read.full_refresh_deterministic", "skipped",
+                   "failed (exit code 1): no whole reads to compare (see cli.read)");
 }
 
 TEST_CASE("cross-run secrets.not_leaked: the skip says why no secret is known") {
@@ -380,7 +384,7 @@ TEST_CASE("cross-run state.final_checkpoint: records after the last STATE warn (
     SourceModel crashes;
     crashes.read_crashes = true;
     expect_verdict(run_source(crashes, {"read"}), "read", "state.final_checkpoint", "skipped",
-                   "no read exited 0 after emitting records");
+                   "no read with records exited 0 (see cli.read)");
 }
 
 TEST_CASE("cross-run read.streams_complete: a stream INCOMPLETE while the read exits 0 fails") {
