@@ -187,7 +187,8 @@ public:
         finish_empty_streams();
         finish_volatile_fields();
         finish_timeouts();
-        return {json::to_json(m_out), std::move(m_warnings), std::move(no_config)};
+        return {json::to_json(m_out), std::move(m_warnings), std::move(no_config), false,
+                std::move(m_catalogs)};
     }
 
     // A destination test config: the spec and connection tests; the destination's image.
@@ -208,7 +209,7 @@ public:
             set_path("expected_spec", *m_expected_spec);
         }
         finish_timeouts();
-        return {json::to_json(m_out), std::move(m_warnings), {}, true};
+        return {json::to_json(m_out), std::move(m_warnings), {}, true, {}};
     }
 
 private:
@@ -347,8 +348,22 @@ private:
         keep_one(m_expected_spec, path, pointer, "expected spec");
     }
 
+    // Every catalog is kept: they are merged into one (merge_configured_catalogs).
     void catalog_path(const rapidjson::Value& value, const std::string& pointer) {
-        keep_one(m_catalog, text_of(value), pointer, "configured catalog");
+        auto path = text_of(value);
+        if (!m_catalog) {
+            m_catalog = path;
+        }
+        auto resolved = resolve_under(m_base, path).string();
+        if (std::find(m_catalogs.begin(), m_catalogs.end(), resolved) == m_catalogs.end()) {
+            if (!m_catalogs.empty()) {
+                warn(pointer, fmt::format("conform runs every scenario with one catalog: this one "
+                                          "is merged with {} (a stream it configures "
+                                          "incrementally is read incrementally)",
+                                          *m_catalog));
+            }
+            m_catalogs.push_back(resolved);
+        }
     }
 
     // The first path given for `what`; a different one later is reported, not used.
@@ -533,6 +548,7 @@ private:
     std::string m_bypass_reason;  // the first of a section that needs a config
     std::optional<std::string> m_invalid_config;
     std::optional<std::string> m_catalog;
+    std::vector<std::string> m_catalogs;
     std::optional<std::string> m_future_state;
     std::optional<std::string> m_expected_spec;
     std::optional<std::string> m_expected_path;
@@ -544,6 +560,55 @@ private:
 };
 
 }  // namespace
+
+namespace {
+
+// The stream a configured catalog entry configures: its name and namespace.
+std::string stream_id(const rapidjson::Value& entry) {
+    const auto* stream = json::member(entry, "stream");
+    const auto* name = stream != nullptr ? json::member(*stream, "name") : nullptr;
+    const auto* name_space = stream != nullptr ? json::member(*stream, "namespace") : nullptr;
+    return fmt::format("{}\n{}", name != nullptr ? text_of(*name) : "",
+                       name_space != nullptr ? text_of(*name_space) : "");
+}
+
+bool incremental(const rapidjson::Value& entry) {
+    const auto* mode = json::member(entry, "sync_mode");
+    return mode != nullptr && text_of(*mode) == "incremental";
+}
+
+}  // namespace
+
+std::string merge_configured_catalogs(const std::vector<std::string>& texts,
+                                      const std::vector<std::string>& origins) {
+    rapidjson::Document merged;
+    merged.SetObject();
+    rapidjson::Value streams(rapidjson::kArrayType);
+    std::map<std::string, rapidjson::SizeType> index;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        auto catalog = json::parse_json_text(texts[i], origins[i]);
+        const auto* entries = json::member(catalog, "streams");
+        if (entries == nullptr || !entries->IsArray()) {
+            throw_input_error(
+                fmt::format("{}: expected a configured catalog, an object with "
+                            "\"streams\"",
+                            origins[i]));
+        }
+        for (const auto& entry : entries->GetArray()) {
+            rapidjson::Value copy(entry, merged.GetAllocator());
+            auto id = stream_id(entry);
+            auto found = index.find(id);
+            if (found == index.end()) {
+                index.emplace(id, streams.Size());
+                streams.PushBack(copy, merged.GetAllocator());
+            } else if (incremental(entry) && !incremental(streams[found->second])) {
+                streams[found->second] = copy;
+            }
+        }
+    }
+    merged.AddMember("streams", streams, merged.GetAllocator());
+    return json::to_json(merged);
+}
 
 AcceptanceMapping map_acceptance_test_config(const std::string& text, const std::string& origin,
                                              const std::filesystem::path& base_dir) {

@@ -20,7 +20,18 @@ struct AcceptanceMapping {
     // metadata.yaml beside it): test_config_json is then a destination test config
     // (schemas/destination-test-config.schema.json) of its spec and connection tests.
     bool destination = false;
+    // Every configured catalog the file names, in order, absolute (the test config's "catalog" is
+    // the first): more than one is read as one catalog by merge_configured_catalogs.
+    std::vector<std::string> catalogs;
 };
+
+// The configured catalogs `texts` (named `origins`) as one: every stream of each, in order of first
+// appearance, the first entry of a stream kept unless a later catalog configures it incrementally
+// (a basic_read catalog reads a stream in full refresh that the incremental tests' catalog reads
+// incrementally: conform runs every scenario with one catalog). Throws conform::Error (input)
+// naming the file that is not a configured catalog.
+std::string merge_configured_catalogs(const std::vector<std::string>& texts,
+                                      const std::vector<std::string>& origins);
 
 // Maps the YAML `text` of an acceptance-test-config.yml (named `origin`, its paths relative to
 // `base_dir`, the connector's folder) to a conform test config. Throws conform::Error (input) for

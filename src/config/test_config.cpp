@@ -404,14 +404,23 @@ std::string merged_over_acceptance(rapidjson::Document& own, const std::filesyst
     return json::to_json(merged);
 }
 
-}  // namespace
-
-namespace {
-
 // A low-code manifest carries its spec as {"spec": {"connection_specification": ...}}.
 bool is_manifest(const std::filesystem::path& path) {
     auto name = path.filename().string();
     return name == "manifest.yaml" || name == "manifest.yml";
+}
+
+// The catalogs an acceptance-test-config.yml names, read as one when it names several.
+void merge_acceptance_catalogs(const AcceptanceMapping& mapping, TestConfig& config) {
+    if (mapping.catalogs.size() < 2) {
+        return;
+    }
+    std::vector<std::string> texts;
+    for (const auto& path : mapping.catalogs) {
+        texts.push_back(checked_json(read_text_file(path), path, Holds::data));
+        config.files.emplace_back(path);
+    }
+    config.catalog_text = merge_configured_catalogs(texts, mapping.catalogs);
 }
 
 }  // namespace
@@ -455,8 +464,12 @@ TestConfig load_test_config(const std::filesystem::path& path) {
     }
     auto acceptance_path = resolve(base_dir, acceptance);
     auto mapping = read_acceptance_test_config(acceptance_path);
+    bool own_catalog = own.IsObject() && own.HasMember("catalog");
     auto config = load_test_config_text(merged_over_acceptance(own, path, mapping), path, base_dir,
                                         mapping.no_config);
+    if (!own_catalog) {
+        merge_acceptance_catalogs(mapping, config);
+    }
     config.files.push_back(acceptance_path);
     config.warnings = std::move(mapping.warnings);
     config.manifest_beside = manifest_only_manifest(acceptance_path.parent_path());
@@ -468,6 +481,7 @@ TestConfig load_acceptance_test_config(const std::filesystem::path& path) {
     auto config =
         load_test_config_text(mapping.test_config_json, path,
                               std::filesystem::absolute(path).parent_path(), mapping.no_config);
+    merge_acceptance_catalogs(mapping, config);
     config.warnings = std::move(mapping.warnings);
     config.manifest_beside = manifest_only_manifest(config.base_dir);
     return config;

@@ -286,3 +286,59 @@ TEST_CASE("a wrongly typed value or a missing image is bad input with its line")
     CHECK_FALSE(config::map_acceptance_test_config("connector_image: x\n", "bare.yml", "/b")
                     .no_config.empty());
 }
+
+TEST_CASE("several configured catalogs are merged: a stream read incrementally anywhere is") {
+    // source-braze: basic_read's catalog reads campaigns_analytics in full refresh, the
+    // incremental tests' catalog incrementally, and adds nothing else.
+    auto merged = json::parse_json_text(
+        config::merge_configured_catalogs(
+            {R"({"streams":[{"stream":{"name":"campaigns"},"sync_mode":"full_refresh"},)"
+             R"({"stream":{"name":"analytics"},"sync_mode":"full_refresh"}]})",
+             R"({"streams":[{"stream":{"name":"analytics"},"sync_mode":"incremental",)"
+             R"("cursor_field":["date"]},{"stream":{"name":"campaigns"},)"
+             R"("sync_mode":"full_refresh","destination_sync_mode":"append"},)"
+             R"({"stream":{"name":"kpis","namespace":"x"},"sync_mode":"incremental"}]})"},
+            {"basic.json", "incremental.json"}),
+        "merged");
+    const auto& streams = merged["streams"];
+    REQUIRE(streams.Size() == 3);
+    CHECK(std::string(streams[0]["stream"]["name"].GetString()) == "campaigns");
+    CHECK_FALSE(streams[0].HasMember("destination_sync_mode"));  // the first entry kept
+    CHECK(std::string(streams[1]["sync_mode"].GetString()) == "incremental");
+    CHECK(std::string(streams[2]["stream"]["namespace"].GetString()) == "x");
+
+    auto message = std::string();
+    try {
+        config::merge_configured_catalogs({R"({"streams":[]})", R"([1])"}, {"a.json", "b.json"});
+    } catch (const Error& error) {
+        message = error.what();
+    }
+    CHECK(message.find("b.json: expected a configured catalog") != std::string::npos);
+}
+
+TEST_CASE("a second configured catalog is named as merged, and listed") {
+    const char* text = R"(connector_image: airbyte/source-x:dev
+acceptance_tests:
+  basic_read:
+    tests:
+      - config_path: secrets/config.json
+        configured_catalog_path: integration_tests/configured_catalog.json
+  incremental:
+    tests:
+      - config_path: secrets/config.json
+        configured_catalog_path: integration_tests/configured_catalog_incremental.json
+  full_refresh:
+    tests:
+      - config_path: secrets/config.json
+        configured_catalog_path: integration_tests/configured_catalog.json
+)";
+    auto mapping = config::map_acceptance_test_config(text, "cat.yml", "/c");
+    CHECK(std::string(mapped(mapping)["catalog"].GetString()) ==
+          "/c/integration_tests/configured_catalog.json");
+    REQUIRE(mapping.catalogs.size() == 2);
+    CHECK(mapping.catalogs[1] == "/c/integration_tests/configured_catalog_incremental.json");
+    CHECK(warns(mapping,
+                "cat.yml:10: acceptance_tests.incremental.tests[0]."
+                "configured_catalog_path: not honoured: conform runs every scenario with "
+                "one catalog: this one is merged with"));
+}
