@@ -43,3 +43,18 @@ TEST_CASE("cursor value: date-times compare as instants, other strings as string
     CursorValue word{std::nullopt, "b"};
     CHECK(word.compare(bookmark) == 1);
 }
+
+TEST_CASE("cursor value: cursors written alike order as text, others as instants") {
+    auto order = [](const char* a, const char* b) {
+        return CursorValue{std::nullopt, a}.compare(CursorValue{std::nullopt, b});
+    };
+    CHECK(order("2025-05-20T12:30:00Z", "2025-05-21T00:00:00Z") == -1);
+    CHECK(order("2025-05-20 12:30:00", "2025-05-20 12:29:59") == 1);
+    CHECK(order("2025-05-20", "2025-05-20") == 0);
+    // The same layout with an offset: by instant (14:30+02:00 is 12:30Z, before 13:00+00:00).
+    CHECK(order("2025-05-20T14:30:00+02:00", "2025-05-20T13:00:00+00:00") == -1);
+    CHECK(order("2025-05-20T10:00:00-05:00", "2025-05-20T12:00:00-00:00") == 1);
+    // Layouts that differ: by instant.
+    CHECK(order("2025-05-20T12:30:00Z", "2025-05-20T12:30:00.000000Z") == 0);
+    CHECK(order("b", "abc") == 1);
+}
