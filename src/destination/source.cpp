@@ -645,7 +645,16 @@ struct DestinationSource final : engine::ScenarioSource {
     engine::PlannedScenario plan(std::size_t index) const override {
         const auto& scenario = scenario_table[index];
         engine::PlannedScenario planned;
+        if (auto unrunnable = not_runnable(scenario)) {
+            planned.unmet = *unrunnable;
+            return planned;
+        }
+        bool invalid_missing = !config.invalid_config_text;
         for (const auto& step : scenario.steps) {
+            if (step.kind == StepKind::check_invalid && invalid_missing) {
+                planned.unmet = "the test config has no \"invalid_config\"";
+                return planned;
+            }
             std::string what(to_string(step.roles().back()));
             if (step.kind == StepKind::verify && config.verify_command.empty()) {
                 what += " (not run: the test config has no verify command)";

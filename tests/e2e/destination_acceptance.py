@@ -120,6 +120,11 @@ with harness.temporary_folder("destination-acceptance-spec-only") as folder:
     skipped = harness.scenario(report, "dst-check") or {}
     check(skipped.get("status") == "skipped" and "gives no destination config" in
           json.dumps(skipped), "check is skipped: the file gives no config", output)
+    dry = harness.run([conform, "run", "--acceptance-test-config", yml, "--connector", destination,
+                       "--dry-run"], timeout=120)
+    check(dry.returncode == 0 and "skipped without running: " in dry.stdout and
+          "gives no destination config" in dry.stdout and "nothing to write without" in dry.stdout,
+          "a dry run says which scenarios would be skipped, and why", dry.stdout + dry.stderr)
 
 # 4. Told apart by metadata.yaml.
 with harness.temporary_folder("destination-acceptance-metadata") as folder:
