@@ -446,9 +446,10 @@ private:
                 bypassed(at, "incremental.future_state", entry.value);
             } else if (key == "missing_streams") {
                 warn(at,
-                     "conform does not check which streams the future state covers; as in "
-                     "Airbyte's test, any record of an incremental stream read from it fails "
-                     "state.future_state_no_records");
+                     "conform does not check which streams the future state covers; a record "
+                     "of an incremental stream it holds a value for fails "
+                     "state.future_state_no_records, the others are not judged (named in its "
+                     "note)");
             } else {
                 warn(at, "not a key of future_state that conform maps");
             }

@@ -252,23 +252,18 @@ std::optional<protocol::CursorValue> cursor_value(const rapidjson::Value* value)
     return std::nullopt;
 }
 
-// The oldest cursor of a per-partition stream state; nothing when `stream_state` is not one, and
-// nullopt inside when a partition's cursor cannot be read or compared.
-std::optional<std::optional<protocol::CursorValue>> oldest_partition_cursor(
-    const rapidjson::Value& stream_state, const protocol::CatalogStream& stream) {
-    const auto* states = json::member(stream_state, "states");
-    if (states == nullptr || !states->IsArray() || states->Empty() ||
-        stream.cursor_field.size() != 1) {
-        return std::nullopt;
-    }
+// The oldest cursor of a per-partition stream state ({"states": [...]}): nullopt when there is no
+// partition, or a partition's cursor cannot be read or compared.
+std::optional<protocol::CursorValue> oldest_partition_cursor(
+    const rapidjson::Value& states, const protocol::CatalogStream& stream) {
     std::optional<protocol::CursorValue> oldest;
-    for (const auto& partition : states->GetArray()) {
+    for (const auto& partition : states.GetArray()) {
         const auto* cursor = json::member(partition, "cursor");
         auto read = cursor_value(cursor != nullptr
                                      ? json::member(*cursor, stream.cursor_field.front().c_str())
                                      : nullptr);
         if (!read || (oldest && !read->compare(*oldest))) {
-            return std::optional<protocol::CursorValue>{};
+            return std::nullopt;
         }
         if (!oldest || read->compare(*oldest).value_or(0) < 0) {
             oldest = read;
@@ -277,42 +272,105 @@ std::optional<std::optional<protocol::CursorValue>> oldest_partition_cursor(
     return oldest;
 }
 
-}  // namespace
-
-std::map<std::size_t, std::optional<protocol::CursorValue>> partitioned_cursor_floors(
-    std::string_view state_json, const protocol::Catalog& catalog) {
-    std::map<std::size_t, std::optional<protocol::CursorValue>> floors;
+// Calls `visit(stream index, stream_state, shared)` for each stream of `catalog` a state names:
+// the STREAM messages and a GLOBAL message's stream states of the array form, or the members of
+// the legacy object form; `shared` is a GLOBAL message's shared_state (or null). False when the
+// state is not JSON of either form.
+template <typename Visit>
+bool for_each_stream_state(std::string_view state_json, const protocol::Catalog& catalog,
+                           Visit visit) {
     rapidjson::Document state;
     state.Parse(state_json.data(), state_json.size());
-    if (state.HasParseError() || !state.IsArray()) {
-        return floors;
+    if (state.HasParseError() || !(state.IsArray() || state.IsObject())) {
+        return false;
     }
-    auto add = [&](const rapidjson::Value& stream_state_message) {
+    if (state.IsObject()) {
+        for (const auto& member : state.GetObject()) {
+            rapidjson::Value descriptor(rapidjson::kObjectType);
+            descriptor.AddMember("name", rapidjson::Value(member.name, state.GetAllocator()),
+                                 state.GetAllocator());
+            if (auto index = stream_index(descriptor, catalog)) {
+                visit(*index, member.value, nullptr);
+            }
+        }
+        return true;
+    }
+    auto add = [&](const rapidjson::Value& stream_state_message, const rapidjson::Value* shared) {
         const auto* descriptor = json::member(stream_state_message, "stream_descriptor");
         const auto* stream_state = json::member(stream_state_message, "stream_state");
-        if (descriptor == nullptr || stream_state == nullptr || !stream_state->IsObject()) {
+        static const rapidjson::Value k_empty(rapidjson::kObjectType);
+        if (descriptor == nullptr) {
             return;
         }
-        auto index = stream_index(*descriptor, catalog);
-        if (!index || !catalog.streams[*index].incremental()) {
-            return;
-        }
-        if (auto oldest = oldest_partition_cursor(*stream_state, catalog.streams[*index])) {
-            floors[*index] = *oldest;
+        if (auto index = stream_index(*descriptor, catalog)) {
+            visit(*index, stream_state != nullptr ? *stream_state : k_empty, shared);
         }
     };
     for (const auto& message : state.GetArray()) {
         if (const auto* stream = json::member(message, "stream"); stream != nullptr) {
-            add(*stream);
+            add(*stream, nullptr);
         }
-        const auto* global = json::find_value(message, "/global/stream_states");
-        if (global != nullptr && global->IsArray()) {
-            for (const auto& stream_state : global->GetArray()) {
-                add(stream_state);
+        const auto* streams = json::find_value(message, "/global/stream_states");
+        if (streams != nullptr && streams->IsArray()) {
+            const auto* shared = json::find_value(message, "/global/shared_state");
+            for (const auto& stream_state : streams->GetArray()) {
+                add(stream_state, shared);
             }
         }
     }
+    return true;
+}
+
+bool holds_a_value(const rapidjson::Value& value) {
+    if (value.IsObject()) {
+        return std::any_of(value.MemberBegin(), value.MemberEnd(),
+                           [](const auto& member) { return holds_a_value(member.value); });
+    }
+    if (value.IsArray()) {
+        return std::any_of(value.Begin(), value.End(),
+                           [](const auto& item) { return holds_a_value(item); });
+    }
+    return value.IsString() || value.IsNumber() || value.IsBool();
+}
+
+}  // namespace
+
+std::map<std::size_t, StateFloor> state_cursor_floors(std::string_view state_json,
+                                                      const protocol::Catalog& catalog) {
+    std::map<std::size_t, StateFloor> floors;
+    for_each_stream_state(
+        state_json, catalog,
+        [&](std::size_t index, const rapidjson::Value& stream_state, const rapidjson::Value*) {
+            const auto& stream = catalog.streams[index];
+            if (!stream.incremental() || stream.cursor_field.size() != 1 ||
+                !stream_state.IsObject()) {
+                return;
+            }
+            const auto* states = json::member(stream_state, "states");
+            const auto* own = json::member(stream_state, stream.cursor_field.front().c_str());
+            if (states != nullptr && states->IsArray()) {
+                floors[index] = {oldest_partition_cursor(*states, stream), true};
+            } else if (own != nullptr) {
+                floors[index] = {cursor_value(own), false};
+            } else if (stream_state.ObjectEmpty()) {
+                floors[index] = {std::nullopt, false};
+            }
+        });
     return floors;
+}
+
+std::optional<std::set<std::size_t>> streams_with_state_values(std::string_view state_json,
+                                                               const protocol::Catalog& catalog) {
+    std::set<std::size_t> streams;
+    bool read = for_each_stream_state(
+        state_json, catalog,
+        [&](std::size_t index, const rapidjson::Value& stream_state,
+            const rapidjson::Value* shared) {
+            if (holds_a_value(stream_state) || (shared != nullptr && holds_a_value(*shared))) {
+                streams.insert(index);
+            }
+        });
+    return read ? std::optional(streams) : std::nullopt;
 }
 
 std::optional<std::string> state_with_future_cursors(std::string_view state_json,

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,12 +51,25 @@ std::optional<std::string> state_with_future_cursors(std::string_view state_json
                                                      const protocol::Observation& run,
                                                      const protocol::Catalog& catalog);
 
-// The floor a read from `state_json` is held to for each incremental stream of `catalog` whose
-// state is kept per partition (the CDK's {"states": [{"partition": {...}, "cursor": {FIELD:
-// value}}]}), by stream index: the oldest partition's cursor, or nullopt when a partition's cannot
-// be read. A record does not say its partition, so no partition's own cursor can be its floor.
-// Streams whose state is not per partition are absent.
-std::map<std::size_t, std::optional<protocol::CursorValue>> partitioned_cursor_floors(
-    std::string_view state_json, const protocol::Catalog& catalog);
+// The cursor a state records for a stream: what a read from it is held to (AP-STATE-2).
+struct StateFloor {
+    std::optional<protocol::CursorValue> floor;  // nullopt: no cursor recorded, or unreadable
+    bool per_partition = false;                  // the oldest of the partitions' cursors
+};
+
+// The floor each incremental stream of `catalog` gets from the state `state_json` (array or legacy
+// form), by stream index: the value its stream state keeps under the cursor field's name; for a
+// state kept per partition (the CDK's {"states": [{"partition": {...}, "cursor": {FIELD: value}}]})
+// the oldest partition's cursor, since a record does not say its partition; no floor for a stream
+// state that is empty, or whose partitions' cursors cannot be read. A stream whose state keeps its
+// cursor under another name is absent: the caller falls back to what it saw.
+std::map<std::size_t, StateFloor> state_cursor_floors(std::string_view state_json,
+                                                      const protocol::Catalog& catalog);
+
+// The streams of `catalog` for which the state `state_json` holds at least one value (or the
+// shared state of the GLOBAL message that names them does); nullopt when the state is neither
+// form of an Airbyte state.
+std::optional<std::set<std::size_t>> streams_with_state_values(std::string_view state_json,
+                                                               const protocol::Catalog& catalog);
 
 }  // namespace conform::suite

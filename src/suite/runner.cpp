@@ -545,21 +545,22 @@ struct AirbyteSource final : engine::ScenarioSource {
         return settings;
     }
 
-    // A stream whose state is kept per partition: its records are held to the oldest partition's
-    // cursor, not to the newest record of the earlier read (a record does not say its partition,
-    // and each partition resumes from its own cursor). After data was added (inject_after) a
-    // partition may be new and read from its start: such streams are not held to any floor.
-    void hold_partitions_to_oldest(const Step& step, const RunPlan& plan,
-                                   const ScenarioRun& context,
-                                   std::vector<std::optional<protocol::CursorValue>>& floors) {
+    // Records are held to the cursor the state records for their stream (the oldest partition's
+    // for a state kept per partition), not to the newest record of the earlier read, which a
+    // connector's state may lag behind. After data was added (inject_after) a partition may be new
+    // and read from its start: such streams are not held to any floor. A stream whose state keeps
+    // its cursor under another name keeps the newest cursor of the earlier read.
+    void hold_to_state_cursors(const Step& step, const RunPlan& plan, const ScenarioRun& context,
+                               std::vector<std::optional<protocol::CursorValue>>& floors) {
         const auto& steps = context.scenario->steps;
         auto base = std::find_if(steps.begin(), steps.end(),
                                  [&step](const Step& one) { return one.id == step.state_from; });
         bool data_added = base != steps.end() && base->inject_after;
-        for (const auto& [index, oldest] :
-             partitioned_cursor_floors(plan.state_text, catalog_for(step))) {
+        for (const auto& [index, recorded] :
+             state_cursor_floors(plan.state_text, catalog_for(step))) {
             if (index < floors.size()) {
-                floors[index] = data_added ? std::nullopt : oldest;
+                floors[index] =
+                    data_added && recorded.per_partition ? std::nullopt : recorded.floor;
             }
         }
     }
@@ -586,7 +587,7 @@ struct AirbyteSource final : engine::ScenarioSource {
             if (const auto* floor_step = context->step(step.cursor_floor_from);
                 floor_step != nullptr && !floor_step->runs.empty()) {
                 setup.cursor_floor = floor_step->runs.front().max_cursor;
-                hold_partitions_to_oldest(step, plan, *context, setup.cursor_floor);
+                hold_to_state_cursors(step, plan, *context, setup.cursor_floor);
             }
         }
         if (step.apply_projections) {

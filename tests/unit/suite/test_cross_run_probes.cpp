@@ -111,8 +111,8 @@ TEST_CASE("cross-run state.future_state_no_records: reading from the start fails
     rereads.future_state_rereads = true;
     expect_verdict(run_source(rereads, {"read-from-future-state"}), "read-from-future-state",
                    "state.future_state_no_records", "failed",
-                   "6 record(s) of incremental streams though every cursor of the state lies far "
-                   "in the future");
+                   "6 record(s) of incremental streams (events) though every cursor of the state "
+                   "lies far in the future");
 
     SourceModel crashes;
     crashes.read_crashes = true;

@@ -128,10 +128,10 @@ TEST_CASE("state_with_future_cursors: nothing to move gives nothing") {
                                      incremental_on("updated_at")));
 }
 
-TEST_CASE("partitioned_cursor_floors: a per-partition state's oldest cursor, by stream") {
+TEST_CASE("state_cursor_floors: the cursor a state records, by stream") {
     auto catalog = incremental_on("timestamp");
-    // source-posthog's events: one cursor per project.
-    auto floors = partitioned_cursor_floors(
+    // source-posthog's events: one cursor per project; the oldest is the floor.
+    auto floors = state_cursor_floors(
         R"([{"type":"STREAM","stream":{"stream_descriptor":{"name":"events","namespace":null},)"
         R"("stream_state":{"states":[)"
         R"({"partition":{"project_id":2331,"parent_slice":{}},)"
@@ -141,29 +141,57 @@ TEST_CASE("partitioned_cursor_floors: a per-partition state's oldest cursor, by 
         R"({"type":"STREAM","stream":{"stream_descriptor":{"name":"items"},"stream_state":{}}}])",
         catalog);
     REQUIRE(floors.size() == 1);
-    REQUIRE(floors.at(0));
-    CHECK(*floors.at(0)->text == "2026-11-30T08:00:00+00:00");
+    CHECK(floors.at(0).per_partition);
+    REQUIRE(floors.at(0).floor);
+    CHECK(*floors.at(0).floor->text == "2026-11-30T08:00:00+00:00");
 
-    // A partition whose cursor cannot be read: no floor at all for the stream.
-    auto unread = partitioned_cursor_floors(
+    // A partition whose cursor cannot be read, or no partition at all (source-bigcommerce's id
+    // streams keep {"states": []}): no floor.
+    auto unread = state_cursor_floors(
         R"([{"type":"STREAM","stream":{"stream_descriptor":{"name":"events"},)"
         R"("stream_state":{"states":[{"partition":{"id":1},"cursor":{"timestamp":"2026-01-01"}},)"
         R"({"partition":{"id":2},"cursor":{}}]}}}])",
         catalog);
     REQUIRE(unread.size() == 1);
-    CHECK_FALSE(unread.at(0).has_value());
+    CHECK_FALSE(unread.at(0).floor.has_value());
+    auto none = state_cursor_floors(R"({"events":{"states":[]}})", catalog);
+    REQUIRE(none.size() == 1);
+    CHECK_FALSE(none.at(0).floor.has_value());
 
-    // A plain stream state, a legacy object state, a GLOBAL state's streams.
-    CHECK(partitioned_cursor_floors(R"([{"type":"STREAM","stream":{"stream_descriptor":)"
-                                    R"({"name":"events"},"stream_state":{"timestamp":"x"}}}])",
-                                    catalog)
-              .empty());
-    CHECK(partitioned_cursor_floors(R"({"events":{"states":[]}})", catalog).empty());
-    auto global = partitioned_cursor_floors(
+    // The stream's own cursor, in the array and the legacy form; an empty state records none.
+    auto own = state_cursor_floors(R"([{"type":"STREAM","stream":{"stream_descriptor":)"
+                                   R"({"name":"events"},"stream_state":{"timestamp":"x"}}}])",
+                                   catalog);
+    REQUIRE(own.size() == 1);
+    CHECK(*own.at(0).floor->text == "x");
+    CHECK_FALSE(own.at(0).per_partition);
+    CHECK(*state_cursor_floors(R"({"events":{"timestamp":7}})", catalog).at(0).floor->number == 7);
+    CHECK_FALSE(state_cursor_floors(R"({"events":{}})", catalog).at(0).floor.has_value());
+    // Kept under another name: absent (the caller keeps what it saw).
+    CHECK(state_cursor_floors(R"({"events":{"cursor":"x","seq":6}})", catalog).empty());
+    auto global = state_cursor_floors(
         R"([{"type":"GLOBAL","global":{"shared_state":{},"stream_states":[{"stream_descriptor":)"
         R"({"name":"events"},"stream_state":{"states":[{"partition":{"id":1},)"
         R"("cursor":{"timestamp":5}}]}}]}}])",
         catalog);
     REQUIRE(global.size() == 1);
-    CHECK(*global.at(0)->number == 5);
+    CHECK(*global.at(0).floor->number == 5);
+}
+
+TEST_CASE("streams_with_state_values: the streams a state says anything of") {
+    auto catalog = incremental_on("timestamp");
+    auto both = streams_with_state_values(
+        R"([{"type":"STREAM","stream":{"stream_descriptor":{"name":"events"},)"
+        R"("stream_state":{"states":[]}}},{"type":"STREAM","stream":{"stream_descriptor":)"
+        R"({"name":"items"},"stream_state":{"page":{"n":2}}}}])",
+        catalog);
+    REQUIRE(both);
+    CHECK(*both == std::set<std::size_t>{1});
+    auto shared = streams_with_state_values(
+        R"([{"type":"GLOBAL","global":{"shared_state":{"lsn":42},"stream_states":)"
+        R"([{"stream_descriptor":{"name":"events"},"stream_state":{}}]}}])",
+        catalog);
+    REQUIRE(shared);
+    CHECK(*shared == std::set<std::size_t>{0});
+    CHECK_FALSE(streams_with_state_values("not json", catalog));
 }
