@@ -150,9 +150,10 @@ void apply_config_flags(const RunFlags& flags, config::TestConfig& config) {
     }
 }
 
-// --config, --invalid-config, --catalog and --extensions given with a test config or an
-// acceptance-test-config.yml replace what the file says, as --connector replaces its connector.
-void apply_file_flags(const RunFlags& flags, config::TestConfig& config) {
+// --config and --invalid-config given with a test config or an acceptance-test-config.yml (a
+// source's or a destination's) replace what the file says, as --connector replaces its connector.
+template <typename TestConfig>
+void apply_config_file_flags(const RunFlags& flags, TestConfig& config) {
     if (!flags.config.empty()) {
         config.config_text = config::read_json_file(flags.config, config::Holds::secrets);
         config.no_config.reset();
@@ -161,6 +162,11 @@ void apply_file_flags(const RunFlags& flags, config::TestConfig& config) {
         config.invalid_config_text =
             config::read_json_file(flags.invalid_config, config::Holds::secrets);
     }
+}
+
+// The same, and --catalog and --extensions, for a source's test config.
+void apply_file_flags(const RunFlags& flags, config::TestConfig& config) {
+    apply_config_file_flags(flags, config);
     if (!flags.catalog.empty()) {
         config.catalog_text = config::read_json_file(flags.catalog, config::Holds::data);
     }
@@ -776,14 +782,7 @@ int run_destination_acceptance(const RunFlags& flags, int argc, char** argv) {
     auto config = destination::load_acceptance_test_config(flags.acceptance_test_config);
     replace_connector(config, flags.connector, flags.image);
     apply_image_flags(flags, config.image);
-    if (!flags.config.empty()) {
-        config.config_text = config::read_json_file(flags.config, config::Holds::secrets);
-        config.no_config.reset();
-    }
-    if (!flags.invalid_config.empty()) {
-        config.invalid_config_text =
-            config::read_json_file(flags.invalid_config, config::Holds::secrets);
-    }
+    apply_config_file_flags(flags, config);
     if (!flags.catalog.empty()) {
         config.catalog_text = config::read_json_file(flags.catalog, config::Holds::data);
         config.catalog_origin = flags.catalog;
