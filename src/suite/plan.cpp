@@ -207,6 +207,30 @@ void add_plans(const Step& step, const protocol::Observation* base, std::size_t 
     }
 }
 
+bool failed(const protocol::Observation& run) {
+    using process::StopReason;
+    return run.process.stop_reason == StopReason::timeout ||
+           (run.process.stop_reason == StopReason::none && !run.process.exit.succeeded());
+}
+
+// Why a step that only compares with the runs it resumes from is not run: each of them failed.
+std::optional<std::string> every_base_failed(const Step& step, const BaseStep& base) {
+    if (!step.compares_with_base || base.runs.empty() ||
+        !std::all_of(base.runs.begin(), base.runs.end(), failed)) {
+        return std::nullopt;
+    }
+    const auto& first = base.runs.front();
+    auto ended =
+        first.process.stop_reason == process::StopReason::timeout
+            ? fmt::format("stopped at its timeout after {} ms", first.process.elapsed.count())
+            : first.process.exit.describe();
+    return fmt::format(
+        "the read{} of step '{}' that it resumes from failed ('{}': {}); it is there to be "
+        "compared with {}, so nothing was resumed",
+        base.runs.size() == 1 ? "" : "s", step.state_from, first.label, ended,
+        base.runs.size() == 1 ? "that read" : "those reads");
+}
+
 }  // namespace
 
 std::vector<RunPlan> expand_step(const Step& step, const BaseStep& base,
@@ -214,6 +238,10 @@ std::vector<RunPlan> expand_step(const Step& step, const BaseStep& base,
     std::vector<RunPlan> plans;
     if (step.state_from.empty()) {
         add_plans(step, nullptr, 0, {std::nullopt}, range_variants(step), plans);
+        return plans;
+    }
+    if (auto reason = every_base_failed(step, base)) {
+        why_not = *reason;
         return plans;
     }
     // A step without its own range resumes every base run in that run's range.

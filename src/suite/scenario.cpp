@@ -148,6 +148,7 @@ Step read_step(const rapidjson::Value& value) {
         step.state_from = value["state"]["from"].GetString();
         step.state_checkpoint = read_checkpoint(value["state"]["checkpoint"]);
         step.future_cursors = flag(value["state"], "future_cursors");
+        step.compares_with_base = flag(value["state"], "compares_with_base");
     }
     if (value.HasMember("catalog")) {
         step.catalog_probe = enum_of(value["catalog"].GetString(), k_catalog_probes);

@@ -121,6 +121,8 @@ struct Step {
     CatalogProbe catalog_probe = CatalogProbe::none;
     bool future_cursors = false;  // the resumed state's cursors moved far into the future
     std::string state_from;       // step id, or ""
+    // Its checks only compare it with the runs it resumes from: pointless when all of them failed.
+    bool compares_with_base = false;
     CheckpointChoice state_checkpoint;
     std::string cursor_floor_from;
     bool inject_while_running = false;

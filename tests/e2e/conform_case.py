@@ -16,6 +16,21 @@ import shutil
 import harness
 
 
+def note_problems(report, expected_notes):
+    """What an --expect-note finds missing: the check absent, or its note without the text."""
+    problems = []
+    for expected in expected_notes:
+        pair, _, text = expected.partition("=")
+        scenario_id, _, check_id = pair.partition(":")
+        checks = (harness.scenario(report, scenario_id) or {}).get("checks", [])
+        found = [check for check in checks if check["id"] == check_id]
+        if not found:
+            problems.append(f"no check {check_id} in scenario {scenario_id}")
+        elif text not in found[0].get("note", ""):
+            problems.append(f"{pair}'s note lacks {text!r}: {found[0].get('note', '')!r}")
+    return problems
+
+
 def main():
     parser = harness.reference_arguments(connector_required=False)
     parser.add_argument("--fault")
@@ -42,6 +57,8 @@ def main():
     parser.add_argument("--expect-skipped",
                         help="scenario/check pairs (SCENARIO:CHECK, comma separated, or 'none') "
                              "that must be exactly the skipped ones")
+    parser.add_argument("--expect-note", action="append", default=[],
+                        help="SCENARIO:CHECK=TEXT: that check's note (a skip's reason) says TEXT")
     parser.add_argument("--keyless", action="store_true",
                         help="the configured catalog names no primary key")
     parser.add_argument("--keep", help="copy the test folder and report here (debugging)")
@@ -85,6 +102,7 @@ def main():
     if left:
         problems.append(f"containers left behind: {left}")
     problems += harness.skipped_problems(report, args.expect_skipped)
+    problems += note_problems(report, args.expect_note)
     if args.expect_coverage:
         problems += harness.coverage_problems(report, args.expect_coverage, completed.stdout)
     harness.fail_with_output(problems, completed)

@@ -125,8 +125,20 @@ suite::Executor executor_for(const Behaviour& behaviour) {
     };
 }
 
-const report::CheckResult* find(const report::RunReport& report, const std::string& scenario,
-                                const std::string& check) {
+report::RunReport run_scenarios(const Behaviour& behaviour, const config::TestConfig& test_config,
+                                std::vector<suite::Scenario> scenarios,
+                                const engine::RunOptions& options) {
+    suite::SourceOptions source;
+    source.executor = executor_for(behaviour);
+    report::Reporter silent;
+    return suite::run_suites(test_config, std::move(scenarios), checks::airbyte_checks(), options,
+                             std::move(source), silent);
+}
+
+}  // namespace
+
+const report::CheckResult* find_result(const report::RunReport& report, const std::string& scenario,
+                                       const std::string& check) {
     for (const auto& result : report.scenarios) {
         if (result.id != scenario) {
             continue;
@@ -139,18 +151,6 @@ const report::CheckResult* find(const report::RunReport& report, const std::stri
     }
     return nullptr;
 }
-
-report::RunReport run_scenarios(const Behaviour& behaviour, const config::TestConfig& test_config,
-                                std::vector<suite::Scenario> scenarios,
-                                const engine::RunOptions& options) {
-    suite::SourceOptions source;
-    source.executor = executor_for(behaviour);
-    report::Reporter silent;
-    return suite::run_suites(test_config, std::move(scenarios), checks::airbyte_checks(), options,
-                             std::move(source), silent);
-}
-
-}  // namespace
 
 config::TestConfig fake_test_config(const std::string& catalog_json,
                                     std::vector<std::string> extensions) {
@@ -184,13 +184,13 @@ report::RunReport run_builtin(const Behaviour& behaviour, const config::TestConf
 
 std::string status_of(const report::RunReport& report, const std::string& scenario,
                       const std::string& check) {
-    const auto* found = find(report, scenario, check);
+    const auto* found = find_result(report, scenario, check);
     return found == nullptr ? "absent" : std::string(report::status_name(found->status));
 }
 
 std::string first_message(const report::RunReport& report, const std::string& scenario,
                           const std::string& check) {
-    const auto* found = find(report, scenario, check);
+    const auto* found = find_result(report, scenario, check);
     if (found == nullptr) {
         return "absent";
     }
@@ -199,7 +199,7 @@ std::string first_message(const report::RunReport& report, const std::string& sc
 
 std::string all_messages(const report::RunReport& report, const std::string& scenario,
                          const std::string& check) {
-    const auto* found = find(report, scenario, check);
+    const auto* found = find_result(report, scenario, check);
     if (found == nullptr) {
         return "absent";
     }
@@ -347,6 +347,9 @@ public:
         }
         if (from > 0 && m_model.resume_inclusive) {
             --from;
+        }
+        if (m_model.resume_ignores_state) {
+            from = 0;
         }
         if (from > 0 && m_model.merge_resume_skips_one && m_format == StateFormat::merge_patch) {
             ++from;

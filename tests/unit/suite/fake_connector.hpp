@@ -60,6 +60,9 @@ report::RunReport run_builtin(const Behaviour& behaviour, const config::TestConf
 // The status of `check` in `scenario` of `report`, as its name ("passed", "failed", ...).
 std::string status_of(const report::RunReport& report, const std::string& scenario,
                       const std::string& check);
+// That check's result, or nullptr when the scenario has no such check.
+const report::CheckResult* find_result(const report::RunReport& report, const std::string& scenario,
+                                       const std::string& check);
 // The first example message (or the note) of that check.
 std::string first_message(const report::RunReport& report, const std::string& scenario,
                           const std::string& check);
@@ -103,6 +106,7 @@ struct SourceModel {
     bool states_every_4 = false;      // the last 2 events are after the final STATE
     bool state_ahead = false;         // an events STATE claims the next record too
     bool resume_inclusive = false;
+    bool resume_ignores_state = false;      // resumed, events are read again from the start
     bool resume_skips_second = false;       // resumed, the window's second record is never emitted
     bool resume_regenerates_notes = false;  // resumed, every event has another note (seeded once)
     bool resume_skips_new_data = false;     // resumed from a final state: nothing new delivered

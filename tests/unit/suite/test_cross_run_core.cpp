@@ -441,15 +441,35 @@ TEST_CASE("cross-run state.commit_boundaries: a record skipped after resuming is
     expect_verdict(report, "resume", "state.commit_boundaries", "passed", "");
 }
 
-TEST_CASE("cross-run state.*: without a checkpoint to resume from, the resume checks skip") {
+TEST_CASE("cross-run state.*: when the read to resume crashed, the resume checks skip") {
     SourceModel crashes;
     crashes.read_crashes = true;
     auto report = run_source(crashes, {"resume"});
     for (const char* check :
          {"state.commit_boundaries", "state.resume_no_loss", "state.resume_exactly_once"}) {
         expect_verdict(report, "resume", check, "skipped",
-                       "which emitted 0 STATE message(s): no checkpoint 'sample' to resume from");
+                       "the read of step 'full' that it resumes from failed ('full: read': exit "
+                       "code 1)");
     }
+}
+
+TEST_CASE(
+    "cross-run state.resume_exactly_once: a record re-emitted after several checkpoints is one "
+    "example naming them all, each re-emission counted") {
+    SourceModel from_start;
+    from_start.resume_ignores_state = true;
+    auto report = run_source(from_start, {"resume"});
+    expect_verdict(report, "resume", "state.resume_exactly_once", "warned",
+                   "re-emitted after resuming from checkpoints 3, 4: already committed by each: "
+                   "events key [1] (line 5 of resume: read [from checkpoint 3/4])");
+    const auto* check = find_result(report, "resume", "state.resume_exactly_once");
+    REQUIRE(check != nullptr);
+    CHECK(check->examples.size() == 5);
+    CHECK(check->examples[0].run == "resume: read [from checkpoint 3/4]");
+    CHECK(check->examples[0].line == 5);
+    // Resumed from checkpoints 1, 3 and 4 (events 0, 4 and 6 committed): events 1 to 4 again
+    // twice, 5 and 6 once.
+    CHECK(check->occurrences == 10);
 }
 
 TEST_CASE("cross-run state.resume_exactly_once: re-emitting a committed record warns") {

@@ -231,6 +231,42 @@ TEST_CASE("expand_step: resuming without checkpoints cannot run and says why") {
           "message(s): no checkpoint '3' to resume from");
 }
 
+TEST_CASE("expand_step: a step compared with its base is not resumed when every base read failed") {
+    auto step = read_step();
+    step.state_from = "first";
+    step.state_checkpoint.kind = CheckpointChoice::Kind::sample;
+    step.compares_with_base = true;
+    auto crashed = run_with_checkpoints(3);
+    crashed.label = "read";
+    crashed.process.exit.code = 1;
+    auto hung = run_with_checkpoints(3);
+    hung.label = "read [range 2/2]";
+    hung.process.exit.signal = 15;
+    hung.process.stop_reason = process::StopReason::timeout;
+    hung.process.elapsed = std::chrono::milliseconds(5000);
+    auto fine = run_with_checkpoints(3);
+    fine.process.exit.code = 0;
+    auto stopped = run_with_checkpoints(3);  // a tailing read conform stopped on purpose
+    stopped.process.exit.signal = 15;
+    stopped.process.stop_reason = process::StopReason::requested;
+
+    std::string why_not;
+    CHECK(expand_step(step, &crashed, old_style(0), why_not).empty());
+    CHECK(why_not ==
+          "the read of step 'first' that it resumes from failed ('read': exit code 1); it is "
+          "there to be compared with that read, so nothing was resumed");
+    why_not.clear();
+    CHECK(expand_step(step, &hung, old_style(0), why_not).empty());
+    CHECK(why_not.find("stopped at its timeout after 5000 ms") != std::string::npos);
+
+    std::vector<protocol::Observation> mixed{crashed, fine};
+    BaseStep both{std::span<const protocol::Observation>(mixed), {}};
+    CHECK(expand_step(step, both, old_style(0), why_not).size() == 6);
+    CHECK(expand(step, &stopped, old_style(0)).size() == 3);
+    step.compares_with_base = false;
+    CHECK(expand(step, &crashed, old_style(0)).size() == 3);
+}
+
 TEST_CASE("expand_step: resuming runs once per picked checkpoint with its state file") {
     auto base = run_with_checkpoints(3);
     auto step = read_step();
