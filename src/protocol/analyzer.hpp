@@ -22,7 +22,7 @@ struct AnalyzerSetup {
     // Observation::tallies under its id.
     std::vector<const LineJudge*> judges;
     // Per catalog stream: the cursor its records are held to (the floor of AP-STATE-2).
-    std::vector<std::optional<CursorValue>> cursor_floor;
+    std::vector<std::optional<CursorFloor>> cursor_floor;
     // Per catalog stream: projections conform applies before computing RecordEntry::projected.
     std::vector<std::vector<std::pair<std::string, std::string>>> apply_projections;
     // Per catalog stream: projections the connector was asked to apply (a run with projections in

@@ -45,6 +45,15 @@ struct CursorValue {
     std::string describe() const;
 };
 
+// The cursor an earlier read holds a stream's records to (AP-STATE-2).
+struct CursorFloor {
+    CursorValue value;
+    // Not a cursor the state records but the newest record of the read that emitted the state:
+    // conform could not read the state's own (an encoded state, a vendor's names, partitions of
+    // its own), so the connector may rightly resume below it.
+    bool newest_record = false;
+};
+
 // Everything conform learned from one connector invocation.
 struct Observation {
     std::string label;  // e.g. "read [range 00000000-7fffffff]"

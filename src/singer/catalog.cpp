@@ -11,6 +11,17 @@ namespace conform::singer {
 
 namespace {
 
+// `valid-replication-keys`: a list, or a bare string as singer-io's tap-github writes it (through
+// singer-python's get_standard_metadata); sg.catalog_metadata reports that, the key is used all
+// the same.
+std::vector<std::string> replication_keys_of(const rapidjson::Value& values) {
+    auto found = values.FindMember("valid-replication-keys");
+    if (found != values.MemberEnd() && found->value.IsString()) {
+        return {found->value.GetString()};
+    }
+    return strings_member(values, "valid-replication-keys");
+}
+
 std::string string_member(const rapidjson::Value& object, const char* name) {
     auto it = object.FindMember(name);
     return it != object.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString())
@@ -65,7 +76,7 @@ CatalogStream read_stream(const rapidjson::Value& entry) {
             }
             if (field->empty()) {
                 stream.key_properties = strings_member(values, "table-key-properties");
-                stream.valid_replication_keys = strings_member(values, "valid-replication-keys");
+                stream.valid_replication_keys = replication_keys_of(values);
                 stream.forced_replication_method =
                     string_member(values, "forced-replication-method");
                 stream.parent_tap_stream_id = string_member(values, "parent-tap-stream-id");

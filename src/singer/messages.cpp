@@ -11,6 +11,7 @@
 #include "json/digest.hpp"
 #include "json/member.hpp"
 #include "json/write.hpp"
+#include "protocol/instant.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -186,6 +187,28 @@ std::optional<protocol::CursorValue> cursor_of(const rapidjson::Value& value) {
     return std::nullopt;
 }
 
+const rapidjson::Value* keyed_partition_bookmark(const rapidjson::Value& holder) {
+    if (!holder.IsObject() || holder.MemberCount() != 1) {
+        return nullptr;
+    }
+    const auto& value = holder.MemberBegin()->value;
+    return value.IsString() && protocol::parse_instant(value.GetString()) ? &value : nullptr;
+}
+
+namespace {
+
+void read_keyed_partitions(const rapidjson::Value& stream_bookmark, const std::string& stream,
+                           std::vector<Bookmark>& found) {
+    for (const auto& member : stream_bookmark.GetObject()) {
+        if (const auto* value = keyed_partition_bookmark(member.value)) {
+            found.push_back({stream, member.name.GetString(),
+                             protocol::CursorValue{std::nullopt, value->GetString()}});
+        }
+    }
+}
+
+}  // namespace
+
 std::vector<Bookmark> bookmarks_of(const rapidjson::Value& state_value,
                                    const std::map<std::string, std::string>& replication_keys) {
     std::vector<Bookmark> found;
@@ -207,6 +230,7 @@ std::vector<Bookmark> bookmarks_of(const rapidjson::Value& state_value,
                 }
             }
         };
+        auto before = found.size();
         read(entry.value, "");
         const auto* partitions = json::member(entry.value, "partitions");
         if (partitions != nullptr && partitions->IsArray()) {
@@ -214,6 +238,9 @@ std::vector<Bookmark> bookmarks_of(const rapidjson::Value& state_value,
                 const auto* context = json::member(partition, "context");
                 read(partition, context != nullptr ? json::to_canonical_json(*context) : "{}");
             }
+        }
+        if (found.size() == before && entry.value.IsObject()) {
+            read_keyed_partitions(entry.value, stream, found);
         }
     }
     return found;
@@ -435,7 +462,7 @@ struct Reader::Impl {
         state.records_before = run.record_count;
         state.value = json::to_canonical_json(value);
         state.bookmarks = bookmarks_of(value, setup.replication_keys);
-        StateFacts state_facts{facts, value, {}};
+        StateFacts state_facts{facts, value, state.bookmarks.size(), {}};
         std::map<std::string, protocol::CursorValue> now;
         for (const auto& bookmark : state.bookmarks) {
             auto key = bookmark_key(bookmark);

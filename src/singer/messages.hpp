@@ -74,6 +74,7 @@ struct Bookmark {
 struct StateFacts {
     const LineFacts& line;
     const rapidjson::Value& value;
+    std::size_t bookmarks = 0;  // the bookmarks conform reads in it (bookmarks_of)
     // Bookmarks that went back against the previous STATE of the run: (before, now).
     std::vector<std::pair<Bookmark, Bookmark>> regressions;
 };
@@ -244,9 +245,15 @@ private:
 // A cursor value of a JSON value: numbers as numbers, strings as text; nothing for other types.
 std::optional<protocol::CursorValue> cursor_of(const rapidjson::Value& value);
 
+// The date-time of a bookmark kept per parent under a name of the tap's own, as singer-io's
+// tap-github keeps one per repository: {"acme/api": {"since": "2024-04-29T13:00:00Z"}} holds it
+// in "acme/api"'s one member; nullptr for an object of another shape.
+const rapidjson::Value* keyed_partition_bookmark(const rapidjson::Value& holder);
+
 // The bookmarks a STATE value holds, in the shapes taps write: `bookmarks.STREAM` with
-// `replication_key_value` (the Meltano SDK), its `partitions[].replication_key_value`, or the
-// stream's replication key as a member (singer-python taps). `progress_markers` (the SDK's
+// `replication_key_value` (the Meltano SDK), its `partitions[].replication_key_value`, the
+// stream's replication key as a member (singer-python taps), or, when none of these is there, a
+// bookmark per parent (keyed_partition_bookmark), each a partition. `progress_markers` (the SDK's
 // bookmark of an unsorted stream while it runs) are not a bookmark.
 std::vector<Bookmark> bookmarks_of(const rapidjson::Value& state_value,
                                    const std::map<std::string, std::string>& replication_keys);

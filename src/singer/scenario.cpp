@@ -130,7 +130,8 @@ std::vector<Scenario> scenario_table() {
          with({"sg.incremental_no_older"}, true),
          {}},
         {"sg-resume",
-         "resuming from every emitted STATE loses nothing",
+         "resuming from the emitted STATEs (up to resume.max_states, spread over the sync) loses "
+         "nothing",
          {"catalog"},
          {{"full", full_sync}, {"resumed", resumed, 0}},
          with({"sg.resume_no_loss"}, true),

@@ -3,8 +3,10 @@
 #include <rapidjson/document.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "container/launcher.hpp"
 #include "engine/scenarios.hpp"
@@ -485,9 +487,28 @@ struct SingerSource final : engine::ScenarioSource {
         }
     }
 
-    // Sets `stream`'s bookmark in `bookmarks` to `value`, in the shape the tap wrote it (a member
-    // named after the replication key, else the SDK's replication_key_value); partitions and
-    // progress markers are dropped.
+    // Sets each bookmark a tap keeps per parent (keyed_partition_bookmark) to `value`; false when
+    // `entry` holds none, or holds its bookmark in a shape bookmarks_of reads first.
+    static bool set_keyed_partitions(rapidjson::Value& entry, const CatalogStream& stream,
+                                     const rapidjson::Value& value,
+                                     rapidjson::Document::AllocatorType& alloc) {
+        if (entry.HasMember("replication_key_value") || entry.HasMember("partitions") ||
+            entry.HasMember(stream.replication_key.c_str())) {
+            return false;
+        }
+        bool set = false;
+        for (auto& member : entry.GetObject()) {
+            if (keyed_partition_bookmark(member.value) != nullptr) {
+                member.value.MemberBegin()->value.CopyFrom(value, alloc);
+                set = true;
+            }
+        }
+        return set;
+    }
+
+    // Sets `stream`'s bookmark in `bookmarks` to `value`, in the shape the tap wrote it (each
+    // parent's bookmark, a member named after the replication key, else the SDK's
+    // replication_key_value); partitions and progress markers are dropped.
     static void set_bookmark(rapidjson::Value& bookmarks, const CatalogStream& stream,
                              const protocol::CursorValue& mid,
                              rapidjson::Document::AllocatorType& alloc) {
@@ -507,6 +528,9 @@ struct SingerSource final : engine::ScenarioSource {
                                 rapidjson::Value(rapidjson::kObjectType), alloc);
         }
         auto& entry = bookmarks[stream.stream.c_str()];
+        if (set_keyed_partitions(entry, stream, value, alloc)) {
+            return;
+        }
         entry.RemoveMember("partitions");
         entry.RemoveMember("progress_markers");
         const char* slot = entry.HasMember(stream.replication_key.c_str()) &&
@@ -534,10 +558,29 @@ struct SingerSource final : engine::ScenarioSource {
         return top_level;
     }
 
+    // The top-level streams in the order the full sync emitted their first records, those it
+    // emitted none of last: a tap syncs in its own order (tap-github's is alphabetical), and
+    // "the streams after it" are after it in that order, not the catalog's.
+    std::vector<std::string> sync_order(const TapRun& full) const {
+        auto order = top_level_streams();
+        auto first_line = [&](const std::string& id) {
+            auto seen = full.streams.find(catalog->find(id)->stream);
+            return seen == full.streams.end() || seen->second.first_record_line == 0
+                       ? std::numeric_limits<std::uint64_t>::max()
+                       : seen->second.first_record_line;
+        };
+        std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+            return first_line(a) < first_line(b);
+        });
+        return order;
+    }
+
     void run_crafted(const StepResult& base, StepResult& result,
                      const std::vector<const MessageJudge*>& judges) {
         const auto& full = base.runs.front();
-        auto candidates = top_level_streams();
+        auto candidates = sync_order(full);
+        result.notes.push_back(
+            fmt::format("the full sync's order: {}", fmt::join(candidates, ", ")));
         auto middle = candidates.size() / 2;
         const auto* interrupted = catalog->find(candidates[middle]);
         result.interrupted_stream = interrupted->stream;

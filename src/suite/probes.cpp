@@ -140,6 +140,26 @@ bool move_to_future(rapidjson::Value& value, rapidjson::Document::AllocatorType&
     return true;
 }
 
+// Adds to `cursors.field_names` each name under which `value` holds one of the newest cursors, a
+// date or a time since the epoch (a small number may equal a cursor by chance): a state kept per
+// partition under its own names ({"page": {"lastUpdatedAt": V}}) holds the newest in one partition
+// only, and the others' cursors under that same name.
+void learn_cursor_names(const rapidjson::Value& value, std::string_view key, CursorsOf& cursors) {
+    if (value.IsObject()) {
+        for (const auto& member : value.GetObject()) {
+            learn_cursor_names(member.value, member.name.GetString(), cursors);
+        }
+    } else if (value.IsArray()) {
+        for (const auto& item : value.GetArray()) {
+            learn_cursor_names(item, "", cursors);
+        }
+    } else if (!key.empty() && cursors.matches(value, key) &&
+               ((value.IsString() && looks_like_date(value.GetString())) ||
+                (value.IsNumber() && epoch_unit_of(value.GetDouble()) != nullptr))) {
+        cursors.field_names.insert(std::string(key));
+    }
+}
+
 std::size_t move_cursors(rapidjson::Value& value, std::string_view key, const CursorsOf& cursors,
                          rapidjson::Document::AllocatorType& allocator) {
     if (value.IsObject()) {
@@ -377,7 +397,9 @@ std::optional<std::string> state_with_future_cursors(std::string_view state_json
                                                      const protocol::Observation& run,
                                                      const protocol::Catalog& catalog) {
     auto state = json::parse_json_text(state_json, "state");
-    auto moved = move_cursors(state, "", cursors_of(run, catalog), state.GetAllocator());
+    auto cursors = cursors_of(run, catalog);
+    learn_cursor_names(state, "", cursors);
+    auto moved = move_cursors(state, "", cursors, state.GetAllocator());
     if (moved == 0) {
         return std::nullopt;
     }

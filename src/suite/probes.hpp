@@ -43,10 +43,11 @@ std::optional<std::string> catalog_with_invalid_sync_modes(std::string_view cata
 
 // The state with every cursor value moved far into the future: a value equal to the newest cursor
 // `run` emitted for an incremental stream of `catalog`, or held under the name of such a stream's
-// cursor field. A date-like string gets the year 9999; a number that reads as a time since the
-// epoch (seconds, milliseconds or microseconds, 1973-2286) the end of the year 9999 in its unit;
-// any other number a value a million times larger.
-// nullopt when the state holds no such value.
+// cursor field, or under a name that holds such a newest date or epoch time elsewhere in the state
+// (a vendor's partitions). A date-like string gets the year 9999; a number that reads as a time
+// since the epoch (seconds, milliseconds or microseconds, 1973-2286) the end of the year 9999 in
+// its unit; any other number a value a million times larger. nullopt when the state holds no such
+// value.
 std::optional<std::string> state_with_future_cursors(std::string_view state_json,
                                                      const protocol::Observation& run,
                                                      const protocol::Catalog& catalog);

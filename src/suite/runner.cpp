@@ -550,19 +550,34 @@ struct AirbyteSource final : engine::ScenarioSource {
     // connector's state may lag behind. After data was added (inject_after) a partition may be new
     // and read from its start: such streams are not held to any floor. A stream whose state keeps
     // its cursor under another name keeps the newest cursor of the earlier read.
-    void hold_to_state_cursors(const Step& step, const RunPlan& plan, const ScenarioRun& context,
-                               std::vector<std::optional<protocol::CursorValue>>& floors) {
+    // The floors of a read from a state: each stream's cursor as the state records it; the newest
+    // record of `newest` (the read that emitted the state) where conform cannot read the state's,
+    // unless data was added since: a new record may then be older than that, yet newer than the
+    // state's own cursor of its partition. Likewise for a state kept per partition.
+    std::vector<std::optional<protocol::CursorFloor>> state_floors(
+        const Step& step, const RunPlan& plan, const ScenarioRun& context,
+        const std::vector<std::optional<protocol::CursorValue>>& newest) {
         const auto& steps = context.scenario->steps;
         auto base = std::find_if(steps.begin(), steps.end(),
                                  [&step](const Step& one) { return one.id == step.state_from; });
         bool data_added = base != steps.end() && base->inject_after;
-        for (const auto& [index, recorded] :
-             state_cursor_floors(plan.state_text, catalog_for(step))) {
-            if (index < floors.size()) {
-                floors[index] =
-                    data_added && recorded.per_partition ? std::nullopt : recorded.floor;
+        std::vector<std::optional<protocol::CursorFloor>> floors(newest.size());
+        for (std::size_t index = 0; index < newest.size(); ++index) {
+            if (newest[index] && !data_added) {
+                floors[index] = protocol::CursorFloor{*newest[index], true};
             }
         }
+        for (const auto& [index, recorded] :
+             state_cursor_floors(plan.state_text, catalog_for(step))) {
+            if (index >= floors.size()) {
+                continue;
+            }
+            floors[index].reset();
+            if (recorded.floor && !(data_added && recorded.per_partition)) {
+                floors[index] = protocol::CursorFloor{*recorded.floor, false};
+            }
+        }
+        return floors;
     }
 
     protocol::Observation execute(const Step& step, const RunPlan& plan,
@@ -586,8 +601,8 @@ struct AirbyteSource final : engine::ScenarioSource {
         if (context != nullptr && !step.cursor_floor_from.empty()) {
             if (const auto* floor_step = context->step(step.cursor_floor_from);
                 floor_step != nullptr && !floor_step->runs.empty()) {
-                setup.cursor_floor = floor_step->runs.front().max_cursor;
-                hold_to_state_cursors(step, plan, *context, setup.cursor_floor);
+                setup.cursor_floor =
+                    state_floors(step, plan, *context, floor_step->runs.front().max_cursor);
             }
         }
         if (step.apply_projections) {
@@ -712,7 +727,8 @@ struct AirbyteSource final : engine::ScenarioSource {
                 } else {
                     result.why_not = fmt::format(
                         "the state of step '{}' holds no cursor value of an incremental stream "
-                        "to move into the future (a test config's \"future_state\" gives one)",
+                        "that conform can find (an encoded state hides it) to move into the "
+                        "future; a test config's \"future_state\" gives one",
                         step.state_from);
                 }
             }

@@ -79,6 +79,10 @@ foreach(scenario sg-incremental sg-start-date)
     set(unkeyed_skips ${unkeyed_skips},${scenario}:${check})
   endforeach()
 endforeach()
+# A FULL_TABLE stream keeps no bookmark: sg.bookmarks_monotonic has none to judge in any sync.
+foreach(scenario sg-batch sg-currently-syncing sg-properties sg-resume sg-selection sg-sync)
+  set(unkeyed_skips ${unkeyed_skips},${scenario}:sg.bookmarks_monotonic)
+endforeach()
 set(unkeyed_skips ${unkeyed_skips},sg-incremental:sg.incremental_no_older)
 set(unkeyed_skips ${unkeyed_skips},sg-start-date:sg.start_date_honoured)
 conform_singer_case(reading.catalog_without_replication_keys no_valid_replication_keys none
@@ -118,6 +122,28 @@ conform_singer_case(reading.bookmark_seconds_record_microseconds
 # top-level stream currently_syncing, never the child, which the tap never writes there.
 conform_singer_case(reading.child_stream child_stream none --expect-skipped ${batch_only_skips}
                     --must-pass sg.resume_currently_syncing,sg.incremental_no_older)
+# As singer-io's tap-github: orders keeps a bookmark per user ({"user-1": {"since": V}}), read
+# as partitions, and the crafted currently_syncing state sets each; ignoring them on resume is
+# caught (before, sg.incremental_no_older found no bookmark of orders and let it pass).
+conform_singer_case(reading.keyed_bookmarks keyed_bookmarks none --expect-skipped ${batch_only_skips}
+                    --must-pass sg.incremental_no_older,sg.resume_currently_syncing)
+conform_singer_case(fault.keyed_bookmark_ignored keyed_bookmarks,keyed_bookmark_ignored
+                    sg.incremental_no_older,sg.resume_currently_syncing)
+# valid-replication-keys as a bare string (tap-github): sg.catalog_metadata fails, and the key is
+# used all the same (before, the streams were synced FULL_TABLE and the incremental checks skipped).
+conform_singer_case(reading.replication_keys_string keyed_bookmarks,replication_keys_string
+                    sg.catalog_metadata
+                    --must-pass sg.incremental_no_older,sg.start_date_honoured,sg.bookmarks_monotonic)
+# A tap that syncs its streams in its own order (tap-github's alphabetical one): "the streams after"
+# the interrupted one are after it in that order, not the catalog's (a false warning before).
+conform_singer_case(reading.alphabetical_order alphabetical_order none
+                    --expect-skipped ${batch_only_skips} --must-pass sg.resume_currently_syncing)
+# A tap that reads its selection from --properties only (tap-github): every --catalog sync emits
+# nothing, which sg.properties_flag says; the checks with nothing to judge skip (before, selection,
+# resume and start date passed on empty syncs).
+conform_singer_case(fault.catalog_ignored catalog_ignored sg.properties_flag
+                    --must-skip sg.selection_honoured,sg.resume_no_loss
+                    --must-skip sg.start_date_honoured,sg.automatic_fields)
 # --only selects Singer scenarios and checks as it does Airbyte ones.
 conform_singer_case(only.resume resume_loses sg.resume_no_loss --only sg-resume)
 

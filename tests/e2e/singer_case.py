@@ -76,6 +76,8 @@ def main():
     parser.add_argument("--must-pass", action="append", default=[])
     parser.add_argument("--must-warn", action="append", default=[],
                         help="checks that must warn (a SHOULD), never fail")
+    parser.add_argument("--must-skip", action="append", default=[],
+                        help="checks that must be skipped wherever they appear (never passed)")
     parser.add_argument("--secret", action="append", default=[])
     parser.add_argument("--expect", required=True)
     parser.add_argument("--expect-coverage", action="append", default=[],
@@ -112,6 +114,10 @@ def main():
     for name in sorted({name for group in args.must_warn for name in group.split(",") if name}):
         if "warned" not in ran.get(name, set()) or "failed" in ran.get(name, set()):
             problems.append(f"{name} must warn, not fail; its statuses: "
+                            f"{sorted(ran.get(name, []))}")
+    for name in sorted({name for group in args.must_skip for name in group.split(",") if name}):
+        if ran.get(name, set()) != {"skipped"}:
+            problems.append(f"{name} must be skipped (nothing to judge); its statuses: "
                             f"{sorted(ran.get(name, []))}")
     if args.expect_skipped:
         wanted = set(filter(None, args.expect_skipped.split(",")))

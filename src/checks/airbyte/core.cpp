@@ -137,13 +137,20 @@ void check_read_command(const Inputs& inputs, Verdict& verdict) {
 
 // What a read says of its own failure without a TRACE error: a FAILED connection status, an ERROR
 // or FATAL log; empty when it said nothing.
+// "an ERROR log", "a FATAL log".
+std::string log_of_level(std::string_view level) {
+    bool vowel =
+        !level.empty() && std::string_view("AEIOU").find(level.front()) != std::string_view::npos;
+    return fmt::format("{} {} log", vowel ? "an" : "a", level);
+}
+
 std::string failure_said(const protocol::Observation& run) {
     if (const auto* status = run.first_kept("CONNECTION_STATUS");
         status != nullptr && status->json.find("\"FAILED\"") != std::string::npos) {
         return "a CONNECTION_STATUS FAILED";
     }
     if (!run.error_logs.empty()) {
-        return fmt::format("a {} log", run.error_logs.front().level);
+        return log_of_level(run.error_logs.front().level);
     }
     return {};
 }
@@ -649,8 +656,8 @@ void check_streams_complete(const Inputs& inputs, Verdict& verdict) {
             verdict.judged();
             judge_stream_statuses(run, names, verdict);
             for (const auto& log : run.error_logs) {
-                auto message =
-                    fmt::format("the read exited 0 after a {} log: {}", log.level, log.message);
+                auto message = fmt::format("the read exited 0 after {}: {}",
+                                           log_of_level(log.level), log.message);
                 if (log.level == "FATAL") {
                     verdict.fail(message, {run.label, log.line});
                 } else {

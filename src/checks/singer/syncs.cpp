@@ -1,6 +1,7 @@
 // The Singer checks across syncs: --properties (SG-CLI-4), selection (SG-SEL-1, SG-SEL-2),
 // incremental syncs and resumes (SG-INC-2, SG-INC-3, SG-INC-4) and the start date (SG-START-1).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -64,6 +65,15 @@ void check_properties_flag(const Inputs& inputs, Verdict& verdict) {
             fmt::format("with --properties: {}, expected exit code 0", properties_run.outcome()));
         return;
     }
+    if (catalog_run.record_count == 0 && properties_run.record_count > 0) {
+        verdict.fail(fmt::format("the --catalog sync emitted no record, the --properties sync {}: "
+                                 "the tap reads its selection from --properties only, and every "
+                                 "sync conform runs with --catalog tests nothing (a wrapper can "
+                                 "pass --catalog on as --properties)",
+                                 properties_run.record_count),
+                     {properties_run.label, 0, ""});
+        return;
+    }
     auto diff = suite::diff_records(suite::RecordSet(catalog_run.records),
                                     suite::RecordSet(properties_run.records),
                                     suite::CompareBy::identity, suite::CompareBy::identity);
@@ -102,10 +112,17 @@ void check_selection(const Inputs& inputs, Verdict& verdict) {
         if (!usable(run, verdict)) {
             continue;
         }
+        // Leaving out what the full sync never emitted proves nothing; emitting it is a finding.
+        auto emitted_in_full = [&full](const std::string& stream) {
+            const auto* seen = seen_in(full, stream);
+            return seen != nullptr && seen->records > 0 ? seen : nullptr;
+        };
         for (const auto& id : step.unselected_streams) {
             const auto* stream = catalog.find(id);
             const auto* seen = seen_in(run, stream->stream);
-            verdict.judged();
+            if (emitted_in_full(stream->stream) != nullptr) {
+                verdict.judged();
+            }
             if (seen != nullptr && (seen->records > 0 || seen->schemas > 0)) {
                 verdict.fail(fmt::format("stream '{}' was not selected, yet the sync emitted {} "
                                          "SCHEMA(s) and {} RECORD(s) of it",
@@ -120,11 +137,14 @@ void check_selection(const Inputs& inputs, Verdict& verdict) {
                 continue;
             }
             auto automatic = stream->automatic_fields();
+            const auto* before = emitted_in_full(stream->stream);
             for (const auto& field : chosen.deselected_fields) {
                 if (automatic.contains(field)) {
                     continue;  // emitted all the same: sg.automatic_fields
                 }
-                verdict.judged();
+                if (before != nullptr && before->fields.contains(field)) {
+                    verdict.judged();
+                }
                 if (seen->fields.contains(field)) {
                     verdict.fail(fmt::format("field '{}' of '{}' was deselected, yet records carry "
                                              "it",
@@ -232,8 +252,8 @@ void check_incremental_no_older(const Inputs& inputs, Verdict& verdict) {
 void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {
     const auto& full = inputs.first(0).runs.front();
     for (const auto* resumed : inputs.runs(1)) {
-        verdict.judged();
         if (!resumed->exited_with(0)) {
+            verdict.judged();
             fail_with_stderr(verdict, *resumed,
                              fmt::format("{}: {}", resumed->label, resumed->outcome()));
             continue;
@@ -242,6 +262,7 @@ void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {
         suite::RecordSet owed(full.records, [k](const protocol::RecordEntry& entry) {
             return entry.checkpoint >= k;
         });
+        verdict.judged(owed.size());
         auto diff = suite::diff_records(owed, suite::RecordSet(resumed->records),
                                         suite::CompareBy::identity, suite::CompareBy::identity);
         fail_records(verdict, inputs, diff.examples.missing, diff.missing_count,
@@ -249,6 +270,9 @@ void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {
                                  "after resuming from it",
                                  k),
                      full);
+    }
+    for (const auto& note : inputs.first(1).notes) {
+        verdict.note(note);  // how many of the distinct STATEs were resumed from
     }
 }
 
@@ -296,6 +320,7 @@ void check_currently_syncing(const Inputs& inputs, Verdict& verdict) {
     if (interrupted_at != 0) {
         verdict.judged();
     }
+    std::vector<std::string> overtaken;  // pending streams synced after an already synced one
     for (const auto& stream : step.pending_streams) {
         auto at = first_line(stream);
         if (at == 0) {
@@ -303,11 +328,14 @@ void check_currently_syncing(const Inputs& inputs, Verdict& verdict) {
         }
         verdict.judged();
         if (first_synced != 0 && first_synced < at) {
-            verdict.fail(fmt::format("'{}' (already synced) came before the pending stream '{}' "
-                                     "(line {} before line {})",
-                                     first_synced_stream, stream, first_synced, at),
-                         {run.label, first_synced, ""});
+            overtaken.push_back(fmt::format("'{}' (line {})", stream, at));
         }
+    }
+    if (!overtaken.empty()) {
+        verdict.fail(fmt::format("'{}' (already synced) came at line {}, before the pending "
+                                 "stream(s) {}",
+                                 first_synced_stream, first_synced, fmt::join(overtaken, ", ")),
+                     {run.label, first_synced, ""});
     }
     if (const auto* seen = seen_in(run, interrupted); seen != nullptr && seen->below_floor > 0) {
         verdict.fail(fmt::format("{} record(s) of the interrupted stream '{}' older than its "
@@ -328,7 +356,10 @@ void check_start_date(const Inputs& inputs, Verdict& verdict) {
         return;
     }
     for (const auto& stream : inputs.catalog()->streams()) {
-        if (stream.incremental() && under_test(inputs, stream)) {
+        const auto* before = seen_in(full, stream.stream);
+        // A stream the full sync emitted nothing of shows nothing by emitting nothing later.
+        if (stream.incremental() && under_test(inputs, stream) && before != nullptr &&
+            before->records > 0) {
             judge_floor(stream, later, verdict, fmt::format("the start date {}", step.start_date),
                         false);
         }
@@ -365,7 +396,8 @@ singer::Checks sync_checks() {
          {Need(full_sync, {}, {}, std::nullopt, Count::one),
           Need(partial_selection, {}, {}, std::nullopt, Count::one),
           Need(minimal_selection, {}, {}, std::nullopt, Count::one)},
-         "nothing was left out to check",
+         "nothing conform left out had been emitted by the full sync (no record of the left-out "
+         "stream, no deselected field in its records): leaving it out proves nothing",
          check_selection},
         {{"sg.automatic_fields",
           {"SG-SEL-2"},
@@ -390,7 +422,7 @@ singer::Checks sync_checks() {
           "resuming from any emitted STATE emits every record the full sync emitted after it"},
          {Need(full_sync, {}, {}, std::nullopt, Count::one),
           Need(resumed, {}, {}, Basis<Role>{Reference::state, full_sync}, Count::one)},
-         "the full sync emitted no STATE to resume from",
+         "the full sync emitted no record after the STATEs resumed from: nothing was owed",
          check_resume_no_loss},
         {{"sg.resume_currently_syncing",
           {"SG-INC-4"},
@@ -408,7 +440,7 @@ singer::Checks sync_checks() {
           "it"},
          {Need(full_sync, {}, {}, std::nullopt, Count::one),
           Need(later_start_date, {}, {}, std::nullopt, Count::one)},
-         "no stream under test is incremental",
+         "the full sync emitted no record of an incremental stream under test",
          check_start_date},
     };
 }

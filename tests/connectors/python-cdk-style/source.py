@@ -49,6 +49,9 @@ for the verdict it deserves (tests/connectors/README.md):
   "cursor": {"updated_at": V}}]}, checkpointed after each partition. The partitions' cursors
   differ: each resumes from its own. With partition_state_ignored (a fault, not a quirk), every
   partition reads from its start whatever the state says.
+- vendor_partitions (with per_partition): the partitions' state in a vendor's own shape,
+  {"USER_ID": {"lastUpdatedAt": V}}, as Faros's statuspage source keeps `{pageId: {lastUpdatedAt}}`:
+  no cursor under the cursor field's name for conform to read.
 - empty_state: the incremental stream users checkpoints `{}` and reads everything on every read,
   as a declarative stream whose cursor never takes a record's value (source-bigcommerce's id
   cursors read as epoch seconds): it repeats records, but its state claims no cursor.
@@ -276,10 +279,20 @@ def read_state(path):
 
 
 def partition_cursor(stream_state, user):
+    if "vendor_partitions" in QUIRKS:
+        return stream_state.get(str(user), {}).get("lastUpdatedAt")
     for entry in stream_state.get("states", []):
         if entry.get("partition", {}).get("user_id") == user:
             return entry.get("cursor", {}).get(CURSOR)
     return None
+
+
+def partitioned_state(states):
+    """The per_partition state: the declarative CDK's form, or a vendor's (vendor_partitions)."""
+    if "vendor_partitions" in QUIRKS:
+        return {str(entry["partition"]["user_id"]): {"lastUpdatedAt": entry["cursor"][CURSOR]}
+                for entry in states}
+    return {"states": states}
 
 
 def read_partitioned(name, data, stream_state):
@@ -287,6 +300,10 @@ def read_partitioned(name, data, stream_state):
     log("INFO", f"Marking stream {name} as STARTED")
     stream_status(name, "STARTED")
     states = [dict(entry) for entry in stream_state.get("states", [])]
+    if "vendor_partitions" in QUIRKS:
+        states = [{"partition": {"user_id": int(user), "parent_slice": {}},
+                   "cursor": {CURSOR: value["lastUpdatedAt"]}}
+                  for user, value in stream_state.items()]
     total = 0
     for user in sorted({row["user_id"] for row in data}):
         cursor_value = partition_cursor(stream_state, user)
@@ -308,7 +325,7 @@ def read_partitioned(name, data, stream_state):
             states = [entry for entry in states if entry.get("partition", {}).get("user_id") != user]
             states.append({"partition": {"user_id": user, "parent_slice": {}},
                            "cursor": {CURSOR: cursor_value}})
-        state(name, {"states": states}, len(rows_of))
+        state(name, partitioned_state(states), len(rows_of))
     log("INFO", f"Read {total} records from {name} stream")
     stream_status(name, "COMPLETE")
 

@@ -380,7 +380,7 @@ TEST_CASE("analyzer: an incremental record without its cursor is read.cursor_pre
 TEST_CASE("analyzer: the newest cursor is tracked and older records than the floor reported") {
     auto catalog = test_catalog();
     auto setup = setup_for(catalog);
-    setup.cursor_floor = {CursorValue{std::nullopt, "2024-02-01T00:00:00Z"}, std::nullopt};
+    setup.cursor_floor = {CursorFloor{{std::nullopt, "2024-02-01T00:00:00Z"}}, std::nullopt};
     auto observation =
         analyze({record_line("users", R"({"id":1,"updated":"2024-03-01T00:00:00Z"})"),
                  record_line("users", R"({"id":2,"updated":"2024-01-01T00:00:00Z"})"),
@@ -396,6 +396,21 @@ TEST_CASE("analyzer: the newest cursor is tracked and older records than the flo
     REQUIRE(observation.max_cursor[0]);
     CHECK(observation.max_cursor[0]->text == "2024-03-01T00:00:00Z");
     CHECK(!observation.max_cursor[1]);
+}
+
+TEST_CASE("analyzer: a floor that is the newest record, not the state's cursor, only advises") {
+    auto catalog = test_catalog();
+    auto setup = setup_for(catalog);
+    setup.cursor_floor = {CursorFloor{{std::nullopt, "2024-02-01T00:00:00Z"}, true}, std::nullopt};
+    auto observation = analyze(
+        {record_line("users", R"({"id":2,"updated":"2024-01-01T00:00:00Z"})")}, std::move(setup));
+    auto found = findings_of(observation, "state.incremental_no_older");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].advisory);
+    CHECK(found[0].message ==
+          "users record with cursor \"2024-01-01T00:00:00Z\" is older than the newest record of "
+          "the read that emitted the state, \"2024-02-01T00:00:00Z\": conform could not read the "
+          "state's own cursor, which may be older (per partition)");
 }
 
 TEST_CASE("analyzer: each applied STATE is a checkpoint with its state file") {

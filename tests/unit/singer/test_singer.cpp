@@ -109,3 +109,21 @@ TEST_CASE("singer bookmarks: the SDK's, its partitions', singer-python's; no pro
     CHECK(*bookmarks[1].value.number == 7);
     CHECK(*bookmarks[2].value.text == "2021-03-04");
 }
+
+TEST_CASE("bookmarks: one per parent under the tap's own names, when no other shape is there") {
+    // singer-io's tap-github: {"commits": {"acme/api": {"since": ...}, ...}}.
+    auto state = parse(
+        R"({"bookmarks":{"commits":{"acme/api":{"since":"2024-04-29T13:00:00Z"},)"
+        R"("acme/web":{"since":"2024-03-01T00:00:00.000000Z"},"acme/old":{"etag":"x"},)"
+        R"("acme/two":{"since":"2024-01-01T00:00:00Z","page":2}},)"
+        R"("issues":{"updated_at":"2024-05-05T00:00:00Z","acme/api":{"since":"2020-01-01"}}}})");
+    auto bookmarks = singer::bookmarks_of(state, {{"issues", "updated_at"}});
+    REQUIRE(bookmarks.size() == 3);
+    CHECK(bookmarks[0].stream == "commits");
+    CHECK(bookmarks[0].partition == "acme/api");
+    CHECK(*bookmarks[0].value.text == "2024-04-29T13:00:00Z");
+    CHECK(bookmarks[1].partition == "acme/web");
+    // The replication key's member is the stream's bookmark: nothing else of it is read.
+    CHECK(bookmarks[2].stream == "issues");
+    CHECK(bookmarks[2].partition.empty());
+}

@@ -123,6 +123,26 @@ TEST_CASE("state_with_future_cursors: a time since the epoch moves to the year 9
     CHECK(moved(R"({"updated_at":50000000000})") == R"({"updated_at":9000000000000000})");
 }
 
+TEST_CASE("state_with_future_cursors: partitions kept under a vendor's names all move") {
+    // Faros's statuspage source: {pageId: {lastUpdatedAt}}; the newest record is in one page.
+    protocol::CursorValue newest;
+    newest.text = "2026-12-02T01:00:00Z";
+    auto moved = state_with_future_cursors(
+        R"({"incidents":{"pg1":{"lastUpdatedAt":"2026-12-01T07:45:00Z","count":5},)"
+        R"("pg2":{"lastUpdatedAt":"2026-12-02T01:00:00Z","count":7}}})",
+        run_with_newest(newest), incremental_on("updated_at"));
+    REQUIRE(moved);
+    CHECK(*moved == R"({"incidents":{"pg1":{"lastUpdatedAt":"9999-12-01T07:45:00Z","count":5},)"
+                    R"("pg2":{"lastUpdatedAt":"9999-12-02T01:00:00Z","count":7}}})");
+    // A small number equal to the newest cursor by chance names no cursor.
+    protocol::CursorValue six;
+    six.number = 6;
+    auto counters = state_with_future_cursors(R"({"events":{"a":{"n":6},"b":{"n":2}}})",
+                                              run_with_newest(six), incremental_on("seq"));
+    REQUIRE(counters);
+    CHECK(*counters == R"({"events":{"a":{"n":6000000},"b":{"n":2}}})");
+}
+
 TEST_CASE("state_with_future_cursors: nothing to move gives nothing") {
     CHECK(!state_with_future_cursors(R"({"items":{"done":true}})", run_with_newest({}),
                                      incremental_on("updated_at")));
