@@ -292,6 +292,42 @@ std::optional<protocol::CursorValue> oldest_partition_cursor(
     return oldest;
 }
 
+// A stream state kept per parent under the parent's id, each holding its own cursor under the
+// cursor field's name (source-gitlab 3.0.0: {"2001": {"updated_at": ...}, ...}): whether it has
+// that shape, and the oldest of those cursors (nullopt when one cannot be read or compared).
+struct KeyedPartitions {
+    bool shaped = false;
+    std::optional<protocol::CursorValue> oldest;
+};
+
+KeyedPartitions keyed_partition_cursors(const rapidjson::Value& stream_state,
+                                        const protocol::CatalogStream& stream) {
+    KeyedPartitions found;
+    if (stream_state.ObjectEmpty()) {
+        return found;
+    }
+    for (const auto& member : stream_state.GetObject()) {
+        const auto* cursor = member.value.IsObject()
+                                 ? json::member(member.value, stream.cursor_field.front().c_str())
+                                 : nullptr;
+        if (cursor == nullptr) {
+            return found;
+        }
+    }
+    found.shaped = true;
+    for (const auto& member : stream_state.GetObject()) {
+        auto read = cursor_value(json::member(member.value, stream.cursor_field.front().c_str()));
+        if (!read || (found.oldest && !read->compare(*found.oldest))) {
+            found.oldest.reset();
+            return found;
+        }
+        if (!found.oldest || read->compare(*found.oldest).value_or(0) < 0) {
+            found.oldest = read;
+        }
+    }
+    return found;
+}
+
 // Calls `visit(stream index, stream_state, shared)` for each stream of `catalog` a state names:
 // the STREAM messages and a GLOBAL message's stream states of the array form, or the members of
 // the legacy object form; `shared` is a GLOBAL message's shared_state (or null). False when the
@@ -374,6 +410,8 @@ std::map<std::size_t, StateFloor> state_cursor_floors(std::string_view state_jso
                 floors[index] = {cursor_value(own), false};
             } else if (stream_state.ObjectEmpty()) {
                 floors[index] = {std::nullopt, false};
+            } else if (auto keyed = keyed_partition_cursors(stream_state, stream); keyed.shaped) {
+                floors[index] = {keyed.oldest, true};
             }
         });
     return floors;

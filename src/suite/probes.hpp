@@ -61,9 +61,10 @@ struct StateFloor {
 // The floor each incremental stream of `catalog` gets from the state `state_json` (array or legacy
 // form), by stream index: the value its stream state keeps under the cursor field's name; for a
 // state kept per partition (the CDK's {"states": [{"partition": {...}, "cursor": {FIELD: value}}]})
-// the oldest partition's cursor, since a record does not say its partition; no floor for a stream
-// state that is empty, or whose partitions' cursors cannot be read. A stream whose state keeps its
-// cursor under another name is absent: the caller falls back to what it saw.
+// the oldest partition's cursor, since a record does not say its partition, and likewise for a
+// state kept per parent id ({"2001": {FIELD: value}, ...}); no floor for a stream state that is
+// empty, or whose partitions' cursors cannot be read. A stream whose state keeps its cursor under
+// another name is absent: the caller falls back to what it saw.
 std::map<std::size_t, StateFloor> state_cursor_floors(std::string_view state_json,
                                                       const protocol::Catalog& catalog);
 

@@ -37,6 +37,11 @@ bool exited_cleanly(const protocol::Observation& run) {
     return run.process.exit.succeeded() && run.process.stop_reason == process::StopReason::none;
 }
 
+std::string ending_text(const protocol::Observation& run) {
+    return run.process.stop_reason == process::StopReason::timeout ? exit_text(run)
+                                                                   : "ended with " + exit_text(run);
+}
+
 std::string exit_text(const protocol::Observation& run) {
     if (run.process.stop_reason == process::StopReason::timeout) {
         return fmt::format("did not finish within its timeout ({} ms) and was stopped",

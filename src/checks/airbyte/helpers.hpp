@@ -24,6 +24,8 @@ bool exited_cleanly(const protocol::Observation& run);
 
 // How a run ended: "exit code 1", or that it was stopped at its timeout.
 std::string exit_text(const protocol::Observation& run);
+// The same as a predicate: "ended with exit code 1", "did not finish within its timeout (…)".
+std::string ending_text(const protocol::Observation& run);
 
 // The last `bytes` of a run's stderr, where the cause of a failure usually is.
 std::string stderr_tail(const protocol::Observation& run, std::size_t bytes = 300);

@@ -60,12 +60,11 @@ void judge_probe_check(const protocol::Observation& run, bool property_removed,
                        const protocol::Secrets& secrets, Verdict& verdict) {
     verdict.judged();
     if (const auto* trace = first_trace_error(run); !exited_cleanly(run) && trace != nullptr) {
-        verdict.fail(fmt::format("check answered with a TRACE error, then ended with {}: an "
-                                 "answer exits 0",
-                                 exit_text(run)),
+        verdict.fail(fmt::format("check answered with a TRACE error, then {}: an answer exits 0",
+                                 ending_text(run)),
                      {run.label, trace->line, trace->json});
     } else if (!exited_cleanly(run)) {
-        verdict.fail(fmt::format("check ended with {}: it must answer, not crash", exit_text(run)),
+        verdict.fail(fmt::format("check {}: it must answer, not crash", ending_text(run)),
                      {run.label, 0, stderr_tail(run)});
     }
     auto status = connection_status(run);
@@ -141,9 +140,8 @@ void check_future_state(const Inputs& inputs, Verdict& verdict) {
             const auto& run = step->runs[r];
             verdict.judged();
             if (!exited_cleanly(run)) {
-                verdict.fail(
-                    fmt::format("the read from a far-future state ended with {}", exit_text(run)),
-                    {run.label, 0, stderr_tail(run)});
+                verdict.fail(fmt::format("the read from a far-future state {}", ending_text(run)),
+                             {run.label, 0, stderr_tail(run)});
                 continue;
             }
             // A stream the state holds nothing for reads from its start: the state says nothing

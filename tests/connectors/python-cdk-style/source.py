@@ -52,6 +52,8 @@ for the verdict it deserves (tests/connectors/README.md):
 - vendor_partitions (with per_partition): the partitions' state in a vendor's own shape,
   {"USER_ID": {"lastUpdatedAt": V}}, as Faros's statuspage source keeps `{pageId: {lastUpdatedAt}}`:
   no cursor under the cursor field's name for conform to read.
+- id_partitions (with per_partition): the same keyed by user id, each with its cursor under the
+  cursor field's name, {"USER_ID": {"updated_at": V}}, as source-gitlab 3.0.0 keeps one per project.
 - empty_state: the incremental stream users checkpoints `{}` and reads everything on every read,
   as a declarative stream whose cursor never takes a record's value (source-bigcommerce's id
   cursors read as epoch seconds): it repeats records, but its state claims no cursor.
@@ -278,9 +280,16 @@ def read_state(path):
     return states
 
 
-def partition_cursor(stream_state, user):
+def keyed_partitions():
+    """The member name of a state kept per partition id: vendor_partitions' or id_partitions'."""
     if "vendor_partitions" in QUIRKS:
-        return stream_state.get(str(user), {}).get("lastUpdatedAt")
+        return "lastUpdatedAt"
+    return CURSOR if "id_partitions" in QUIRKS else None
+
+
+def partition_cursor(stream_state, user):
+    if keyed_partitions():
+        return stream_state.get(str(user), {}).get(keyed_partitions())
     for entry in stream_state.get("states", []):
         if entry.get("partition", {}).get("user_id") == user:
             return entry.get("cursor", {}).get(CURSOR)
@@ -289,8 +298,8 @@ def partition_cursor(stream_state, user):
 
 def partitioned_state(states):
     """The per_partition state: the declarative CDK's form, or a vendor's (vendor_partitions)."""
-    if "vendor_partitions" in QUIRKS:
-        return {str(entry["partition"]["user_id"]): {"lastUpdatedAt": entry["cursor"][CURSOR]}
+    if keyed_partitions():
+        return {str(entry["partition"]["user_id"]): {keyed_partitions(): entry["cursor"][CURSOR]}
                 for entry in states}
     return {"states": states}
 
@@ -300,9 +309,9 @@ def read_partitioned(name, data, stream_state):
     log("INFO", f"Marking stream {name} as STARTED")
     stream_status(name, "STARTED")
     states = [dict(entry) for entry in stream_state.get("states", [])]
-    if "vendor_partitions" in QUIRKS:
+    if keyed_partitions():
         states = [{"partition": {"user_id": int(user), "parent_slice": {}},
-                   "cursor": {CURSOR: value["lastUpdatedAt"]}}
+                   "cursor": {CURSOR: value[keyed_partitions()]}}
                   for user, value in stream_state.items()]
     total = 0
     for user in sorted({row["user_id"] for row in data}):

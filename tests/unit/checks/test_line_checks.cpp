@@ -560,6 +560,21 @@ TEST_CASE("analyzer: a secret on stdout or stderr is secrets.not_leaked and neve
     CHECK(observation.process.stderr_text == "debug: password=**********\n");
 }
 
+TEST_CASE("analyzer: a CONTROL message's config carries its secrets: not a leak") {
+    // source-gitlab 3.0.0 migrating a deprecated config: the platform persists what it sends.
+    auto catalog = test_catalog();
+    Secrets secrets({"hunter2-password"});
+    auto setup = setup_for(catalog);
+    setup.secrets = &secrets;
+    Analyzer analyzer(std::move(setup));
+    analyzer.on_stdout_line(
+        R"({"type":"CONTROL","control":{"type":"CONNECTOR_CONFIG","emitted_at":1.7e12,)"
+        R"("connectorConfig":{"config":{"access_token":"hunter2-password"}}}})",
+        1, false);
+    auto observation = analyzer.finish(process::RunResult{});
+    CHECK(findings_of(observation, "secrets.not_leaked").empty());
+}
+
 TEST_CASE("analyzer: identity comes from the primary key, content ignores volatile fields") {
     auto catalog = test_catalog();
     auto observation =

@@ -196,6 +196,19 @@ TEST_CASE("state_cursor_floors: the cursor a state records, by stream") {
         catalog);
     REQUIRE(global.size() == 1);
     CHECK(*global.at(0).floor->number == 5);
+
+    // source-gitlab 3.0.0: a cursor per project id; the oldest is the floor. A member without the
+    // cursor field is another shape: absent.
+    auto per_project = state_cursor_floors(
+        R"({"events":{"2001":{"timestamp":"2026-11-13T10:00:00Z"},)"
+        R"("2003":{"timestamp":"2026-10-08T09:00:00Z"}}})",
+        catalog);
+    REQUIRE(per_project.size() == 1);
+    CHECK(per_project.at(0).per_partition);
+    CHECK(*per_project.at(0).floor->text == "2026-10-08T09:00:00Z");
+    CHECK(state_cursor_floors(R"({"events":{"2001":{"timestamp":"x"},"2003":{"since":"y"}}})",
+                              catalog)
+              .empty());
 }
 
 TEST_CASE("streams_with_state_values: the streams a state says anything of") {
