@@ -90,29 +90,56 @@ std::vector<std::size_t> first_middle_last_and(std::size_t sample, std::size_t c
     return {picked.begin(), picked.end()};
 }
 
-// Every checkpoint of `count`, or `max` of them evenly spaced from the first to the last.
-std::vector<std::size_t> every_or_evenly_spaced(std::size_t max, std::size_t count) {
+// `max` of `from` (at least two), evenly spaced from its first to its last.
+std::vector<std::size_t> evenly_spaced(const std::vector<std::size_t>& from, std::size_t max) {
+    if (from.size() <= max) {
+        return from;
+    }
+    std::vector<std::size_t> picked;
+    for (std::size_t i = 0; i < max; ++i) {
+        picked.push_back(from[(i * (from.size() - 1) + (max - 1) / 2) / (max - 1)]);
+    }
+    return picked;
+}
+
+// Every checkpoint of `count`, or `max` of them: first and last, the preferred ones evenly
+// spaced, then the others evenly spaced from the first to the last.
+std::vector<std::size_t> every_or_evenly_spaced(std::size_t max, std::size_t count,
+                                                const std::vector<std::size_t>& preferred) {
+    std::vector<std::size_t> all(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        all[i] = i;
+    }
     if (count <= max) {
-        std::vector<std::size_t> all(count);
-        for (std::size_t i = 0; i < count; ++i) {
-            all[i] = i;
-        }
         return all;
     }
     if (max <= 1) {
         return {count - 1};
     }
-    std::set<std::size_t> picked;
-    for (std::size_t i = 0; i < max; ++i) {
-        picked.insert((i * (count - 1) + (max - 1) / 2) / (max - 1));
+    std::set<std::size_t> picked{0, count - 1};
+    auto add = [&picked, max](const std::vector<std::size_t>& candidates) {
+        for (auto index : candidates) {
+            if (picked.size() == max) {
+                return;
+            }
+            picked.insert(index);
+        }
+    };
+    if (preferred.size() >= 2) {
+        add(evenly_spaced(preferred, std::min(preferred.size(), max - 2)));
+    } else {
+        add(preferred);
     }
+    add(evenly_spaced(all, max));
+    add(all);
     return {picked.begin(), picked.end()};
 }
 
 }  // namespace
 
 std::vector<std::size_t> pick_checkpoints(const CheckpointChoice& which, std::size_t count,
-                                          const config::ResumeSampling& sampling) {
+                                          const config::ResumeSampling& sampling,
+                                          const std::vector<std::size_t>& preferred) {
     if (count == 0) {
         return {};
     }
@@ -125,7 +152,7 @@ std::vector<std::size_t> pick_checkpoints(const CheckpointChoice& which, std::si
             return {count - 1};
         case CheckpointChoice::Kind::sample:
             return sampling.sample ? first_middle_last_and(*sampling.sample, count)
-                                   : every_or_evenly_spaced(sampling.max, count);
+                                   : every_or_evenly_spaced(sampling.max, count, preferred);
         case CheckpointChoice::Kind::number:
             break;
     }
@@ -133,6 +160,31 @@ std::vector<std::size_t> pick_checkpoints(const CheckpointChoice& which, std::si
         return {};
     }
     return {which.number - 1};
+}
+
+std::vector<std::size_t> mid_stream_checkpoints(const protocol::Observation& run) {
+    auto count = run.checkpoints.size();
+    // The stream of the first record after each checkpoint, when one comes before the next STATE.
+    std::vector<std::optional<std::uint32_t>> next_stream(count);
+    run.records.scan([&](std::size_t, const protocol::RecordEntry& entry) {
+        if (entry.checkpoint >= 1 && entry.checkpoint <= count &&
+            !next_stream[entry.checkpoint - 1]) {
+            next_stream[entry.checkpoint - 1] = entry.stream;
+        }
+    });
+    std::vector<std::size_t> found;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!next_stream[i]) {
+            continue;
+        }
+        auto checkpoint = run.checkpoints[i];
+        if (checkpoint.all_streams ||
+            std::find(checkpoint.streams.begin(), checkpoint.streams.end(), *next_stream[i]) !=
+                checkpoint.streams.end()) {
+            found.push_back(i);
+        }
+    }
+    return found;
 }
 
 std::size_t most_sampled_checkpoints(const config::ResumeSampling& sampling) {
@@ -251,7 +303,12 @@ std::vector<RunPlan> expand_step(const Step& step, const BaseStep& base,
     for (std::size_t index = 0; index < bases; ++index) {
         const auto& run = base.runs[index];
         total_checkpoints += run.checkpoints.size();
-        auto picked = pick_checkpoints(step.state_checkpoint, run.checkpoints.size(), sampling);
+        auto preferred = step.state_checkpoint.kind == CheckpointChoice::Kind::sample &&
+                                 run.checkpoints.size() > sampling.max
+                             ? mid_stream_checkpoints(run)
+                             : std::vector<std::size_t>{};
+        auto picked =
+            pick_checkpoints(step.state_checkpoint, run.checkpoints.size(), sampling, preferred);
         std::vector<std::optional<std::size_t>> checkpoints(picked.begin(), picked.end());
         auto ranges = has_own_range(step) || index >= base.plans.size()
                           ? range_variants(step)

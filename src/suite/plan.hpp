@@ -40,10 +40,17 @@ std::vector<RunPlan> expand_step(const Step& step, const protocol::Observation* 
                                  const config::ResumeSampling& sampling, std::string& why_not);
 
 // The checkpoint indexes resumed from for "first", "middle", "last", "sample" or a 1-based number.
-// "sample" is every checkpoint up to sampling.max, else sampling.max evenly spaced ones (first and
-// last included); with sampling.sample, first, middle, last and that many evenly spaced ones.
+// "sample" is every checkpoint up to sampling.max, else sampling.max of them: first and last, then
+// the `preferred` ones (sorted indexes) evenly spaced, then others evenly spaced; with
+// sampling.sample, first, middle, last and that many evenly spaced ones.
 std::vector<std::size_t> pick_checkpoints(const CheckpointChoice& which, std::size_t count,
-                                          const config::ResumeSampling& sampling);
+                                          const config::ResumeSampling& sampling,
+                                          const std::vector<std::size_t>& preferred = {});
+
+// The checkpoints (indexes) of `run` right after which a stream they commit goes on emitting
+// records: a STATE in the middle of its stream, where resuming loses what it claimed too early
+// (a connector checkpointing records that come newest first). Sampling prefers them.
+std::vector<std::size_t> mid_stream_checkpoints(const protocol::Observation& run);
 
 // The most runs a resume from "sample" checkpoints of one base run takes.
 std::size_t most_sampled_checkpoints(const config::ResumeSampling& sampling);

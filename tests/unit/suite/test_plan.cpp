@@ -112,6 +112,49 @@ TEST_CASE("pick_checkpoints: beyond the bound, that many evenly spaced, first an
     CHECK(picked.back() == 44);
 }
 
+TEST_CASE("pick_checkpoints: beyond the bound, the preferred ones first, then evenly spaced") {
+    // 10 checkpoints, 4 to resume from: first, last, then the preferred 2 and 4.
+    CHECK(pick_checkpoints(choice("sample"), 10, at_most(4), {2, 4}) == Indexes{0, 2, 4, 9});
+    // More preferred than the bound leaves room for: evenly spaced among them.
+    CHECK(pick_checkpoints(choice("sample"), 10, at_most(4), {1, 2, 3, 5, 6, 7}) ==
+          Indexes{0, 1, 7, 9});
+    // Fewer: the rest evenly spaced, as without a preference.
+    CHECK(pick_checkpoints(choice("sample"), 10, at_most(5), {5}) == Indexes{0, 2, 5, 7, 9});
+    // Within the bound, every checkpoint whatever is preferred.
+    CHECK(pick_checkpoints(choice("sample"), 3, at_most(4), {1}) == Indexes{0, 1, 2});
+}
+
+TEST_CASE("mid_stream_checkpoints: a STATE followed by more records of a stream it commits") {
+    // users: 3 records, STATE (users), 2 records, STATE (users); orders: 1 record, STATE (orders),
+    // STATE (orders) again, then a record of users after a legacy STATE (all streams).
+    protocol::Observation run;
+    auto record = [&run](std::uint32_t stream, std::uint32_t checkpoint) {
+        protocol::RecordEntry entry;
+        entry.stream = stream;
+        entry.checkpoint = checkpoint;
+        entry.line = run.records.size() + 1;
+        run.records.push_back(entry);
+    };
+    auto state = [&run](std::vector<std::uint32_t> streams) {
+        protocol::Checkpoint checkpoint;
+        checkpoint.all_streams = streams.empty();
+        checkpoint.streams = std::move(streams);
+        run.checkpoints.push_back(std::move(checkpoint));
+    };
+    record(0, 0), record(0, 0), record(0, 0);
+    state({0});  // 0: users goes on: mid-stream
+    record(0, 1), record(0, 1);
+    state({0});  // 1: orders comes next
+    record(1, 2);
+    state({1});  // 2: another STATE next
+    state({1});  // 3: users comes next, and this commits orders
+    record(0, 4);
+    state({});  // 4: a legacy STATE, then a record
+    record(0, 5);
+    state({0});  // 5: the end
+    CHECK(mid_stream_checkpoints(run) == Indexes{0, 4});
+}
+
 TEST_CASE("describe_checkpoints_used: every checkpoint, or which of them") {
     auto base_run = run_with_checkpoints(5);
     Step step = read_step();
