@@ -45,13 +45,15 @@ struct CursorValue {
     std::string describe() const;
 };
 
-// The cursor an earlier read holds a stream's records to (AP-STATE-2).
+// The cursor an earlier read holds a stream's records to (AP-STATE-2), and where conform found it.
 struct CursorFloor {
+    enum class Origin {
+        state_cursor,     // the state's value under the cursor field's name (its partitions')
+        state_date_time,  // the state's one date-time under another name: likely its cursor
+        newest_record,  // the state's own unreadable: the newest record of the read that emitted it
+    };
     CursorValue value;
-    // Not a cursor the state records but the newest record of the read that emitted the state:
-    // conform could not read the state's own (an encoded state, a vendor's names, partitions of
-    // its own), so the connector may rightly resume below it.
-    bool newest_record = false;
+    Origin origin = Origin::state_cursor;
 };
 
 // Everything conform learned from one connector invocation.

@@ -650,14 +650,28 @@ void resolve_contents(const RecordSet& records, std::span<Version> versions) {
 }
 
 // The copies of sorted `versions` that repeat the one before them, key and content.
-void count_repeats(std::span<const Version> versions, Duplicates& duplicates,
-                   Smallest<std::uint64_t>& positions) {
+// Where duplicate_records keeps what it found: the copies, and the collisions of the streams it
+// looks for them in.
+struct RepeatTally {
+    Smallest<std::uint64_t> positions;
+    Smallest<std::uint64_t> collision_positions;
+    const std::function<bool(std::uint32_t)>& collisions_in;
+};
+
+void count_repeats(std::span<const Version> versions, Duplicates& duplicates, RepeatTally& tally) {
     for (std::size_t i = 1; i < versions.size(); ++i) {
         const auto& first = versions[i - 1];
         const auto& again = versions[i];
-        if (again.keyed() && again.same_identity(first) && again.content == first.content) {
+        if (!again.keyed() || !again.same_identity(first)) {
+            continue;
+        }
+        if (again.content == first.content) {
             ++duplicates.count;
-            positions.offer(again.position);
+            tally.positions.offer(again.position);
+        } else if (tally.collisions_in && tally.collisions_in(again.stream) && !deferred(first) &&
+                   !deferred(again)) {
+            ++duplicates.collisions.count;
+            tally.collision_positions.offer(again.position);
         }
     }
 }
@@ -668,21 +682,22 @@ constexpr std::size_t k_deferred_batch = 1 << 16;
 
 }  // namespace
 
-Duplicates duplicate_records(const RecordSet& records, std::size_t keep) {
+Duplicates duplicate_records(const RecordSet& records, std::size_t keep,
+                             const std::function<bool(std::uint32_t)>& collisions_in) {
     if (!records.runs_hold_keyed()) {
         return {};
     }
     auto count = partition_count(records, records);
     Duplicates duplicates;
     auto versions = partition_keyed_versions(records, count, duplicates.keyed);
-    Smallest<std::uint64_t> positions(keep);
+    RepeatTally tally{Smallest<std::uint64_t>(keep), Smallest<std::uint64_t>(keep), collisions_in};
     std::vector<Version> to_read;
     auto read_and_count = [&] {
         resolve_contents(records, to_read);
         duplicates.unread +=
             static_cast<std::uint64_t>(std::count_if(to_read.begin(), to_read.end(), deferred));
         sort_versions(to_read);
-        count_repeats(to_read, duplicates, positions);
+        count_repeats(to_read, duplicates, tally);
         to_read.clear();
     };
     for (std::size_t partition = 0; partition < count; ++partition) {
@@ -702,14 +717,17 @@ Duplicates duplicate_records(const RecordSet& records, std::size_t keep) {
                 to_read.reserve(k_deferred_batch);
                 to_read.insert(to_read.end(), group.begin(), group.end());
             } else {
-                count_repeats(group, duplicates, positions);
+                count_repeats(group, duplicates, tally);
             }
             begin = end;
         }
     }
     read_and_count();
-    for (auto position : positions.sorted()) {
+    for (auto position : tally.positions.sorted()) {
         duplicates.examples.push_back(records.at(position));
+    }
+    for (auto position : tally.collision_positions.sorted()) {
+        duplicates.collisions.examples.push_back(records.at(position));
     }
     return duplicates;
 }

@@ -118,8 +118,12 @@ struct Duplicates : Overlap {
     // Copies of a repeated key whose deferred content could not be read again (the transcript
     // changed since it was checked): not compared.
     std::uint64_t unread = 0;
+    // Of the streams `collisions_in` names: records whose key an earlier record of the read had,
+    // with other content (the key does not identify a record), and the first `keep` of them.
+    Overlap collisions = {};
 };
-Duplicates duplicate_records(const RecordSet& records, std::size_t keep = 5);
+Duplicates duplicate_records(const RecordSet& records, std::size_t keep = 5,
+                             const std::function<bool(std::uint32_t)>& collisions_in = {});
 
 // Records of `expected` whose identity `actual` also emitted, but only with other content (volatile
 // fields ignored): the same key, changed data. Each pairs the expected record with an actual one.

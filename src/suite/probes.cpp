@@ -11,6 +11,7 @@
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
+#include "protocol/instant.hpp"
 
 namespace conform::suite {
 
@@ -328,6 +329,41 @@ KeyedPartitions keyed_partition_cursors(const rapidjson::Value& stream_state,
     return found;
 }
 
+// The one scalar member of `object` that is a date-time (protocol::parse_instant), or null when it
+// holds none or several.
+const rapidjson::Value* only_date_time(const rapidjson::Value& object) {
+    const rapidjson::Value* found = nullptr;
+    for (const auto& member : object.GetObject()) {
+        if (member.value.IsString() && protocol::parse_instant(member.value.GetString())) {
+            if (found != nullptr) {
+                return nullptr;
+            }
+            found = &member.value;
+        }
+    }
+    return found;
+}
+
+// A stream state's floor guessed from its date-times: its one date-time, or, when every member
+// is an object holding one, the oldest of those (per partition); nullopt for another shape.
+std::optional<StateFloor> guessed_floor(const rapidjson::Value& stream_state) {
+    if (const auto* value = only_date_time(stream_state)) {
+        return StateFloor{cursor_value(value), false, true};
+    }
+    std::optional<protocol::CursorValue> oldest;
+    for (const auto& member : stream_state.GetObject()) {
+        const auto* value = member.value.IsObject() ? only_date_time(member.value) : nullptr;
+        if (value == nullptr) {
+            return std::nullopt;
+        }
+        auto read = cursor_value(value);
+        if (!oldest || read->compare(*oldest).value_or(0) < 0) {
+            oldest = read;
+        }
+    }
+    return StateFloor{oldest, true, true};
+}
+
 // Calls `visit(stream index, stream_state, shared)` for each stream of `catalog` a state names:
 // the STREAM messages and a GLOBAL message's stream states of the array form, or the members of
 // the legacy object form; `shared` is a GLOBAL message's shared_state (or null). False when the
@@ -412,6 +448,8 @@ std::map<std::size_t, StateFloor> state_cursor_floors(std::string_view state_jso
                 floors[index] = {std::nullopt, false};
             } else if (auto keyed = keyed_partition_cursors(stream_state, stream); keyed.shaped) {
                 floors[index] = {keyed.oldest, true};
+            } else if (auto guessed = guessed_floor(stream_state)) {
+                floors[index] = *guessed;
             }
         });
     return floors;

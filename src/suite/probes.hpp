@@ -56,6 +56,8 @@ std::optional<std::string> state_with_future_cursors(std::string_view state_json
 struct StateFloor {
     std::optional<protocol::CursorValue> floor;  // nullopt: no cursor recorded, or unreadable
     bool per_partition = false;                  // the oldest of the partitions' cursors
+    // Not under the cursor field's name: the state's (or each partition's) one date-time.
+    bool guessed = false;
 };
 
 // The floor each incremental stream of `catalog` gets from the state `state_json` (array or legacy
@@ -63,8 +65,10 @@ struct StateFloor {
 // state kept per partition (the CDK's {"states": [{"partition": {...}, "cursor": {FIELD: value}}]})
 // the oldest partition's cursor, since a record does not say its partition, and likewise for a
 // state kept per parent id ({"2001": {FIELD: value}, ...}); no floor for a stream state that is
-// empty, or whose partitions' cursors cannot be read. A stream whose state keeps its cursor under
-// another name is absent: the caller falls back to what it saw.
+// empty, or whose partitions' cursors cannot be read. Guessed: the one date-time a stream state
+// keeps under another name ({"cursor": "2024-…", "seq": 60}), or each partition's one date-time
+// ({"pg1": {"lastUpdatedAt": "2026-…"}}, the oldest). Any other stream is absent: the caller falls
+// back to what it saw.
 std::map<std::size_t, StateFloor> state_cursor_floors(std::string_view state_json,
                                                       const protocol::Catalog& catalog);
 

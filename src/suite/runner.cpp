@@ -561,10 +561,11 @@ struct AirbyteSource final : engine::ScenarioSource {
         auto base = std::find_if(steps.begin(), steps.end(),
                                  [&step](const Step& one) { return one.id == step.state_from; });
         bool data_added = base != steps.end() && base->inject_after;
+        using Origin = protocol::CursorFloor::Origin;
         std::vector<std::optional<protocol::CursorFloor>> floors(newest.size());
         for (std::size_t index = 0; index < newest.size(); ++index) {
             if (newest[index] && !data_added) {
-                floors[index] = protocol::CursorFloor{*newest[index], true};
+                floors[index] = protocol::CursorFloor{*newest[index], Origin::newest_record};
             }
         }
         for (const auto& [index, recorded] :
@@ -574,7 +575,9 @@ struct AirbyteSource final : engine::ScenarioSource {
             }
             floors[index].reset();
             if (recorded.floor && !(data_added && recorded.per_partition)) {
-                floors[index] = protocol::CursorFloor{*recorded.floor, false};
+                floors[index] = protocol::CursorFloor{*recorded.floor, recorded.guessed
+                                                                           ? Origin::state_date_time
+                                                                           : Origin::state_cursor};
             }
         }
         return floors;

@@ -200,19 +200,31 @@ public:
         if (*order >= 0) {
             return;
         }
-        if (record.floor->newest_record) {
-            tally.advise(fmt::format("{} record with cursor {} is older than the newest record of "
-                                     "the read that emitted the state, {}: conform could not read "
-                                     "the state's own cursor, which may be older (per partition)",
-                                     record.stream->display_name(), record.cursor->describe(),
-                                     record.floor->value.describe()),
-                         record.line.text);
-            return;
+        const auto& value = record.floor->value;
+        auto stream = record.stream->display_name();
+        switch (record.floor->origin) {
+            case protocol::CursorFloor::Origin::state_cursor:
+                tally.fail(
+                    fmt::format("{} record with cursor {} is older than the state's cursor {}",
+                                stream, record.cursor->describe(), value.describe()),
+                    record.line.text);
+                break;
+            case protocol::CursorFloor::Origin::state_date_time:
+                tally.advise(fmt::format("{} record with cursor {} is older than {}, the date-time "
+                                         "the state keeps under another name than the cursor "
+                                         "field's, taken for its cursor",
+                                         stream, record.cursor->describe(), value.describe()),
+                             record.line.text);
+                break;
+            case protocol::CursorFloor::Origin::newest_record:
+                tally.advise(fmt::format("{} record with cursor {} is older than the newest record "
+                                         "of the read that emitted the state, {}: conform could "
+                                         "not read the state's own cursor, which may be older (per "
+                                         "partition)",
+                                         stream, record.cursor->describe(), value.describe()),
+                             record.line.text);
+                break;
         }
-        tally.fail(fmt::format("{} record with cursor {} is older than the state's cursor {}",
-                               record.stream->display_name(), record.cursor->describe(),
-                               record.floor->value.describe()),
-                   record.line.text);
     }
 };
 

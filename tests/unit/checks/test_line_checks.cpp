@@ -398,19 +398,28 @@ TEST_CASE("analyzer: the newest cursor is tracked and older records than the flo
     CHECK(!observation.max_cursor[1]);
 }
 
-TEST_CASE("analyzer: a floor that is the newest record, not the state's cursor, only advises") {
+TEST_CASE("analyzer: a floor that is not the state's cursor field only advises") {
     auto catalog = test_catalog();
-    auto setup = setup_for(catalog);
-    setup.cursor_floor = {CursorFloor{{std::nullopt, "2024-02-01T00:00:00Z"}, true}, std::nullopt};
-    auto observation = analyze(
-        {record_line("users", R"({"id":2,"updated":"2024-01-01T00:00:00Z"})")}, std::move(setup));
-    auto found = findings_of(observation, "state.incremental_no_older");
-    REQUIRE(found.size() == 1);
-    CHECK(found[0].advisory);
-    CHECK(found[0].message ==
+    auto advice = [&catalog](CursorFloor::Origin origin) {
+        auto setup = setup_for(catalog);
+        setup.cursor_floor = {CursorFloor{{std::nullopt, "2024-02-01T00:00:00Z"}, origin},
+                              std::nullopt};
+        auto observation =
+            analyze({record_line("users", R"({"id":2,"updated":"2024-01-01T00:00:00Z"})")},
+                    std::move(setup));
+        auto found = findings_of(observation, "state.incremental_no_older");
+        REQUIRE(found.size() == 1);
+        CHECK(found[0].advisory);
+        return found[0].message;
+    };
+    CHECK(advice(CursorFloor::Origin::newest_record) ==
           "users record with cursor \"2024-01-01T00:00:00Z\" is older than the newest record of "
           "the read that emitted the state, \"2024-02-01T00:00:00Z\": conform could not read the "
           "state's own cursor, which may be older (per partition)");
+    CHECK(advice(CursorFloor::Origin::state_date_time) ==
+          "users record with cursor \"2024-01-01T00:00:00Z\" is older than "
+          "\"2024-02-01T00:00:00Z\", the date-time the state keeps under another name than the "
+          "cursor field's, taken for its cursor");
 }
 
 TEST_CASE("analyzer: each applied STATE is a checkpoint with its state file") {

@@ -222,6 +222,18 @@ TEST_CASE("duplicate_records: copies of one identity, among others alike, in any
     CHECK(duplicates.count == 2);
     CHECK(duplicates.keyed == entries.size());
     CHECK(lines_of(duplicates.examples) == Lines{5, 8});
+    CHECK(duplicates.collisions.count == 0);  // not asked for
+
+    // Stream 0's key {1, 6} with other content (line 6): a collision where asked for.
+    auto in_stream_0 =
+        duplicate_records(RecordSet(run), 5, [](std::uint32_t stream) { return stream == 0; });
+    CHECK(in_stream_0.count == 2);
+    CHECK(in_stream_0.collisions.count == 1);
+    REQUIRE(in_stream_0.collisions.examples.size() == 1);
+    CHECK(in_stream_0.collisions.examples[0].entry.identity == json::Digest{1, 6});
+    auto in_stream_1 =
+        duplicate_records(RecordSet(run), 5, [](std::uint32_t stream) { return stream == 1; });
+    CHECK(in_stream_1.collisions.count == 0);
 }
 
 TEST_CASE("duplicate_records: keyless records are neither compared nor counted, however often") {

@@ -199,16 +199,36 @@ TEST_CASE("state_cursor_floors: the cursor a state records, by stream") {
 
     // source-gitlab 3.0.0: a cursor per project id; the oldest is the floor. A member without the
     // cursor field is another shape: absent.
-    auto per_project = state_cursor_floors(
-        R"({"events":{"2001":{"timestamp":"2026-11-13T10:00:00Z"},)"
-        R"("2003":{"timestamp":"2026-10-08T09:00:00Z"}}})",
-        catalog);
+    auto per_project =
+        state_cursor_floors(R"({"events":{"2001":{"timestamp":"2026-11-13T10:00:00Z"},)"
+                            R"("2003":{"timestamp":"2026-10-08T09:00:00Z"}}})",
+                            catalog);
     REQUIRE(per_project.size() == 1);
     CHECK(per_project.at(0).per_partition);
     CHECK(*per_project.at(0).floor->text == "2026-10-08T09:00:00Z");
     CHECK(state_cursor_floors(R"({"events":{"2001":{"timestamp":"x"},"2003":{"since":"y"}}})",
                               catalog)
               .empty());
+
+    // Guessed: the one date-time under another name (conform's reference connector keeps
+    // {"cursor", "seq"}); each partition's one date-time (Faros's statuspage: {pageId:
+    // {lastUpdatedAt}}), the oldest. Two date-times, or none: absent.
+    auto one =
+        state_cursor_floors(R"({"events":{"cursor":"2024-01-01T01:00:00Z","seq":60}})", catalog);
+    REQUIRE(one.size() == 1);
+    CHECK(one.at(0).guessed);
+    CHECK_FALSE(one.at(0).per_partition);
+    CHECK(*one.at(0).floor->text == "2024-01-01T01:00:00Z");
+    auto pages = state_cursor_floors(R"({"events":{"pg1":{"lastUpdatedAt":"2026-12-01T07:45:00Z"},)"
+                                     R"("pg2":{"lastUpdatedAt":"2026-12-02T01:00:00Z"}}})",
+                                     catalog);
+    REQUIRE(pages.size() == 1);
+    CHECK(pages.at(0).guessed);
+    CHECK(pages.at(0).per_partition);
+    CHECK(*pages.at(0).floor->text == "2026-12-01T07:45:00Z");
+    CHECK(state_cursor_floors(R"({"events":{"from":"2024-01-01","to":"2024-02-01"}})", catalog)
+              .empty());
+    CHECK(state_cursor_floors(R"({"events":{"cursor":"x","seq":6}})", catalog).empty());
 }
 
 TEST_CASE("streams_with_state_values: the streams a state says anything of") {
