@@ -109,7 +109,7 @@ std::vector<Scenario> scenario_table() {
          "a sync of every stream under test: messages, schemas, keys, states",
          {"catalog"},
          {{"sync", full_sync}},
-         with({}, true),
+         with({"sg.streams_have_records"}, true),
          {}},
         {"sg-properties",
          "the older --properties gives the records --catalog gives",

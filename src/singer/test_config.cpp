@@ -86,6 +86,7 @@ void read_keys(const rapidjson::Value& document, TestConfig& config,
     config.batch_config_text = json_file(document, "batch_config", config.base_dir, problems);
     config.secret_pointers = strings_of(document, "secrets");
     config.streams = strings_of(document, "streams");
+    config.empty_streams = strings_of(document, "empty_streams");
     if (document.HasMember("replication_keys")) {
         for (const auto& entry : document["replication_keys"].GetObject()) {
             config.replication_keys.emplace(entry.name.GetString(), entry.value.GetString());

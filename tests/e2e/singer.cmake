@@ -69,6 +69,11 @@ conform_singer_case(fault.resume_loses resume_loses sg.resume_no_loss)
 conform_singer_case(fault.currently_syncing_ignored currently_syncing_ignored
                     sg.resume_currently_syncing)
 conform_singer_case(fault.start_date_ignored start_date_ignored sg.start_date_honoured)
+# A selected stream with no record (tap-tester asserts one per stream); listed in empty_streams, it
+# is not judged.
+conform_singer_case(fault.stream_empty stream_empty sg.streams_have_records)
+conform_singer_case(reading.stream_empty_listed stream_empty none --set "empty_streams=[\"orders\"]"
+                    --expect-skipped ${batch_only_skips} --must-pass sg.streams_have_records)
 # A catalog without valid-replication-keys (SQL and file taps): the incremental and start-date
 # scenarios skip, saying why; the test config's replication_keys makes them run, and pass.
 set(unkeyed_skips ${batch_only_skips})
@@ -141,7 +146,7 @@ conform_singer_case(reading.alphabetical_order alphabetical_order none
 # A tap that reads its selection from --properties only (tap-github): every --catalog sync emits
 # nothing, which sg.properties_flag says; the checks with nothing to judge skip (before, selection,
 # resume and start date passed on empty syncs).
-conform_singer_case(fault.catalog_ignored catalog_ignored sg.properties_flag
+conform_singer_case(fault.catalog_ignored catalog_ignored sg.properties_flag,sg.streams_have_records
                     --must-skip sg.selection_honoured,sg.resume_no_loss
                     --must-skip sg.start_date_honoured,sg.automatic_fields)
 # --only selects Singer scenarios and checks as it does Airbyte ones.

@@ -52,6 +52,48 @@ void fail_records(Verdict& verdict, const Inputs& inputs, const std::vector<suit
                  {run.label, refs.empty() ? 0 : refs[0].entry.line, ""});
 }
 
+// SG-SEL-3: a sync of a selected stream emits its records (tap-tester's sync tests assert at
+// least one per stream), unless the test config says the source has none.
+void check_streams_have_records(const Inputs& inputs, Verdict& verdict) {
+    const auto& run = inputs.first(0).runs.front();
+    if (!usable(run, verdict)) {
+        return;
+    }
+    const auto& empty = inputs.test_config().empty_streams;
+    std::vector<std::string> silent;
+    std::vector<std::string> listed_with_records;
+    for (const auto& stream : inputs.catalog()->streams()) {
+        if (!under_test(inputs, stream)) {
+            continue;
+        }
+        const auto* seen = seen_in(run, stream.stream);
+        bool has_records = seen != nullptr && seen->records > 0;
+        if (std::find(empty.begin(), empty.end(), stream.tap_stream_id) != empty.end()) {
+            if (has_records) {
+                listed_with_records.push_back(stream.tap_stream_id);
+            }
+            continue;
+        }
+        verdict.judged();
+        if (!has_records) {
+            silent.push_back(stream.tap_stream_id);
+        }
+    }
+    if (!silent.empty()) {
+        verdict.fail(fmt::format("{} of the selected stream(s) emitted no record: {}{}",
+                                 silent.size(), fmt::join(silent, ", "),
+                                 run.record_count == 0 ? " (no stream did: does the tap read its "
+                                                         "selection from --catalog?)"
+                                                       : "; list a stream the source has no data "
+                                                         "for in empty_streams"),
+                     {run.label, 0, ""});
+    }
+    if (!listed_with_records.empty()) {
+        verdict.note(fmt::format("listed in empty_streams, yet emitted records: {}",
+                                 fmt::join(listed_with_records, ", ")));
+    }
+}
+
 void check_properties_flag(const Inputs& inputs, Verdict& verdict) {
     const auto& catalog_run = inputs.first(0).runs.front();
     const auto& properties_run = inputs.first(1).runs.front();
@@ -236,6 +278,14 @@ void check_incremental_no_older(const Inputs& inputs, Verdict& verdict) {
             continue;
         }
         if (!has_bookmark(second.start_bookmarks, stream.stream)) {
+            const auto* first = seen_in(inputs.first(0).runs.front(), stream.stream);
+            if (first == nullptr || first->records == 0) {
+                verdict.note(
+                    fmt::format("'{}' emitted no record in the first sync: no bookmark "
+                                "to hold it to",
+                                stream.stream));
+                continue;
+            }
             verdict.skip(
                 fmt::format("the final STATE of the first sync holds no bookmark of '{}' "
                             "(asked INCREMENTAL on '{}'): nothing to compare with",
@@ -389,6 +439,13 @@ singer::Checks sync_checks() {
           Need(properties_sync, {}, {}, std::nullopt, Count::one)},
          "the sync with --catalog failed",
          check_properties_flag},
+        {{"sg.streams_have_records",
+          {"SG-SEL-3"},
+          report::Level::should,
+          "a sync emits records of every selected stream, but those listed as empty"},
+         {Need(full_sync, {}, {}, std::nullopt, Count::one)},
+         "every stream under test is listed in empty_streams",
+         check_streams_have_records},
         {{"sg.selection_honoured",
           {"SG-SEL-1"},
           report::Level::must,
