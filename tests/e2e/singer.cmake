@@ -143,6 +143,11 @@ conform_singer_case(reading.replication_keys_string keyed_bookmarks,replication_
 # the interrupted one are after it in that order, not the catalog's (a false warning before).
 conform_singer_case(reading.alphabetical_order alphabetical_order none
                     --expect-skipped ${batch_only_skips} --must-pass sg.resume_currently_syncing)
+# A tap that names one stream only currently_syncing, and resumes by it alone (tap-gitlab names
+# groups, and syncs projects inside it): there is no stream in the middle to interrupt, and the
+# scenario says so (before, conform marked orders currently_syncing and warned falsely).
+conform_singer_case(reading.one_currently_syncing one_currently_syncing none
+                    --must-skip sg.resume_currently_syncing)
 # A tap that reads its selection from --properties only (tap-github): every --catalog sync emits
 # nothing, which sg.properties_flag says; the checks with nothing to judge skip (before, selection,
 # resume and start date passed on empty syncs).
