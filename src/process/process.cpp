@@ -1166,6 +1166,12 @@ std::string ExitStatus::describe() const {
     return "unknown exit status";
 }
 
+std::string RunResult::ending() const {
+    return stop_reason == StopReason::timeout
+               ? "stopped at its timeout after " + std::to_string(elapsed.count()) + " ms"
+               : exit.describe();
+}
+
 namespace {
 std::atomic<bool> g_stop_requested{false};
 }  // namespace

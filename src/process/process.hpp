@@ -124,6 +124,9 @@ struct RunResult {
     pid_t pid = 0;
     // Empty, or what went wrong in the cleanup command and what conform killed after it.
     std::string cleanup_problem;
+
+    // "stopped at its timeout after 30000 ms", or the exit ("exit code 1", "killed by SIGKILL").
+    std::string ending() const;
 };
 
 // Starts the process in its own process group, feeds `observer` until stdout and stderr close and

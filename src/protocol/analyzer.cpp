@@ -861,7 +861,8 @@ struct Analyzer::Impl {
             max = facts.cursor;
         }
         if (setup.cursor_floor.size() > stream_index) {
-            facts.floor = setup.cursor_floor[stream_index];
+            const auto& floor = setup.cursor_floor[stream_index];
+            facts.floor = floor ? &*floor : nullptr;
         }
     }
 

@@ -67,7 +67,7 @@ struct RecordFacts {
     bool cursor_expected = false;
     bool cursor_missing = false;
     std::optional<CursorValue> cursor = std::nullopt;
-    std::optional<CursorFloor> floor = std::nullopt;
+    const CursorFloor* floor = nullptr;
     // The data's violations of the stream's schema (at most k_schema_violations_kept), when a
     // judge reads them (reads_schema_violations); null for a stream whose schema is empty.
     const std::vector<schema::Violation>* schema_violations = nullptr;

@@ -462,6 +462,10 @@ struct Reader::Impl {
         state.records_before = run.record_count;
         state.value = json::to_canonical_json(value);
         state.bookmarks = bookmarks_of(value, setup.replication_keys);
+        if (const auto* syncing = json::member(value, "currently_syncing");
+            syncing != nullptr && syncing->IsString()) {
+            run.named_currently_syncing.insert(syncing->GetString());
+        }
         StateFacts state_facts{facts, value, state.bookmarks.size(), {}};
         std::map<std::string, protocol::CursorValue> now;
         for (const auto& bookmark : state.bookmarks) {

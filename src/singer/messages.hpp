@@ -200,9 +200,10 @@ struct TapRun {
     std::uint64_t record_count = 0;
     protocol::Observation records;  // the records' digests (identity: key properties)
     std::map<std::string, StreamSeen> streams;
-    std::vector<std::string> stream_order;    // streams in the order of their first RECORD
-    std::vector<std::string> schema_streams;  // streams with a SCHEMA
-    std::vector<StateSeen> states;            // the first k_kept_states
+    std::vector<std::string> stream_order;          // streams in the order of their first RECORD
+    std::vector<std::string> schema_streams;        // streams with a SCHEMA
+    std::vector<StateSeen> states;                  // the first k_kept_states
+    std::set<std::string> named_currently_syncing;  // what its STATEs named currently_syncing
     std::uint64_t state_count = 0;
     std::map<std::string, protocol::LineTally, std::less<>> tallies;
     bool secret_on_stdout = false;

@@ -576,26 +576,13 @@ struct SingerSource final : engine::ScenarioSource {
         return order;
     }
 
-    // The streams the full sync's STATEs name currently_syncing: the only ones a tap resumes by it
-    // (tap-gitlab never syncs projects on its own when it syncs groups, and never names it).
-    static std::set<std::string> named_currently_syncing(const TapRun& full) {
-        std::set<std::string> named;
-        for (const auto& state : full.states) {
-            rapidjson::Document value;
-            value.Parse(state.value.c_str(), state.value.size());
-            if (value.IsObject() && value.HasMember("currently_syncing") &&
-                value["currently_syncing"].IsString()) {
-                named.insert(value["currently_syncing"].GetString());
-            }
-        }
-        return named;
-    }
-
     void run_crafted(const StepResult& base, StepResult& result,
                      const std::vector<const MessageJudge*>& judges) {
         const auto& full = base.runs.front();
         auto candidates = sync_order(full);
-        auto named = named_currently_syncing(full);
+        // Only streams the tap names currently_syncing are resumed by it (tap-gitlab never syncs
+        // projects on its own when it syncs groups, and never names it).
+        const auto& named = full.named_currently_syncing;
         if (!named.empty()) {
             std::erase_if(candidates, [&named](const auto& id) { return !named.contains(id); });
             if (candidates.size() < 2) {

@@ -272,14 +272,10 @@ std::optional<std::string> every_base_failed(const Step& step, const BaseStep& b
         return std::nullopt;
     }
     const auto& first = base.runs.front();
-    auto ended =
-        first.process.stop_reason == process::StopReason::timeout
-            ? fmt::format("stopped at its timeout after {} ms", first.process.elapsed.count())
-            : first.process.exit.describe();
     return fmt::format(
         "the read{} of step '{}' that it resumes from failed ('{}': {}); it is there to be "
         "compared with {}, so nothing was resumed",
-        base.runs.size() == 1 ? "" : "s", step.state_from, first.label, ended,
+        base.runs.size() == 1 ? "" : "s", step.state_from, first.label, first.process.ending(),
         base.runs.size() == 1 ? "that read" : "those reads");
 }
 

@@ -545,15 +545,12 @@ struct AirbyteSource final : engine::ScenarioSource {
         return settings;
     }
 
-    // Records are held to the cursor the state records for their stream (the oldest partition's
-    // for a state kept per partition), not to the newest record of the earlier read, which a
-    // connector's state may lag behind. After data was added (inject_after) a partition may be new
-    // and read from its start: such streams are not held to any floor. A stream whose state keeps
-    // its cursor under another name keeps the newest cursor of the earlier read.
-    // The floors of a read from a state: each stream's cursor as the state records it; the newest
-    // record of `newest` (the read that emitted the state) where conform cannot read the state's,
-    // unless data was added since: a new record may then be older than that, yet newer than the
-    // state's own cursor of its partition. Likewise for a state kept per partition.
+    // The floors of a read from a state: each stream's cursor as the state records it (the oldest
+    // partition's for a state kept per partition; state_cursor_floors), not the newest record of
+    // the earlier read, which a connector's state may lag behind. Where conform cannot read the
+    // state's cursor, the newest record of `newest` (the read that emitted the state), a SHOULD.
+    // After data was added (inject_after) a partition may be new and read from its start: a
+    // per-partition stream, and one held only to the newest record, gets no floor.
     std::vector<std::optional<protocol::CursorFloor>> state_floors(
         const Step& step, const RunPlan& plan, const ScenarioRun& context,
         const std::vector<std::optional<protocol::CursorValue>>& newest) {

@@ -135,8 +135,6 @@ void check_read_command(const Inputs& inputs, Verdict& verdict) {
     }
 }
 
-// What a read says of its own failure without a TRACE error: a FAILED connection status, an ERROR
-// or FATAL log; empty when it said nothing.
 // "an ERROR log", "a FATAL log".
 std::string log_of_level(std::string_view level) {
     bool vowel =
@@ -144,6 +142,8 @@ std::string log_of_level(std::string_view level) {
     return fmt::format("{} {} log", vowel ? "an" : "a", level);
 }
 
+// What a read says of its own failure without a TRACE error: a FAILED connection status, an ERROR
+// or FATAL log; empty when it said nothing.
 std::string failure_said(const protocol::Observation& run) {
     if (const auto* status = run.first_kept("CONNECTION_STATUS");
         status != nullptr && status->json.find("\"FAILED\"") != std::string::npos) {

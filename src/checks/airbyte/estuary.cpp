@@ -192,12 +192,6 @@ bool is_incremental(const Inputs& inputs, const protocol::RecordEntry& entry) {
     return inputs.catalog().streams[entry.stream].incremental();
 }
 
-std::string ended_text(const protocol::Observation& run) {
-    return run.process.stop_reason == process::StopReason::timeout
-               ? fmt::format("stopped at its timeout after {} ms", run.process.elapsed.count())
-               : run.process.exit.describe();
-}
-
 // A resumed or sharded read that failed proves nothing about what it would have emitted: it fails
 // the check, unless its baseline (the uninterrupted or full-range read) failed too, which is
 // cli.read's finding; then the comparison is skipped rather than failed twice.
@@ -208,7 +202,7 @@ bool baseline_failed(const protocol::Observation& baseline, Verdict& verdict) {
     verdict.skip(
         fmt::format("the baseline read '{}' failed ({}): nothing to compare with (see "
                     "cli.read)",
-                    baseline.label, ended_text(baseline)));
+                    baseline.label, baseline.process.ending()));
     return true;
 }
 
@@ -218,7 +212,7 @@ void require_clean_exit(const protocol::Observation& run, std::string_view what,
         return;  // baseline_failed() said why
     }
     if (!exited_cleanly(run)) {
-        verdict.fail(fmt::format("{} did not succeed: {}", what, ended_text(run)),
+        verdict.fail(fmt::format("{} did not succeed: {}", what, run.process.ending()),
                      {run.label, 0, stderr_tail(run)});
     }
 }
@@ -316,7 +310,7 @@ void skip_failed_resume(const ResumeComparison& comparison, Verdict& verdict) {
     verdict.skip(
         fmt::format("the read resumed from checkpoint {} did not succeed ({}): its "
                     "records were not compared",
-                    comparison.checkpoint + 1, ended_text(*comparison.resumed)));
+                    comparison.checkpoint + 1, comparison.resumed->process.ending()));
 }
 
 // Keeps what the resume from `comparison.checkpoint` lost and repeated for the checkpoint timeline.
@@ -663,7 +657,7 @@ void check_tail_on(const Inputs& inputs, Verdict& verdict) {
     if (run.process.stop_reason != process::StopReason::requested) {
         verdict.fail(fmt::format("with tail true the connector ended on its own ({}) after {} ms, "
                                  "before conform stopped it",
-                                 ended_text(run), run.process.elapsed.count()),
+                                 run.process.ending(), run.process.elapsed.count()),
                      {run.label});
         return;
     }

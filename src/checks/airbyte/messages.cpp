@@ -200,28 +200,24 @@ public:
         if (*order >= 0) {
             return;
         }
-        const auto& value = record.floor->value;
-        auto stream = record.stream->display_name();
+        auto older = fmt::format("{} record with cursor {} is older than",
+                                 record.stream->display_name(), record.cursor->describe());
+        auto floor = record.floor->value.describe();
         switch (record.floor->origin) {
             case protocol::CursorFloor::Origin::state_cursor:
-                tally.fail(
-                    fmt::format("{} record with cursor {} is older than the state's cursor {}",
-                                stream, record.cursor->describe(), value.describe()),
-                    record.line.text);
+                tally.fail(fmt::format("{} the state's cursor {}", older, floor), record.line.text);
                 break;
             case protocol::CursorFloor::Origin::state_date_time:
-                tally.advise(fmt::format("{} record with cursor {} is older than {}, the date-time "
-                                         "the state keeps under another name than the cursor "
-                                         "field's, taken for its cursor",
-                                         stream, record.cursor->describe(), value.describe()),
+                tally.advise(fmt::format("{} {}, the date-time the state keeps under another name "
+                                         "than the cursor field's, taken for its cursor",
+                                         older, floor),
                              record.line.text);
                 break;
             case protocol::CursorFloor::Origin::newest_record:
-                tally.advise(fmt::format("{} record with cursor {} is older than the newest record "
-                                         "of the read that emitted the state, {}: conform could "
-                                         "not read the state's own cursor, which may be older (per "
-                                         "partition)",
-                                         stream, record.cursor->describe(), value.describe()),
+                tally.advise(fmt::format("{} the newest record of the read that emitted the state, "
+                                         "{}: conform could not read the state's own cursor, which "
+                                         "may be older (per partition)",
+                                         older, floor),
                              record.line.text);
                 break;
         }
