@@ -4,16 +4,16 @@
 
 namespace conform::engine {
 
-void Verdict::keep(std::string message, Where where) {
+void Verdict::keep(std::string message, Where where, std::uint64_t findings) {
     if (m_examples.size() < k_examples) {
-        m_examples.push_back(
-            {std::move(message), std::move(where.run), where.line, std::move(where.excerpt)});
+        m_examples.push_back({std::move(message), std::move(where.run), where.line,
+                              std::move(where.excerpt), {}, findings});
     }
 }
 
-void Verdict::fail(std::string message, Where where) {
-    ++m_failures;
-    keep(std::move(message), std::move(where));
+void Verdict::fail(std::string message, Where where, std::uint64_t findings) {
+    m_failures += findings;
+    keep(std::move(message), std::move(where), findings);
 }
 
 void Verdict::advise(std::string message, Where where) {

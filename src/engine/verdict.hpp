@@ -24,7 +24,8 @@ public:
     static constexpr std::size_t k_examples = 5;
 
     // A finding that breaks the check's clause: fails a MUST check, warns in a SHOULD check.
-    void fail(std::string message, Where where = {});
+    // `findings` > 1: one example standing for that many findings of the same thing.
+    void fail(std::string message, Where where = {}, std::uint64_t findings = 1);
     // A SHOULD-level finding inside a MUST check: warns, fails only under --strict.
     void advise(std::string message, Where where = {});
     // Findings beyond the examples given, counted where they were seen.
@@ -45,7 +46,7 @@ public:
     const std::string& notes() const { return m_note; }
 
 private:
-    void keep(std::string message, Where where);
+    void keep(std::string message, Where where, std::uint64_t findings = 1);
 
     std::vector<report::Example> m_examples;
     std::uint64_t m_failures = 0;

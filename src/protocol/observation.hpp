@@ -118,6 +118,9 @@ struct Observation {
     std::uint64_t mark_line = 0;  // stdout lines read when the mark was set
     // What a driven tailing run went through, with the milliseconds since start.
     std::vector<std::pair<std::string, std::int64_t>> tail_events;
+    // A read held to a state's cursors: the incremental streams it could not hold to one, and why
+    // ("'commits': ...").
+    std::vector<std::string> floor_gaps;
 
     std::uint64_t count(const std::string& type) const;
     const Kept* first_kept(const std::string& type) const;

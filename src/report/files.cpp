@@ -87,6 +87,9 @@ void write_check(Writer& writer, const CheckResult& check) {
         write_int(writer, "line", static_cast<std::int64_t>(example.line));
         write_string(writer, "excerpt", example.excerpt);
         write_transcript_lines(writer, example.context);
+        if (example.findings != 1) {
+            write_int(writer, "findings", static_cast<std::int64_t>(example.findings));
+        }
         writer.EndObject();
     }
     writer.EndArray();

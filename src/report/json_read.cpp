@@ -134,6 +134,14 @@ std::vector<TranscriptLine> read_transcript_lines(const Fields& example) {
     return lines;
 }
 
+std::uint64_t count(const Fields& fields, const char* key) {
+    auto value = fields.integer(key);
+    if (value < 0) {
+        fields.fail(key, "a count (0 or more)");
+    }
+    return static_cast<std::uint64_t>(value);
+}
+
 CheckResult read_check(const Fields& fields) {
     CheckResult check;
     check.id = fields.text("id");
@@ -156,20 +164,14 @@ CheckResult read_check(const Fields& fields) {
     std::size_t index = 0;
     for (const auto& value : fields.array("examples")) {
         auto example = fields.item(value, "examples", index++);
-        check.examples.push_back({example.text("message"), example.text("run"),
-                                  static_cast<std::uint64_t>(example.integer("line")),
-                                  example.text("excerpt"), read_transcript_lines(example)});
+        check.examples.push_back(
+            {example.text("message"), example.text("run"),
+             static_cast<std::uint64_t>(example.integer("line")), example.text("excerpt"),
+             read_transcript_lines(example), example.has("findings") ? count(example, "findings") : 1});
     }
     return check;
 }
 
-std::uint64_t count(const Fields& fields, const char* key) {
-    auto value = fields.integer(key);
-    if (value < 0) {
-        fields.fail(key, "a count (0 or more)");
-    }
-    return static_cast<std::uint64_t>(value);
-}
 
 CheckpointTimeline read_timeline(const Fields& fields) {
     CheckpointTimeline timeline;

@@ -77,10 +77,11 @@ std::string version_or_unknown(const RunReport& report) {
 }
 
 std::string more_findings(const CheckResult& check) {
-    auto shown_should = static_cast<std::uint64_t>(std::count_if(
-        check.examples.begin(), check.examples.end(),
-        [](const Example& example) { return example.message.starts_with("(SHOULD) "); }));
-    auto shown_own = check.examples.size() - shown_should;
+    std::uint64_t shown_should = 0;
+    std::uint64_t shown_own = 0;
+    for (const auto& example : check.examples) {
+        (example.message.starts_with("(SHOULD) ") ? shown_should : shown_own) += example.findings;
+    }
     auto own = check.occurrences - std::min(check.advisories, check.occurrences);
     auto more_own = own - std::min<std::uint64_t>(shown_own, own);
     auto more_should = check.advisories - std::min(shown_should, check.advisories);

@@ -40,6 +40,9 @@ struct Example {
     // The transcript lines around `line`, itself included; empty when the run's transcript was
     // not kept or the example names no line.
     std::vector<TranscriptLine> context = {};
+    // How many findings the example stands for: one record re-emitted after three checkpoints is
+    // one example and three findings.
+    std::uint64_t findings = 1;
 };
 
 // Where an example was seen, "run read, stdout line 12", as far as it says ("" when it names

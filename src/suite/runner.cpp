@@ -545,36 +545,63 @@ struct AirbyteSource final : engine::ScenarioSource {
         return settings;
     }
 
+    struct Floors {
+        std::vector<std::optional<protocol::CursorFloor>> by_stream;
+        std::vector<std::string> gaps;  // the incremental streams without one, and why
+    };
+
     // The floors of a read from a state: each stream's cursor as the state records it (the oldest
     // partition's for a state kept per partition; state_cursor_floors), not the newest record of
     // the earlier read, which a connector's state may lag behind. Where conform cannot read the
     // state's cursor, the newest record of `newest` (the read that emitted the state), a SHOULD.
     // After data was added (inject_after) a partition may be new and read from its start: a
     // per-partition stream, and one held only to the newest record, gets no floor.
-    std::vector<std::optional<protocol::CursorFloor>> state_floors(
-        const Step& step, const RunPlan& plan, const ScenarioRun& context,
-        const std::vector<std::optional<protocol::CursorValue>>& newest) {
+    Floors state_floors(const Step& step, const RunPlan& plan, const ScenarioRun& context,
+                        const std::vector<std::optional<protocol::CursorValue>>& newest) {
         const auto& steps = context.scenario->steps;
         auto base = std::find_if(steps.begin(), steps.end(),
                                  [&step](const Step& one) { return one.id == step.state_from; });
         bool data_added = base != steps.end() && base->inject_after;
         using Origin = protocol::CursorFloor::Origin;
-        std::vector<std::optional<protocol::CursorFloor>> floors(newest.size());
+        const auto& streams = catalog_for(step).streams;
+        Floors floors;
+        floors.by_stream.resize(newest.size());
+        std::vector<std::string_view> why_none(newest.size());
         for (std::size_t index = 0; index < newest.size(); ++index) {
-            if (newest[index] && !data_added) {
-                floors[index] = protocol::CursorFloor{*newest[index], Origin::newest_record};
+            if (!newest[index]) {
+                why_none[index] =
+                    "the read that emitted the state emitted no record of it, and its state "
+                    "holds no cursor conform can read";
+            } else if (data_added) {
+                why_none[index] =
+                    "conform cannot read a cursor in its state, and data was added since: the "
+                    "newest record read before is no floor for new data";
+            } else {
+                floors.by_stream[index] = protocol::CursorFloor{*newest[index], Origin::newest_record};
             }
         }
-        for (const auto& [index, recorded] :
-             state_cursor_floors(plan.state_text, catalog_for(step))) {
-            if (index >= floors.size()) {
+        for (const auto& [index, recorded] : state_cursor_floors(plan.state_text, catalog_for(step))) {
+            if (index >= floors.by_stream.size()) {
                 continue;
             }
-            floors[index].reset();
-            if (recorded.floor && !(data_added && recorded.per_partition)) {
-                floors[index] = protocol::CursorFloor{*recorded.floor, recorded.guessed
-                                                                           ? Origin::state_date_time
-                                                                           : Origin::state_cursor};
+            floors.by_stream[index].reset();
+            if (!recorded.floor) {
+                why_none[index] = "its stream state holds no cursor (empty, or partitions "
+                                  "without one)";
+            } else if (data_added && recorded.per_partition) {
+                why_none[index] =
+                    "its state is kept per partition and data was added since: a new partition "
+                    "is read from its start";
+            } else {
+                floors.by_stream[index] = protocol::CursorFloor{
+                    *recorded.floor, recorded.guessed ? Origin::state_date_time : Origin::state_cursor};
+            }
+        }
+        for (std::size_t index = 0; index < floors.by_stream.size(); ++index) {
+            if (!floors.by_stream[index] && index < streams.size() &&
+                streams[index].incremental()) {
+                floors.gaps.push_back(fmt::format(
+                    "'{}': {}", streams[index].display_name(), why_none[index]));
             }
         }
         return floors;
@@ -598,11 +625,14 @@ struct AirbyteSource final : engine::ScenarioSource {
         setup.keyless_contents = context == nullptr || context->all_contents;
         setup.defer_keyed_contents = !setup.keyless_contents;
         setup.prepare_on_worker = protocol::prepare_on_worker_by_default();
+        std::vector<std::string> floor_gaps;
         if (context != nullptr && !step.cursor_floor_from.empty()) {
             if (const auto* floor_step = context->step(step.cursor_floor_from);
                 floor_step != nullptr && !floor_step->runs.empty()) {
-                setup.cursor_floor =
+                auto floors =
                     state_floors(step, plan, *context, floor_step->runs.front().max_cursor);
+                setup.cursor_floor = std::move(floors.by_stream);
+                floor_gaps = std::move(floors.gaps);
             }
         }
         if (step.apply_projections) {
@@ -647,6 +677,7 @@ struct AirbyteSource final : engine::ScenarioSource {
         if (tail_driver) {
             observation.tail_events = tail_driver->events();
         }
+        observation.floor_gaps = std::move(floor_gaps);
         return observation;
     }
 

@@ -16,21 +16,6 @@ import shutil
 import harness
 
 
-def note_problems(report, expected_notes):
-    """What an --expect-note finds missing: the check absent, or its note without the text."""
-    problems = []
-    for expected in expected_notes:
-        pair, _, text = expected.partition("=")
-        scenario_id, _, check_id = pair.partition(":")
-        checks = (harness.scenario(report, scenario_id) or {}).get("checks", [])
-        found = [check for check in checks if check["id"] == check_id]
-        if not found:
-            problems.append(f"no check {check_id} in scenario {scenario_id}")
-        elif text not in found[0].get("note", ""):
-            problems.append(f"{pair}'s note lacks {text!r}: {found[0].get('note', '')!r}")
-    return problems
-
-
 def main():
     parser = harness.reference_arguments(connector_required=False)
     parser.add_argument("--fault")
@@ -102,7 +87,7 @@ def main():
     if left:
         problems.append(f"containers left behind: {left}")
     problems += harness.skipped_problems(report, args.expect_skipped)
-    problems += note_problems(report, args.expect_note)
+    problems += harness.note_problems(report, args.expect_note)
     if args.expect_coverage:
         problems += harness.coverage_problems(report, args.expect_coverage, completed.stdout)
     harness.fail_with_output(problems, completed)

@@ -165,6 +165,21 @@ def check_set(text):
     return set() if text == "none" else set(text.split(","))
 
 
+def note_problems(report, expected_notes):
+    """What an --expect-note finds missing: the check absent, or its note without the text."""
+    problems = []
+    for expected in expected_notes:
+        pair, _, text = expected.partition("=")
+        scenario_id, _, check_id = pair.partition(":")
+        checks = (scenario(report, scenario_id) or {}).get("checks", [])
+        found = [check for check in checks if check["id"] == check_id]
+        if not found:
+            problems.append(f"no check {check_id} in scenario {scenario_id}")
+        elif text not in found[0].get("note", ""):
+            problems.append(f"{pair}'s note lacks {text!r}: {found[0].get('note', '')!r}")
+    return problems
+
+
 def verdict_problems(report, completed, expected, may_fail=frozenset()):
     """The case drivers' verdict: exactly the `expected` checks did not pass (failed or warned),
     apart from those of `may_fail`, whose verdict depends on timing the case cannot control, and

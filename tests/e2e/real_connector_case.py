@@ -81,6 +81,8 @@ def main():
                         help="checks that must run and pass, comma separated (repeatable)")
     parser.add_argument("--secret", action="append", default=[],
                         help="a config secret that must appear nowhere in conform's output")
+    parser.add_argument("--expect-note", action="append", default=[],
+                        help="SCENARIO:CHECK=TEXT: that check's note (a skip's reason) says TEXT")
     parser.add_argument("--expect", required=True)
     args = parser.parse_args()
     modes = [bool(args.test_config), bool(args.validate), bool(args.flags_folder)]
@@ -129,6 +131,7 @@ def main():
     for name in sorted(must_pass):
         if "passed" not in ran.get(name, set()):
             problems.append(f"{name} must run and pass; its statuses: {sorted(ran.get(name, []))}")
+    problems += harness.note_problems(report, args.expect_note)
     for secret in args.secret:
         if secret in completed.stdout or secret in completed.stderr or secret in report_text:
             problems.append(f"the connector's secret {secret[:4]}... appears in conform's output")

@@ -460,8 +460,8 @@ void check_resume_loss(const Inputs& inputs, Verdict& verdict) {
         "may be read again whole");
 }
 
-// The same record re-emitted after several checkpoints is one example naming them all; each
-// re-emission still counts as a finding.
+// The same record re-emitted after several checkpoints is one example naming them all, standing
+// for one finding per re-emission.
 class ReemittedRecords {
 public:
     void add(const suite::RecordRef& record, std::size_t checkpoint) {
@@ -482,8 +482,7 @@ public:
                             checkpoints.size() == 1 ? "" : "s", fmt::join(checkpoints, ", "),
                             checkpoints.size() == 1 ? "it" : "each",
                             describe_record(group.first, names)),
-                where_of(group.first));
-            verdict.count_more(checkpoints.size() - 1);
+                where_of(group.first), checkpoints.size());
         }
     }
 

@@ -144,6 +144,20 @@ TEST_CASE("Verdict keeps five examples and counts every finding, each level apar
     CHECK(result.advisories == 2);
 }
 
+TEST_CASE("Verdict: one example may stand for several findings, counted even when not kept") {
+    Verdict verdict;
+    verdict.judged();
+    verdict.fail("re-emitted after checkpoints 2, 3, 4", {"read", 7, "{}"}, 3);
+    CHECK(verdict.failures() == 3);
+    REQUIRE(verdict.examples().size() == 1);
+    CHECK(verdict.examples()[0].findings == 3);
+    for (int i = 0; i < 5; ++i) {
+        verdict.fail("another", {}, 2);
+    }
+    CHECK(verdict.failures() == 13);
+    CHECK(verdict.examples().size() == 5);
+}
+
 TEST_CASE("report::redact masks notes, messages, excerpts, commands, stderr and resume examples") {
     protocol::Secrets secrets({"topsecret"});
     auto verdict = judged_with(0);

@@ -85,4 +85,11 @@ TEST_CASE("console: findings beyond the examples are counted per level") {
     CHECK(more_findings(check) == "898 more");
     check.occurrences = 2;
     CHECK(more_findings(check).empty());
+
+    check.examples = {{"re-emitted after resuming from checkpoints 3, 4: events key [1]"}};
+    check.examples.front().findings = 2;
+    check.occurrences = 3;
+    CHECK(more_findings(check) == "1 more");
+    check.occurrences = 2;
+    CHECK(more_findings(check).empty());
 }
