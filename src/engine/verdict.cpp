@@ -6,8 +6,10 @@ namespace conform::engine {
 
 void Verdict::keep(std::string message, Where where, std::uint64_t findings) {
     if (m_examples.size() < k_examples) {
-        m_examples.push_back({std::move(message), std::move(where.run), where.line,
-                              std::move(where.excerpt), {}, findings});
+        report::Example example{std::move(message), std::move(where.run), where.line,
+                                std::move(where.excerpt)};
+        example.findings = findings;
+        m_examples.push_back(std::move(example));
     }
 }
 

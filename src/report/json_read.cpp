@@ -164,14 +164,13 @@ CheckResult read_check(const Fields& fields) {
     std::size_t index = 0;
     for (const auto& value : fields.array("examples")) {
         auto example = fields.item(value, "examples", index++);
-        check.examples.push_back(
-            {example.text("message"), example.text("run"),
-             static_cast<std::uint64_t>(example.integer("line")), example.text("excerpt"),
-             read_transcript_lines(example), example.has("findings") ? count(example, "findings") : 1});
+        check.examples.push_back({example.text("message"), example.text("run"),
+                                  static_cast<std::uint64_t>(example.integer("line")),
+                                  example.text("excerpt"), read_transcript_lines(example),
+                                  example.has("findings") ? count(example, "findings") : 1});
     }
     return check;
 }
-
 
 CheckpointTimeline read_timeline(const Fields& fields) {
     CheckpointTimeline timeline;

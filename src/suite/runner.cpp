@@ -577,31 +577,34 @@ struct AirbyteSource final : engine::ScenarioSource {
                     "conform cannot read a cursor in its state, and data was added since: the "
                     "newest record read before is no floor for new data";
             } else {
-                floors.by_stream[index] = protocol::CursorFloor{*newest[index], Origin::newest_record};
+                floors.by_stream[index] =
+                    protocol::CursorFloor{*newest[index], Origin::newest_record};
             }
         }
-        for (const auto& [index, recorded] : state_cursor_floors(plan.state_text, catalog_for(step))) {
+        for (const auto& [index, recorded] :
+             state_cursor_floors(plan.state_text, catalog_for(step))) {
             if (index >= floors.by_stream.size()) {
                 continue;
             }
             floors.by_stream[index].reset();
             if (!recorded.floor) {
-                why_none[index] = "its stream state holds no cursor (empty, or partitions "
-                                  "without one)";
+                why_none[index] =
+                    "its stream state holds no cursor (empty, or partitions without one)";
             } else if (data_added && recorded.per_partition) {
                 why_none[index] =
                     "its state is kept per partition and data was added since: a new partition "
                     "is read from its start";
             } else {
                 floors.by_stream[index] = protocol::CursorFloor{
-                    *recorded.floor, recorded.guessed ? Origin::state_date_time : Origin::state_cursor};
+                    *recorded.floor,
+                    recorded.guessed ? Origin::state_date_time : Origin::state_cursor};
             }
         }
         for (std::size_t index = 0; index < floors.by_stream.size(); ++index) {
             if (!floors.by_stream[index] && index < streams.size() &&
                 streams[index].incremental()) {
-                floors.gaps.push_back(fmt::format(
-                    "'{}': {}", streams[index].display_name(), why_none[index]));
+                floors.gaps.push_back(
+                    fmt::format("'{}': {}", streams[index].display_name(), why_none[index]));
             }
         }
         return floors;
