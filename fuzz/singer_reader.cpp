@@ -51,8 +51,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     setup.catalog = &catalog();
     setup.replication_keys = {{"users", "updated_at"}};
     setup.full_table_streams = {"logs"};
-    setup.floors = {
-        {"users", conform::protocol::CursorValue{std::nullopt, "2024-01-01T00:00:00Z"}}};
+    conform::singer::StreamFloor floor{
+        conform::protocol::CursorValue{std::nullopt, "2024-01-01T00:00:00Z"}, {}};
+    floor.partitions.push_back(
+        {R"({"org":"acme"})",
+         {{"org", R"("acme")"}},
+         conform::protocol::CursorValue{std::nullopt, "2024-02-01T00:00:00Z"}});
+    setup.floors = {{"users", floor}};
     setup.secrets = &secrets;
     setup.judges = every_judge();
     setup.activate_version_claimed = true;

@@ -96,10 +96,14 @@ public:
         if (whole_scenario_skipped && !m_verbose) {
             print("    skipped: {}\n", printable(result.checks.front().note));
         }
+        m_last_note.clear();
         for (const auto& check : result.checks) {
             if (check.status == Status::failed || check.status == Status::warned ||
                 (m_verbose && check.status == Status::skipped)) {
                 print_check(check);
+            } else if (m_verbose && check.status == Status::passed && !check.note.empty()) {
+                // What a pass compared, and what it left out, is part of the verdict.
+                print("  {} {}: {}\n", badge(check.status), check.id, note_text(check.note));
             } else if (check.status == Status::skipped && !whole_scenario_skipped &&
                        !folded(result, check)) {
                 print("  {} {}: {}\n", badge(check.status), check.id, printable(check.note));
@@ -226,8 +230,18 @@ private:
             print("      … and {}\n", more);
         }
         if (!check.note.empty()) {
-            print("      note: {}\n", printable(check.note));
+            print("      note: {}\n", note_text(check.note));
         }
+    }
+
+    // A note the check before printed already (every check of a scenario whose step did not
+    // run) is not printed again.
+    std::string note_text(const std::string& note) {
+        if (note == m_last_note) {
+            return "as above";
+        }
+        m_last_note = note;
+        return printable(note);
     }
 
     void clear_progress() {
@@ -242,6 +256,7 @@ private:
     bool m_tty;
     bool m_progress_shown = false;
     std::string m_current;
+    std::string m_last_note;
     std::vector<std::string> m_claimed;
 };
 

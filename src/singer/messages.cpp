@@ -187,6 +187,26 @@ std::optional<protocol::CursorValue> cursor_of(const rapidjson::Value& value) {
     return std::nullopt;
 }
 
+std::pair<const protocol::CursorValue*, const StreamFloor::Partition*> StreamFloor::for_record(
+    const rapidjson::Value& record) const {
+    std::pair<const protocol::CursorValue*, const Partition*> found{&lowest, nullptr};
+    for (const auto& partition : partitions) {
+        bool agrees = true;
+        bool shares = false;
+        for (const auto& [name, value] : partition.context) {
+            if (const auto* field = json::member(record, name.c_str()); field != nullptr) {
+                shares = true;
+                agrees = agrees && json::to_canonical_json(*field) == value;
+            }
+        }
+        if (agrees && shares &&
+            (found.second == nullptr || partition.value.compare(*found.first).value_or(0) < 0)) {
+            found = {&partition.value, &partition};
+        }
+    }
+    return found;
+}
+
 const rapidjson::Value* keyed_partition_bookmark(const rapidjson::Value& holder) {
     if (!holder.IsObject() || holder.MemberCount() != 1) {
         return nullptr;
@@ -374,6 +394,7 @@ struct Reader::Impl {
             seen.first_record_line = facts.number;
             run.stream_order.push_back(stream);
         }
+        seen.last_record_line = facts.number;
         std::set<std::string> fields;
         for (const auto& field : record.GetObject()) {
             fields.emplace(field.name.GetString());
@@ -410,16 +431,24 @@ struct Reader::Impl {
         if (floor == setup.floors.end()) {
             return;
         }
-        auto order = cursor->compare(floor->second);
+        auto [floor_value, partition] = floor->second.for_record(record);
+        auto order = cursor->compare(*floor_value);
+        auto example = [&] {
+            auto text =
+                fmt::format("line {}: {} = {}", facts.number, key->second, cursor->describe());
+            if (partition != nullptr) {
+                text += fmt::format(" (partition {}: bookmark {})", partition->label,
+                                    floor_value->describe());
+            }
+            return text;
+        };
         if (order && *order < 0) {
             if (seen.below_floor++ == 0) {
-                seen.below_example =
-                    fmt::format("line {}: {} = {}", facts.number, key->second, cursor->describe());
+                seen.below_example = example();
             }
         } else if (order && *order == 0) {
             if (seen.at_floor++ == 0) {
-                seen.at_example =
-                    fmt::format("line {}: {} = {}", facts.number, key->second, cursor->describe());
+                seen.at_example = example();
             }
         }
     }

@@ -151,6 +151,7 @@ struct StreamSeen {
     std::uint64_t schemas = 0;
     std::uint64_t records = 0;
     std::uint64_t first_record_line = 0;
+    std::uint64_t last_record_line = 0;
     std::set<std::string> fields;                  // top-level fields of any record
     std::optional<std::set<std::string>> always;   // top-level fields of every record
     std::optional<protocol::CursorValue> min_key;  // replication key values
@@ -173,13 +174,31 @@ struct StateSeen {
     std::vector<Bookmark> bookmarks;
 };
 
+// The replication key value nothing older than which a stream's records may come. Where the tap
+// keeps a bookmark per partition whose context its records carry (the Meltano SDK's
+// {"context": {"project_id": 101}}), a record is held to the partitions its fields agree with
+// (the lowest of their bookmarks); other records, and other taps', to `lowest`.
+struct StreamFloor {
+    struct Partition {
+        std::string label;                                         // the context as canonical JSON
+        std::vector<std::pair<std::string, std::string>> context;  // member, canonical JSON value
+        protocol::CursorValue value;
+    };
+    protocol::CursorValue lowest;
+    std::vector<Partition> partitions;
+
+    // The floor for `record`, and the partition it came from (null: `lowest`).
+    std::pair<const protocol::CursorValue*, const Partition*> for_record(
+        const rapidjson::Value& record) const;
+};
+
 // What a sync is read against: the catalog, the replication key per stream, the floor per
-// stream (the replication key value nothing older than which may come), secrets and judges.
+// stream, secrets and judges.
 struct ReaderSetup {
     const Catalog* catalog = nullptr;
     std::map<std::string, std::string> replication_keys;  // by stream name
     std::set<std::string> full_table_streams;
-    std::map<std::string, protocol::CursorValue> floors;
+    std::map<std::string, StreamFloor> floors;
     const protocol::Secrets* secrets = nullptr;
     std::vector<const MessageJudge*> judges;
     bool activate_version_claimed = false;

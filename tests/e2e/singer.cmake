@@ -182,6 +182,11 @@ conform_sdk_style_case(sdk_style_quirk_unfinalized_markers unfinalized_markers
                        ${sdk_style_warned},sg.state_bookmarks)
 conform_sdk_style_case(sdk_style_quirk_nested_key_stuck nested_key_stuck
                        sg.resume_currently_syncing,sg.incremental_no_older)
-# Every resume crashes; the crafted state has no partitions, so that sync runs (and warns as above).
+# Each partition held to its own bookmark: mobile's records between web's bookmark and mobile's fail.
+conform_sdk_style_case(sdk_style_quirk_lowest_partition_start lowest_partition_start
+                       sg.resume_currently_syncing,sg.incremental_no_older
+                       --must-fail sg.incremental_no_older)
+# Every resume crashes, the crafted currently_syncing state's too: it keeps the partitions as the
+# tap wrote them (before 2026-12-07 it dropped them, and the tap then ignored their bookmarks).
 conform_sdk_style_case(sdk_style_quirk_duplicate_partitions duplicate_partitions
-                       sg.sync_exit,sg.resume_no_loss,sg.resume_currently_syncing)
+                       sg.sync_exit,sg.resume_no_loss --must-skip sg.resume_currently_syncing)

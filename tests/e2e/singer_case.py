@@ -76,6 +76,8 @@ def main():
     parser.add_argument("--must-pass", action="append", default=[])
     parser.add_argument("--must-warn", action="append", default=[],
                         help="checks that must warn (a SHOULD), never fail")
+    parser.add_argument("--must-fail", action="append", default=[],
+                        help="checks that must fail (a MUST) somewhere, not only warn")
     parser.add_argument("--must-skip", action="append", default=[],
                         help="checks that must be skipped wherever they appear (never passed)")
     parser.add_argument("--secret", action="append", default=[])
@@ -115,6 +117,9 @@ def main():
         if "warned" not in ran.get(name, set()) or "failed" in ran.get(name, set()):
             problems.append(f"{name} must warn, not fail; its statuses: "
                             f"{sorted(ran.get(name, []))}")
+    for name in sorted({name for group in args.must_fail for name in group.split(",") if name}):
+        if "failed" not in ran.get(name, set()):
+            problems.append(f"{name} must fail; its statuses: {sorted(ran.get(name, []))}")
     for name in sorted({name for group in args.must_skip for name in group.split(",") if name}):
         if ran.get(name, set()) != {"skipped"}:
             problems.append(f"{name} must be skipped (nothing to judge); its statuses: "

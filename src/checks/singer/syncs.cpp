@@ -296,7 +296,8 @@ void check_incremental_no_older(const Inputs& inputs, Verdict& verdict) {
     }
     verdict.note(
         "the bookmark is the state's replication_key_value (or the replication key's "
-        "member) of the stream, the lowest of its partitions");
+        "member) of the stream; kept per partition, that of the partitions whose context the "
+        "record's fields agree with (the Meltano SDK's), else the lowest of its partitions");
 }
 
 void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {

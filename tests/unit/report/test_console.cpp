@@ -93,3 +93,28 @@ TEST_CASE("console: findings beyond the examples are counted per level") {
     check.occurrences = 2;
     CHECK(more_findings(check).empty());
 }
+
+TEST_CASE("console -v: a passed check's note is shown; a note repeated by the next check is not") {
+    ScenarioResult scenario;
+    scenario.id = "resume";
+    scenario.title = "resume";
+    scenario.status = Status::passed;
+    CheckResult passed;
+    passed.id = "state.resume_no_loss";
+    passed.status = Status::passed;
+    passed.note = "136 records of status_histories left out of the comparison";
+    scenario.checks.push_back(passed);
+    CheckResult skipped;
+    skipped.status = Status::skipped;
+    skipped.note = "step 'interrupted' did not run: nothing to interrupt";
+    skipped.id = "sg.sync_exit";
+    scenario.checks.push_back(skipped);
+    skipped.id = "sg.messages_valid";
+    scenario.checks.push_back(skipped);
+    auto text = printed(scenario);
+    CHECK(text.find("PASS state.resume_no_loss: 136 records of status_histories left out") !=
+          std::string::npos);
+    CHECK(text.find("note: step 'interrupted' did not run: nothing to interrupt") !=
+          std::string::npos);
+    CHECK(text.find("note: as above") != std::string::npos);
+}

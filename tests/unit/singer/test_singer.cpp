@@ -127,3 +127,28 @@ TEST_CASE("bookmarks: one per parent under the tap's own names, when no other sh
     CHECK(bookmarks[2].stream == "issues");
     CHECK(bookmarks[2].partition.empty());
 }
+
+TEST_CASE(
+    "stream floor: a record is held to the partitions its fields agree with, else the lowest") {
+    using protocol::CursorValue;
+    singer::StreamFloor floor{CursorValue{std::nullopt, "2024-01-01"}, {}};
+    floor.partitions.push_back({R"({"project_id":101,"project_path":"a/b"})",
+                                {{"project_id", "101"}, {"project_path", R"("a/b")"}},
+                                CursorValue{std::nullopt, "2024-01-01"}});
+    floor.partitions.push_back({R"({"project_id":102,"project_path":"a/c"})",
+                                {{"project_id", "102"}, {"project_path", R"("a/c")"}},
+                                CursorValue{std::nullopt, "2024-06-01"}});
+    // The record carries project_id alone: the partition it agrees with.
+    auto of_102 = parse(R"({"id": 7, "project_id": 102})");
+    auto [value, partition] = floor.for_record(of_102);
+    CHECK(*value->text == "2024-06-01");
+    REQUIRE(partition != nullptr);
+    CHECK(partition->label == R"({"project_id":102,"project_path":"a/c"})");
+    // One field disagrees: not that partition.
+    auto moved = parse(R"({"project_id": 102, "project_path": "a/b"})");
+    CHECK(floor.for_record(moved).second == nullptr);
+    CHECK(*floor.for_record(moved).first->text == "2024-01-01");
+    // No field of any context: the lowest.
+    auto bare = parse(R"({"id": 7})");
+    CHECK(floor.for_record(bare).second == nullptr);
+}
