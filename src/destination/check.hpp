@@ -29,6 +29,9 @@ struct Echo {
     std::string text;
     // The input STATE it repeats (an index into the write's input); none: it matches none.
     std::optional<std::size_t> input_index;
+    // Without one, how it differs: its state's members that no STATE sent has (a CDK that
+    // writes "global_" for "global"), else its values.
+    std::string mismatch;
     std::optional<double> destination_count;  // destinationStats.recordCount, when present
 };
 

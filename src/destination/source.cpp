@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <unordered_map>
 
 #include "container/launcher.hpp"
@@ -34,8 +35,9 @@ std::string replace_all(std::string text, std::string_view from, std::string_vie
 
 // The observer of one run of the destination: the analyzer reads every stdout line (envelope,
 // kept messages, the per-message judges, secrets); a write's STATE lines are matched with the
-// STATEs of its input; a write to be killed keeps its input open until its k-th STATE echo and
-// is stopped right then.
+// STATEs of its input; a write to be killed keeps its input open until its k-th echo of a STATE
+// it was sent and is stopped right then (a STATE that matches none says nothing of what it
+// committed).
 class RunObserver : public process::Observer {
 public:
     RunObserver(protocol::Analyzer& analyzer, const Input* input, std::size_t kill_after,
@@ -46,6 +48,7 @@ public:
                 const auto& message = input->messages[i];
                 if (message.kind == InputMessage::Kind::state) {
                     m_states[message.state_identity].push_back(i);
+                    add_member_names(message.state_identity);
                 }
             }
             m_matches = true;
@@ -58,7 +61,7 @@ public:
         // Echoes that come only once the input has ended (a destination that buffers its stdout)
         // are not a write interrupted mid-sync: it is not killed then.
         if (m_matches && !truncated && read_echo(line, number) && m_kill_after > 0 &&
-            echoes.size() == m_kill_after && !input_ended_by_wait) {
+            echoes.back().input_index && ++matched_echoes == m_kill_after && !input_ended_by_wait) {
             stop_asked = true;
             return process::Decision::stop;
         }
@@ -82,12 +85,13 @@ public:
         }
         input_ended_by_wait = now - *m_all_read_at >= m_end_input_after;
         if (input_ended_by_wait) {
-            echoes_at_input_end = echoes.size();
+            echoes_at_input_end = matched_echoes;
         }
         return input_ended_by_wait;
     }
 
     std::vector<Echo> echoes;
+    std::size_t matched_echoes = 0;  // echoes of a STATE the write was sent
     bool stop_asked = false;
     bool input_ended_by_wait = false;
     std::size_t echoes_at_input_end = 0;
@@ -115,6 +119,8 @@ private:
             // A STATE echoed again matches the same input STATE: the order check sees the repeat.
             echo.input_index = found->second[std::min(next, found->second.size() - 1)];
             next = std::min(next + 1, found->second.size());
+        } else {
+            echo.mismatch = mismatch_of(state);
         }
         if (state.HasMember("destinationStats") && state["destinationStats"].IsObject() &&
             state["destinationStats"].HasMember("recordCount") &&
@@ -125,7 +131,38 @@ private:
         return true;
     }
 
+    void add_member_names(const std::string& state_json) {
+        rapidjson::Document state;
+        state.Parse(state_json.c_str(), state_json.size());
+        if (state.IsObject()) {
+            for (const auto& member : state.GetObject()) {
+                m_sent_members.emplace(member.name.GetString(), member.name.GetStringLength());
+            }
+        }
+    }
+
+    std::string mismatch_of(const rapidjson::Value& state) const {
+        std::vector<std::string> strangers;
+        for (const auto& member : state.GetObject()) {
+            std::string name(member.name.GetString(), member.name.GetStringLength());
+            if (!m_sent_members.contains(name) && name != "sourceStats" &&
+                name != "destinationStats") {
+                strangers.push_back("'" + name + "'");
+            }
+        }
+        if (strangers.empty()) {
+            return "its values differ from every STATE sent";
+        }
+        std::vector<std::string> sent;
+        for (const auto& name : m_sent_members) {
+            sent.push_back("'" + name + "'");
+        }
+        return fmt::format("it has {} where the STATEs sent have {}", fmt::join(strangers, ", "),
+                           fmt::join(sent, ", "));
+    }
+
     protocol::Analyzer& m_analyzer;
+    std::set<std::string> m_sent_members;
     std::size_t m_kill_after;
     milliseconds m_end_input_after;
     bool m_matches = false;
@@ -344,15 +381,22 @@ struct DestinationSource final : engine::ScenarioSource {
             return fmt::format("it ended on its own ({}) right at its STATE echo {}", run.outcome(),
                                kill_after);
         }
+        auto unmatched = run.echoes.size() - observer.matched_echoes;
+        auto strangers = unmatched == 0 ? std::string()
+                                        : fmt::format(
+                                              " ({} STATE(s) it wrote match none it was sent: see "
+                                              "dst.states_echoed)",
+                                              unmatched);
         if (observer.input_ended_by_wait) {
             return fmt::format(
-                "it had read all its input and echoed {} STATE(s), not {}, so its input was "
-                "ended; it echoed {} after that and ended ({}): nothing was interrupted",
+                "it had read all its input and echoed {} STATE(s) it was sent, not {}, so its "
+                "input was ended; it echoed {} after that and ended ({}): nothing was "
+                "interrupted{}",
                 observer.echoes_at_input_end, kill_after,
-                run.echoes.size() - observer.echoes_at_input_end, run.outcome());
+                observer.matched_echoes - observer.echoes_at_input_end, run.outcome(), strangers);
         }
-        return fmt::format("it echoed {} STATE(s) before it ended ({}), not {}", run.echoes.size(),
-                           run.outcome(), kill_after);
+        return fmt::format("it echoed {} STATE(s) it was sent before it ended ({}), not {}{}",
+                           observer.matched_echoes, run.outcome(), kill_after, strangers);
     }
 
     Run write(const std::string& label, const Input& input, int sync, ScenarioState& state,

@@ -475,6 +475,47 @@ struct SingerSource final : engine::ScenarioSource {
             sync("sync, every field deselected", catalog->write(streams, selection), judges));
     }
 
+    // The indexes of `states` whose value differs from the one before.
+    static std::vector<std::size_t> distinct_states(const std::vector<StateSeen>& states) {
+        std::vector<std::size_t> distinct;
+        for (std::size_t i = 0; i < states.size(); ++i) {
+            if (distinct.empty() || states[distinct.back()].value != states[i].value) {
+                distinct.push_back(i);
+            }
+        }
+        return distinct;
+    }
+
+    // Of `indexes`, the last of each run emitted after the same number of records.
+    static std::vector<std::size_t> last_per_point(const std::vector<StateSeen>& states,
+                                                   const std::vector<std::size_t>& indexes) {
+        std::vector<std::size_t> last;
+        for (auto index : indexes) {
+            if (!last.empty() &&
+                states[last.back()].records_before == states[index].records_before) {
+                last.back() = index;
+            } else {
+                last.push_back(index);
+            }
+        }
+        return last;
+    }
+
+    // At most `wanted` of `indexes`, evenly spread, the last one always among them.
+    static std::vector<std::size_t> spread(const std::vector<std::size_t>& indexes,
+                                           std::size_t wanted) {
+        std::vector<std::size_t> chosen;
+        wanted = std::min(indexes.size(), wanted);
+        for (std::size_t n = 0; n < wanted; ++n) {
+            auto index =
+                indexes[wanted == 1 ? indexes.size() - 1 : n * (indexes.size() - 1) / (wanted - 1)];
+            if (chosen.empty() || chosen.back() != index) {
+                chosen.push_back(index);
+            }
+        }
+        return chosen;
+    }
+
     void run_resumed(const StepResult& base, StepResult& result,
                      const std::vector<const MessageJudge*>& judges) {
         const auto& full = base.runs.front();
@@ -482,25 +523,21 @@ struct SingerSource final : engine::ScenarioSource {
             result.why_not = "the full sync emitted no STATE to resume from";
             return;
         }
-        // Distinct STATE values, spread over the run, at most max_resumed_states of them.
-        std::vector<std::size_t> distinct;
-        for (std::size_t i = 0; i < full.states.size(); ++i) {
-            if (distinct.empty() || full.states[distinct.back()].value != full.states[i].value) {
-                distinct.push_back(i);
-            }
+        auto distinct = distinct_states(full.states);
+        // Beyond max_resumed_states, one STATE per point of the sync (the last of those with no
+        // record between them), spread over the sync: a burst of STATEs as streams finish
+        // (the Meltano SDK's) would otherwise take most of the resumes.
+        auto points = distinct;
+        if (points.size() > config.max_resumed_states) {
+            points = last_per_point(full.states, distinct);
         }
-        std::vector<std::size_t> chosen;
-        auto wanted = std::min(distinct.size(), config.max_resumed_states);
-        for (std::size_t n = 0; n < wanted; ++n) {
-            auto index = distinct[wanted == 1 ? distinct.size() - 1
-                                              : n * (distinct.size() - 1) / (wanted - 1)];
-            if (chosen.empty() || chosen.back() != index) {
-                chosen.push_back(index);
-            }
-        }
+        auto chosen = spread(points, config.max_resumed_states);
         if (distinct.size() > chosen.size()) {
-            result.notes.push_back(fmt::format("resumed from {} of {} distinct STATEs",
-                                               chosen.size(), distinct.size()));
+            result.notes.push_back(fmt::format(
+                "resumed from {} of {} distinct STATEs{}", chosen.size(), distinct.size(),
+                points.size() < distinct.size()
+                    ? fmt::format(" ({} points of the sync, one STATE each)", points.size())
+                    : ""));
         }
         for (auto index : chosen) {
             const auto& state = full.states[index];

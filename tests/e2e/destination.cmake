@@ -71,10 +71,19 @@ conform_destination_case(fault.crash_on_unknown_stream crash_on_unknown_stream
                          dst.bad_records_handled)
 conform_destination_case(fault.echo_out_of_order echo_out_of_order dst.states_echoed)
 conform_destination_case(fault.echo_before_commit echo_before_commit dst.state_after_commit)
+# An echo that matches no STATE sent (airbyte-cdk 0.62's "global_"): named, and no kill after it.
+conform_destination_case(fault.global_renamed global_renamed dst.states_echoed
+                         --set input.state_type=GLOBAL
+                         --expect-note "dst-kill-resume:dst.state_after_commit=echoed 0 STATE(s) it was sent, not 2"
+                         --expect-note "dst-kill-resume:dst.state_after_commit=match none it was sent")
 conform_destination_case(fault.stats_off_by_one stats_off_by_one dst.destination_stats)
 conform_destination_case(fault.retry_discards_attempt retry_discards_attempt dst.resume_no_loss)
+conform_destination_case(fault.retry_drops_earlier_syncs retry_drops_earlier_syncs
+                         dst.resume_no_loss)
+# The resumed write succeeds too, and the first sync's rows are gone after it: a loss the resume
+# shows as well.
 conform_destination_case(fault.append_replaces_on_success append_replaces_on_success
-                         dst.append_lands_all)
+                         dst.append_lands_all,dst.resume_no_loss)
 conform_destination_case(fault.overwrite_keeps_old overwrite_keeps_old dst.overwrite_keeps_last)
 conform_destination_case(fault.overwrite_truncates_first overwrite_truncates_first
                          dst.overwrite_interrupted_keeps_prior)

@@ -80,6 +80,8 @@ def main():
     parser.add_argument("--known-failure", help="a check listed as a known failure: it must be "
                                                 "reported expected-failure and fail nothing")
     parser.add_argument("--expect-skipped")
+    parser.add_argument("--expect-note", action="append", default=[],
+                        help="SCENARIO:CHECK=TEXT: that check's note (a skip's reason) says TEXT")
     args = parser.parse_args()
     expected = harness.check_set(args.expect)
 
@@ -108,6 +110,7 @@ def main():
         if "expected-failure" not in statuses:
             problems.append(f"{args.known_failure}: {sorted(statuses)}, expected expected-failure")
     problems += harness.skipped_problems(report, args.expect_skipped)
+    problems += harness.note_problems(report, args.expect_note)
     if args.expect_coverage:
         problems += harness.coverage_problems(report, args.expect_coverage)
     harness.fail_with_output(problems, completed)

@@ -31,7 +31,8 @@ void judge_echo_order(const Run& run, const Input& input, Verdict& verdict) {
     std::map<std::string, std::size_t> last;
     for (const auto& echo : run.echoes) {
         if (!echo.input_index) {
-            verdict.fail("echoed a STATE it was never sent", {run.label, echo.line, echo.text});
+            verdict.fail("echoed a STATE it was never sent: " + echo.mismatch,
+                         {run.label, echo.line, echo.text});
             continue;
         }
         auto key = order_key(input.messages[*echo.input_index]);
@@ -210,6 +211,46 @@ AtKill required_at_kill(const Inputs& inputs, const StepResult& verify, const St
     return at_kill;
 }
 
+// The rows of syncs completed before the killed one, which neither the kill nor the resume may
+// take away: an append stream keeps every copy, an append_dedup stream every key (an overwrite
+// stream may have begun replacing them).
+void judge_earlier_rows(const Inputs& inputs, const StepResult& verified, int killed_sync,
+                        std::size_t stream, std::string_view when, Verdict& verdict) {
+    const auto& catalog = inputs.catalog();
+    const auto& landed = verified.verify->landed;
+    auto mode = catalog.streams()[stream].mode;
+    if (mode == SyncMode::append_dedup) {
+        auto keys = destination::rows_by_key(landed, stream);
+        for (const auto& [key, latest] : destination::latest_by_key(verified.history, stream)) {
+            if (latest.sync == killed_sync) {
+                continue;
+            }
+            verdict.judged();
+            if (!keys.contains(key)) {
+                verdict.fail(
+                    fmt::format("{} is not in the destination {}: the killed sync sent "
+                                "no record of its key",
+                                destination::describe(catalog, *latest.record, latest.sync), when));
+            }
+        }
+    } else if (mode == SyncMode::append) {
+        auto counts = destination::count_by_content(landed, stream);
+        for (const auto& [content, bounds] : destination::appended(verified.history, stream)) {
+            if (bounds.sync == killed_sync || bounds.example == nullptr) {
+                continue;
+            }
+            verdict.judged();
+            if (counts[content] < bounds.required) {
+                verdict.fail(fmt::format(
+                    "{} is in the destination {} time(s) {}, where the completed syncs before "
+                    "appended it {} time(s)",
+                    destination::describe(catalog, *bounds.example, bounds.sync), counts[content],
+                    when, bounds.required));
+            }
+        }
+    }
+}
+
 // DST-STATE-2: right after the kill, every record before an echoed STATE is in the destination
 // (append and append_dedup streams, which show rows as they commit them).
 void check_state_after_commit(const Inputs& inputs, Verdict& verdict) {
@@ -247,6 +288,7 @@ void check_state_after_commit(const Inputs& inputs, Verdict& verdict) {
                                 destination::describe(inputs.catalog(), *record, killed.sync)));
             }
         }
+        judge_earlier_rows(inputs, verify, killed.sync, s, "right after the kill", verdict);
     }
     verdict.note(
         fmt::format("killed right after STATE echo {}", inputs.test_config().kill_after_echo));
@@ -286,6 +328,7 @@ void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {
     std::uint64_t explained = 0;
     for (std::size_t s = 0; s < streams.size(); ++s) {
         auto mode = streams[s].mode;
+        judge_earlier_rows(inputs, resumed, sync, s, "after the resume", verdict);
         auto committed = required_at_kill(inputs, at_kill, killed, s);
         auto kill_counts = kill_landed != nullptr
                                ? destination::count_by_content(*kill_landed, s)
@@ -379,7 +422,7 @@ destination::Checks state_checks() {
           must,
           "destinationStats.recordCount of an echoed STATE counts the records before it"},
          {{write, {}, {bad_records}}},
-         "no echoed STATE carried destinationStats",
+         "no echo of a STATE it was sent carried destinationStats",
          check_destination_stats},
         {{"dst.state_after_commit",
           {"DST-STATE-2"},

@@ -100,8 +100,9 @@ TEST_CASE("dst checks: each fault is caught by the check meant for it, and by no
          "destinationStats.recordCount"},
         {"retry discards the attempt", &M::retry_discards_attempt, "dst.resume_no_loss", "failed",
          "lost after the resume"},
+        // The resumed write succeeds too, and the first sync's rows are gone after it.
         {"append replaced on success", &M::append_replaces_on_success, "dst.append_lands_all",
-         "failed", "an append stream keeps every sync's records"},
+         "failed", "an append stream keeps every sync's records", "dst.resume_no_loss"},
         {"overwrite keeps old", &M::overwrite_keeps_old, "dst.overwrite_keeps_last", "failed",
          "is still there after a later sync overwrote the stream"},
         {"overwrite truncates first", &M::overwrite_truncates_first,

@@ -348,11 +348,11 @@ singer::TestConfig fake_config() {
     return config;
 }
 
-report::RunReport run_tap(const TapModel& model) {
+report::RunReport run_tap(const TapModel& model, const singer::TestConfig& config = fake_config()) {
     engine::RunOptions options;
     report::Reporter silent;
     return singer::run_singer_suite(
-        fake_config(), checks::singer_checks(), options, silent,
+        config, checks::singer_checks(), options, silent,
         [model](const process::LaunchSpec& spec, process::Observer& observer) {
             auto answer = FakeTap(model).answer(spec.argv);
             process::RunResult result;
@@ -452,6 +452,18 @@ TEST_CASE(
     CHECK(describe(report).find("never name currently_syncing, and the records of orders, users "
                                 "interleave") != std::string::npos);
     CHECK(statuses(report, "sg.resume_no_loss") == std::set<std::string>{"passed"});
+}
+
+TEST_CASE("singer source: beyond resume.max_states, one STATE per point of the sync") {
+    auto config = fake_config();
+    config.max_resumed_states = 3;
+    auto report = run_tap(TapModel{}, config);
+    INFO(describe(report));
+    CHECK(statuses(report, "sg.resume_no_loss") == std::set<std::string>{"passed"});
+    // Each stream's last mid-stream STATE and its final one (currently_syncing cleared) come
+    // with no record between them: one candidate.
+    CHECK(describe(report).find("resumed from 3 of 8 distinct STATEs (6 points of the sync, one "
+                                "STATE each)") != std::string::npos);
 }
 
 TEST_CASE("singer source: each fault of the fake tap is caught by exactly its check") {
