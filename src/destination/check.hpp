@@ -54,6 +54,8 @@ struct Run {
     // "exit code 1", "killed by SIGSEGV", "timed out after 30 s".
     std::string outcome() const;
     bool has_trace_error() const;
+    // The failure_type of its first TRACE error ("" when it names none); none without one.
+    std::optional<std::string> trace_error_failure_type() const;
 };
 
 // The verify command's run after a step.

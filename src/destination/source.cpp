@@ -12,6 +12,7 @@
 #include "container/launcher.hpp"
 #include "engine/scenarios.hpp"
 #include "json/bounded_parse.hpp"
+#include "json/member.hpp"
 #include "json/parse.hpp"
 #include "process/workdir.hpp"
 #include "protocol/analyzer.hpp"
@@ -736,6 +737,10 @@ std::string Run::outcome() const {
 }
 
 bool Run::has_trace_error() const {
+    return trace_error_failure_type().has_value();
+}
+
+std::optional<std::string> Run::trace_error_failure_type() const {
     for (const auto& kept : observation.kept) {
         if (kept.type != "TRACE") {
             continue;
@@ -744,10 +749,12 @@ bool Run::has_trace_error() const {
         const auto& trace = message["trace"];
         if (trace.IsObject() && trace.HasMember("type") && trace["type"].IsString() &&
             std::string_view(trace["type"].GetString()) == "ERROR") {
-            return true;
+            const auto* error = json::member(trace, "error");
+            const auto* type = error != nullptr ? json::member(*error, "failure_type") : nullptr;
+            return type != nullptr && type->IsString() ? type->GetString() : "";
         }
     }
-    return false;
+    return std::nullopt;
 }
 
 std::unique_ptr<engine::ScenarioSource> make_destination_source(const TestConfig& config,

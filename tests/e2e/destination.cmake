@@ -64,6 +64,7 @@ conform_destination_case(fault.spec_twice spec_twice dst.spec)
 conform_destination_case(fault.spec_without_dedup spec_without_dedup
                          dst.spec_sync_modes,dst.spec_matches_expected)
 conform_destination_case(fault.check_always_succeeds check_always_succeeds dst.check)
+conform_destination_case(fault.check_crashes check_crashes dst.check)
 conform_destination_case(fault.leak_secret leak_secret dst.secrets_not_leaked)
 conform_destination_case(fault.write_exit_nonzero write_exit_nonzero dst.write_exit)
 conform_destination_case(fault.stops_reading_early stops_reading_early dst.reads_all_input)

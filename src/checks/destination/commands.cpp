@@ -219,8 +219,16 @@ void check_check(const Inputs& inputs, Verdict& verdict) {
             verdict.fail(fmt::format("check {}", run.outcome()), {run.label, 0, stderr_tail(run)});
             return;
         }
-        if (invalid && run.has_trace_error()) {
-            return;  // a connector error, reported as the protocol says
+        if (auto failure = run.trace_error_failure_type(); invalid && failure) {
+            // A connector error, reported as the protocol says; a crash is not an answer.
+            if (*failure == "system_error" && count == 0) {
+                verdict.advise(
+                    "with the invalid config check crashed: a system_error TRACE error "
+                    "and no CONNECTION_STATUS, where a config it cannot use is "
+                    "answered FAILED (or with a config_error)",
+                    {run.label, 0, stderr_tail(run)});
+            }
+            return;
         }
         if (count != 1) {
             verdict.fail(fmt::format("expected exactly one CONNECTION_STATUS{}, got {}",
