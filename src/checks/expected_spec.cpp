@@ -7,9 +7,11 @@
 #include <string_view>
 
 #include "json/compare.hpp"
+#include "json/member.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
+#include "protocol/spec_lint.hpp"
 #include "util/text.hpp"
 
 namespace conform::checks {
@@ -106,6 +108,23 @@ void compare_with_expected_spec(const config::ExpectedSpec& expected_spec,
     verdict.note(fmt::format(
         "compared with {}{}", expected_spec.as_named,
         expected_spec.connection_only ? " (a manifest: its connection specification only)" : ""));
+}
+
+void judge_secret_marks(const rapidjson::Value& emitted, const engine::Where& where,
+                        engine::Verdict& verdict) {
+    const auto* specification =
+        emitted.IsObject() ? json::member(emitted, "connectionSpecification") : nullptr;
+    if (specification == nullptr || !specification->IsObject()) {
+        verdict.skip("the SPEC has no connectionSpecification object");
+        return;
+    }
+    verdict.judged();
+    for (const auto& problem : protocol::secret_mark_problems(*specification)) {
+        verdict.fail(fmt::format("{} (at '{}')", problem.message, problem.pointer), where);
+    }
+    verdict.note(
+        "names held to be secret: Airbyte's test_secret_is_properly_marked's list (password, "
+        "token, access_token, client_secret, key, credentials, ...), whole names only");
 }
 
 }  // namespace conform::checks

@@ -276,6 +276,12 @@ void check_spec_schema(const Inputs& inputs, Verdict& verdict) {
     }
 }
 
+void check_spec_secrets_marked(const Inputs& inputs, Verdict& verdict) {
+    if (auto spec = judged_spec(inputs, verdict)) {
+        judge_secret_marks(spec->message["spec"], spec->where, verdict);
+    }
+}
+
 void check_spec_config(const Inputs& inputs, Verdict& verdict) {
     if (const auto& no_config = inputs.test_config().no_config) {
         verdict.skip(*no_config);
@@ -884,6 +890,14 @@ suite::Checks core_checks() {
          {{spec}},
          "spec emitted no SPEC message (see cli.spec)",
          check_spec_schema},
+        {{"spec.secrets_marked",
+          {"AP-SPEC-5"},
+          should,
+          "properties named as secrets are marked airbyte_secret, and only those that hold a "
+          "value"},
+         {{spec}},
+         "spec emitted no SPEC message (see cli.spec)",
+         check_spec_secrets_marked},
         {{"spec.config_valid", {"AP-SPEC-2"}, must, "the test config validates against the spec"},
          {{spec}},
          "spec emitted no SPEC message (see cli.spec)",

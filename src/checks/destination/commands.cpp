@@ -144,6 +144,13 @@ void check_spec(const Inputs& inputs, Verdict& verdict) {
 }
 
 // DST-SPEC-1: supported_destination_sync_modes lists every mode the catalog configures.
+void check_spec_secrets_marked(const Inputs& inputs, Verdict& verdict) {
+    std::uint64_t line = 0;
+    if (auto spec = spec_of(inputs, verdict, line)) {
+        judge_secret_marks((*spec)["spec"], {"spec", line}, verdict);
+    }
+}
+
 void check_spec_sync_modes(const Inputs& inputs, Verdict& verdict) {
     std::uint64_t line = 0;
     auto spec = spec_of(inputs, verdict, line);
@@ -432,6 +439,14 @@ destination::Checks command_checks() {
          {{spec, {}, {}, std::nullopt, Count::one}},
          "spec emitted no SPEC message (see dst.spec)",
          check_spec_sync_modes},
+        {{"dst.spec_secrets_marked",
+          {"DST-SPEC-3"},
+          should,
+          "properties named as secrets are marked airbyte_secret, and only those that hold a "
+          "value"},
+         {{spec, {}, {}, std::nullopt, Count::one}},
+         "spec emitted no SPEC message (see dst.spec)",
+         check_spec_secrets_marked},
         {{"dst.spec_matches_expected",
           {"DST-SPEC-2"},
           must,

@@ -23,6 +23,11 @@ constexpr const char* k_connection_specification =
     R"("properties":{"destination_path":{"type":"string"},)"
     R"("api_key":{"type":"string","airbyte_secret":true}}})";
 
+constexpr const char* k_unmarked_specification =
+    R"({"type":"object","required":["destination_path"],)"
+    R"("properties":{"destination_path":{"type":"string"},)"
+    R"("api_key":{"type":"string","airbyte_secret":true},"token":{"type":"string"}}})";
+
 constexpr const char* k_catalog = R"({"streams": [
   {"stream": {"name": "users", "json_schema": {"type": "object", "properties": {
       "id": {"type": "integer"}, "name": {"type": "string"},
@@ -178,9 +183,11 @@ private:
         std::string documentation = m_model.spec_documentation_moved
                                         ? R"("documentationUrl":"https://example.com/moved",)"
                                         : "";
-        std::string line = R"({"type":"SPEC","spec":{)" + documentation +
-                           R"("supported_destination_sync_modes":)" + modes +
-                           R"(,"connectionSpecification":)" + k_connection_specification + "}}";
+        std::string line =
+            R"({"type":"SPEC","spec":{)" + documentation +
+            R"("supported_destination_sync_modes":)" + modes + R"(,"connectionSpecification":)" +
+            (m_model.spec_token_unmarked ? k_unmarked_specification : k_connection_specification) +
+            "}}";
         process.emit(line);
         if (m_model.spec_twice) {
             process.emit(line);

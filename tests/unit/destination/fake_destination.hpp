@@ -21,6 +21,7 @@ struct DestinationModel {
     bool spec_twice = false;                  // spec emits two SPEC messages
     bool spec_without_dedup = false;          // supported_destination_sync_modes lacks append_dedup
     bool spec_documentation_moved = false;    // the SPEC gains a documentationUrl
+    bool spec_token_unmarked = false;         // the spec's token property lacks airbyte_secret
     bool check_always_succeeds = false;       // check answers SUCCEEDED for the invalid config
     bool leak_secret = false;                 // write prints the api_key on stderr
     bool write_exit_nonzero = false;          // a sync whose streams COMPLETEd ends with exit 1

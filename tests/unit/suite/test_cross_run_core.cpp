@@ -22,6 +22,7 @@ const bool k_noted = note_covered({"cli.spec",
                                    "spec.schema_valid",
                                    "spec.config_valid",
                                    "spec.matches_expected",
+                                   "spec.secrets_marked",
                                    "discover.streams_valid",
                                    "discover.key_paths_exist",
                                    "read.full_refresh_deterministic",
@@ -110,6 +111,21 @@ TEST_CASE("cross-run spec.config_valid: a config missing a required property fai
     SourceModel silent;
     silent.spec_silent = true;
     expect_verdict(run_source(silent, {"spec"}), "spec", "spec.config_valid", "skipped",
+                   "spec emitted no SPEC message");
+}
+
+TEST_CASE("cross-run spec.secrets_marked: a property named as a secret and not marked warns") {
+    SourceModel model;
+    model.connection_specification =
+        R"({"type":"object","required":["api_key"],"properties":{)"
+        R"("api_key":{"type":"string","airbyte_secret":true},"password":{"type":"string"}}})";
+    expect_verdict(run_source(model, {"spec"}), "spec", "spec.secrets_marked", "warned",
+                   "property 'password' is named as a secret but not marked airbyte_secret");
+    expect_verdict(run_source(SourceModel{}, {"spec"}), "spec", "spec.secrets_marked", "passed",
+                   "");
+    SourceModel silent;
+    silent.spec_silent = true;
+    expect_verdict(run_source(silent, {"spec"}), "spec", "spec.secrets_marked", "skipped",
                    "spec emitted no SPEC message");
 }
 
