@@ -144,8 +144,10 @@ private:
 
     std::string mismatch_of(const rapidjson::Value& state) const {
         std::vector<std::string> strangers;
+        std::set<std::string> present;
         for (const auto& member : state.GetObject()) {
             std::string name(member.name.GetString(), member.name.GetStringLength());
+            present.insert(name);
             if (!m_sent_members.contains(name) && name != "sourceStats" &&
                 name != "destinationStats") {
                 strangers.push_back("'" + name + "'");
@@ -154,12 +156,16 @@ private:
         if (strangers.empty()) {
             return "its values differ from every STATE sent";
         }
-        std::vector<std::string> sent;
+        std::vector<std::string> lacking;
         for (const auto& name : m_sent_members) {
-            sent.push_back("'" + name + "'");
+            if (!present.contains(name)) {
+                lacking.push_back("'" + name + "'");
+            }
         }
-        return fmt::format("it has {} where the STATEs sent have {}", fmt::join(strangers, ", "),
-                           fmt::join(sent, ", "));
+        return lacking.empty()
+                   ? fmt::format("it has {}, which no STATE sent has", fmt::join(strangers, ", "))
+                   : fmt::format("it has {} where the STATEs sent have {}",
+                                 fmt::join(strangers, ", "), fmt::join(lacking, ", "));
     }
 
     protocol::Analyzer& m_analyzer;

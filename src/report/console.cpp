@@ -103,7 +103,7 @@ public:
                 print_check(check);
             } else if (m_verbose && check.status == Status::passed && !check.note.empty()) {
                 // What a pass compared, and what it left out, is part of the verdict.
-                print("  {} {}: {}\n", badge(check.status), check.id, note_text(check.note));
+                print("  {} {}: {}\n", badge(check.status), check.id, note_text(check));
             } else if (check.status == Status::skipped && !whole_scenario_skipped &&
                        !folded(result, check)) {
                 print("  {} {}: {}\n", badge(check.status), check.id, printable(check.note));
@@ -230,18 +230,22 @@ private:
             print("      … and {}\n", more);
         }
         if (!check.note.empty()) {
-            print("      note: {}\n", note_text(check.note));
+            print("      note: {}\n", note_text(check));
         }
     }
 
-    // A note the check before printed already (every check of a scenario whose step did not
-    // run) is not printed again.
-    std::string note_text(const std::string& note) {
-        if (note == m_last_note) {
+    // A skip reason the skipped check before printed already (every check of a scenario whose
+    // step did not run) is not printed again.
+    std::string note_text(const CheckResult& check) {
+        if (check.status != Status::skipped) {
+            m_last_note.clear();
+            return printable(check.note);
+        }
+        if (check.note == m_last_note) {
             return "as above";
         }
-        m_last_note = note;
-        return printable(note);
+        m_last_note = check.note;
+        return printable(check.note);
     }
 
     void clear_progress() {

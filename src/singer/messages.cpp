@@ -229,8 +229,17 @@ void read_keyed_partitions(const rapidjson::Value& stream_bookmark, const std::s
 
 }  // namespace
 
+std::string bookmark_key(const rapidjson::Value& bookmarks, const CatalogStream& stream) {
+    if (bookmarks.IsObject() && !bookmarks.HasMember(stream.tap_stream_id.c_str()) &&
+        bookmarks.HasMember(stream.stream.c_str())) {
+        return stream.stream;
+    }
+    return stream.tap_stream_id;
+}
+
 std::vector<Bookmark> bookmarks_of(const rapidjson::Value& state_value,
-                                   const std::map<std::string, std::string>& replication_keys) {
+                                   const std::map<std::string, std::string>& replication_keys,
+                                   const Catalog* catalog) {
     std::vector<Bookmark> found;
     const auto* bookmarks = json::member(state_value, "bookmarks");
     if (bookmarks == nullptr || !bookmarks->IsObject()) {
@@ -238,6 +247,9 @@ std::vector<Bookmark> bookmarks_of(const rapidjson::Value& state_value,
     }
     for (const auto& entry : bookmarks->GetObject()) {
         std::string stream = entry.name.GetString();
+        if (const auto* named = catalog != nullptr ? catalog->find(stream) : nullptr) {
+            stream = named->stream;
+        }
         auto key = replication_keys.find(stream);
         auto read = [&](const rapidjson::Value& holder, std::string partition) {
             const auto* value = json::member(holder, "replication_key_value");
@@ -287,7 +299,9 @@ struct Reader::Impl {
     rapidjson::Document document;
     json::Digester digester;
     std::map<std::string, StreamSchema> schemas;
-    std::map<std::string, std::int64_t> versions;
+    std::map<std::string, std::int64_t> versions;  // the latest ACTIVATE_VERSION per stream
+    std::map<std::string, std::set<std::int64_t>> activated;
+    std::map<std::string, std::int64_t> last_record_versions;
     std::map<std::string, protocol::CursorValue> last_bookmarks;
     std::set<std::string> unversioned_streams;
     std::optional<protocol::SecretStreamScanner> stderr_scanner;
@@ -469,6 +483,7 @@ struct Reader::Impl {
             version != nullptr && !version->IsNull()) {
             if (version->IsInt64()) {
                 record_facts.version = version->GetInt64();
+                last_record_versions[stream] = *record_facts.version;
             } else {
                 record_facts.version_not_integer = true;
             }
@@ -476,7 +491,7 @@ struct Reader::Impl {
         if (auto active = versions.find(stream); active != versions.end()) {
             record_facts.active_version = active->second;
         }
-        if (setup.full_table_streams.contains(stream) && !versions.contains(stream)) {
+        if (setup.full_table_streams.contains(stream)) {
             unversioned_streams.insert(stream);
         }
         judge(facts.number, [&](const MessageJudge& judge, Tally& tally) {
@@ -490,7 +505,7 @@ struct Reader::Impl {
         state.line = facts.number;
         state.records_before = run.record_count;
         state.value = json::to_canonical_json(value);
-        state.bookmarks = bookmarks_of(value, setup.replication_keys);
+        state.bookmarks = bookmarks_of(value, setup.replication_keys, setup.catalog);
         if (const auto* syncing = json::member(value, "currently_syncing");
             syncing != nullptr && syncing->IsString()) {
             run.named_currently_syncing.insert(syncing->GetString());
@@ -545,6 +560,7 @@ struct Reader::Impl {
             version_facts.previous = previous->second;
         }
         versions[stream] = *version_facts.version;
+        activated[stream].insert(*version_facts.version);
         judge(facts.number, [&](const MessageJudge& judge, Tally& tally) {
             judge.on_activate_version(version_facts, tally);
         });
@@ -634,8 +650,16 @@ struct Reader::Impl {
         end.progress_markers = progress_markers;
         end.completed = run.exited_with(0);
         end.activate_version_claimed = setup.activate_version_claimed;
-        end.unversioned_full_table_streams.assign(unversioned_streams.begin(),
-                                                  unversioned_streams.end());
+        for (const auto& stream : unversioned_streams) {
+            if (!activated.contains(stream)) {
+                end.unversioned_full_table_streams.push_back(stream);
+            }
+        }
+        for (const auto& [stream, version] : last_record_versions) {
+            if (!activated[stream].contains(version)) {
+                end.unactivated_versions.emplace_back(stream, version);
+            }
+        }
         end.batch_files = read_batches();
         judge(0, [&](const MessageJudge& judge, Tally& tally) { judge.on_end(end, tally); });
     }

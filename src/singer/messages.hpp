@@ -117,9 +117,12 @@ struct EndFacts {
     // STATE may be in flight).
     bool completed = false;
     // activate_version claimed by the test config: the full-table streams that emitted RECORDs
-    // without an ACTIVATE_VERSION first.
+    // and no ACTIVATE_VERSION.
     bool activate_version_claimed = false;
-    std::vector<std::string> unversioned_full_table_streams;
+    std::vector<std::string> unversioned_full_table_streams;  // RECORDs, no ACTIVATE_VERSION
+    // Per stream, the version its last versioned RECORD carried when no ACTIVATE_VERSION of the
+    // sync named it.
+    std::vector<std::pair<std::string, std::int64_t>> unactivated_versions;
     std::vector<BatchFile> batch_files;
 };
 
@@ -274,8 +277,16 @@ const rapidjson::Value* keyed_partition_bookmark(const rapidjson::Value& holder)
 // `replication_key_value` (the Meltano SDK), its `partitions[].replication_key_value`, the
 // stream's replication key as a member (singer-python taps), or, when none of these is there, a
 // bookmark per parent (keyed_partition_bookmark), each a partition. `progress_markers` (the SDK's
-// bookmark of an unsorted stream while it runs) are not a bookmark.
+// bookmark of an unsorted stream while it runs) are not a bookmark. Taps key bookmarks by
+// tap_stream_id (singer-python's write_bookmark), RECORDs name the stream: with `catalog`, a
+// bookmark under a tap_stream_id is the bookmark of that entry's stream (tap-postgres's
+// "shop-public-customers" of "customers").
 std::vector<Bookmark> bookmarks_of(const rapidjson::Value& state_value,
-                                   const std::map<std::string, std::string>& replication_keys);
+                                   const std::map<std::string, std::string>& replication_keys,
+                                   const Catalog* catalog = nullptr);
+
+// The member of a STATE's `bookmarks` that holds `stream`'s bookmark: its tap_stream_id's when
+// there is one, else its stream name's, else (none yet) the tap_stream_id, as taps key them.
+std::string bookmark_key(const rapidjson::Value& bookmarks, const CatalogStream& stream);
 
 }  // namespace conform::singer

@@ -231,7 +231,8 @@ struct SingerSource final : engine::ScenarioSource {
         auto run = invoke(std::move(label), {}, files, config.sync_timeout, std::move(setup));
         if (state) {
             auto document = parse(*state);
-            run.start_bookmarks = bookmarks_of(document, replication_keys);
+            run.start_bookmarks =
+                bookmarks_of(document, replication_keys, catalog ? &*catalog : nullptr);
         }
         return run;
     }
@@ -602,13 +603,14 @@ struct SingerSource final : engine::ScenarioSource {
         } else {
             value.SetString(mid.text->c_str(), alloc);
         }
-        auto found = bookmarks.FindMember(stream.stream.c_str());
+        auto key = bookmark_key(bookmarks, stream);
+        auto found = bookmarks.FindMember(key.c_str());
         if (found == bookmarks.MemberEnd() || !found->value.IsObject()) {
-            bookmarks.RemoveMember(stream.stream.c_str());
-            bookmarks.AddMember(rapidjson::Value(stream.stream.c_str(), alloc),
+            bookmarks.RemoveMember(key.c_str());
+            bookmarks.AddMember(rapidjson::Value(key.c_str(), alloc),
                                 rapidjson::Value(rapidjson::kObjectType), alloc);
         }
-        auto& entry = bookmarks[stream.stream.c_str()];
+        auto& entry = bookmarks[key.c_str()];
         if (set_keyed_partitions(entry, stream, value, alloc) ||
             set_sdk_partitions(entry, value, alloc)) {
             return;
@@ -735,7 +737,7 @@ struct SingerSource final : engine::ScenarioSource {
         }
         auto& bookmarks = state["bookmarks"];
         for (const auto& pending : result.pending_streams) {
-            bookmarks.RemoveMember(pending.c_str());
+            bookmarks.RemoveMember(bookmark_key(bookmarks, *catalog->find(pending)).c_str());
         }
         std::map<std::string, StreamFloor> floors;
         // The interrupted stream's bookmark at its middle record; the streams before it (already

@@ -59,7 +59,15 @@ conform_singer_case(fault.record_schema_violation record_schema_violation sg.rec
 conform_singer_case(fault.missing_key_property missing_key_property sg.key_properties_present)
 conform_singer_case(fault.final_progress_markers final_progress_markers sg.state_bookmarks)
 conform_singer_case(fault.bookmark_backwards bookmark_backwards sg.bookmarks_monotonic)
-conform_singer_case(fault.record_wrong_version record_wrong_version sg.activate_version)
+conform_singer_case(fault.record_wrong_version record_wrong_version sg.activate_version
+                    --must-warn sg.activate_version)
+conform_singer_case(fault.record_older_version record_older_version sg.activate_version
+                    --must-fail sg.activate_version)
+conform_singer_case(reading.prefixed_ids prefixed_ids none
+                    --must-pass sg.incremental_no_older,sg.resume_currently_syncing)
+conform_singer_case(reading.keyless_view keyless_view none --must-pass sg.automatic_fields)
+conform_singer_case(reading.activate_after_records activate_after_records none
+                    --must-pass sg.activate_version)
 conform_singer_case(fault.batch_missing_file batch_missing_file sg.batch_files)
 conform_singer_case(fault.metric_broken metric_broken sg.metrics_valid)
 conform_singer_case(fault.selection_ignored selection_ignored sg.selection_honoured)

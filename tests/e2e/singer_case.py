@@ -81,6 +81,8 @@ def main():
     parser.add_argument("--must-skip", action="append", default=[],
                         help="checks that must be skipped wherever they appear (never passed)")
     parser.add_argument("--secret", action="append", default=[])
+    parser.add_argument("--expect-note", action="append", default=[],
+                        help="SCENARIO:CHECK=TEXT: that check's note (a skip's reason) says TEXT")
     parser.add_argument("--expect", required=True)
     parser.add_argument("--expect-coverage", action="append", default=[],
                         help="coverage the JSON report must show (harness.coverage_problems)")
@@ -117,6 +119,7 @@ def main():
         if "warned" not in ran.get(name, set()) or "failed" in ran.get(name, set()):
             problems.append(f"{name} must warn, not fail; its statuses: "
                             f"{sorted(ran.get(name, []))}")
+    problems += harness.note_problems(report, args.expect_note)
     for name in sorted({name for group in args.must_fail for name in group.split(",") if name}):
         if "failed" not in ran.get(name, set()):
             problems.append(f"{name} must fail; its statuses: {sorted(ran.get(name, []))}")

@@ -214,8 +214,9 @@ AtKill required_at_kill(const Inputs& inputs, const StepResult& verify, const St
 // The rows of syncs completed before the killed one, which neither the kill nor the resume may
 // take away: an append stream keeps every copy, an append_dedup stream every key (an overwrite
 // stream may have begun replacing them).
-void judge_earlier_rows(const Inputs& inputs, const StepResult& verified, int killed_sync,
-                        std::size_t stream, std::string_view when, Verdict& verdict) {
+std::uint64_t judge_earlier_rows(const Inputs& inputs, const StepResult& verified, int killed_sync,
+                                 std::size_t stream, std::string_view when, Verdict& verdict) {
+    std::uint64_t judged = 0;
     const auto& catalog = inputs.catalog();
     const auto& landed = verified.verify->landed;
     auto mode = catalog.streams()[stream].mode;
@@ -225,6 +226,7 @@ void judge_earlier_rows(const Inputs& inputs, const StepResult& verified, int ki
             if (latest.sync == killed_sync) {
                 continue;
             }
+            ++judged;
             verdict.judged();
             if (!keys.contains(key)) {
                 verdict.fail(
@@ -239,6 +241,7 @@ void judge_earlier_rows(const Inputs& inputs, const StepResult& verified, int ki
             if (bounds.sync == killed_sync || bounds.example == nullptr) {
                 continue;
             }
+            ++judged;
             verdict.judged();
             if (counts[content] < bounds.required) {
                 verdict.fail(fmt::format(
@@ -248,6 +251,16 @@ void judge_earlier_rows(const Inputs& inputs, const StepResult& verified, int ki
                     when, bounds.required));
             }
         }
+    }
+    return judged;
+}
+
+void note_earlier_rows(std::uint64_t judged, Verdict& verdict) {
+    if (judged > 0) {
+        verdict.note(
+            fmt::format("{} record(s) of the syncs completed before the killed one held "
+                        "too (append copies, append_dedup keys)",
+                        judged));
     }
 }
 
@@ -267,6 +280,7 @@ void check_state_after_commit(const Inputs& inputs, Verdict& verdict) {
     const auto& landed = verify.verify->landed;
     const auto& streams = inputs.catalog().streams();
     std::vector<std::string> hidden;
+    std::uint64_t earlier = 0;
     for (std::size_t s = 0; s < streams.size(); ++s) {
         auto at_kill = required_at_kill(inputs, verify, killed, s);
         if (!at_kill.judged) {
@@ -288,8 +302,10 @@ void check_state_after_commit(const Inputs& inputs, Verdict& verdict) {
                                 destination::describe(inputs.catalog(), *record, killed.sync)));
             }
         }
-        judge_earlier_rows(inputs, verify, killed.sync, s, "right after the kill", verdict);
+        earlier +=
+            judge_earlier_rows(inputs, verify, killed.sync, s, "right after the kill", verdict);
     }
+    note_earlier_rows(earlier, verdict);
     verdict.note(
         fmt::format("killed right after STATE echo {}", inputs.test_config().kill_after_echo));
     if (!hidden.empty()) {
@@ -326,9 +342,10 @@ void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {
     const auto* kill_landed = !unreadable(at_kill) ? &at_kill.verify->landed : nullptr;
     const auto& streams = inputs.catalog().streams();
     std::uint64_t explained = 0;
+    std::uint64_t earlier = 0;
     for (std::size_t s = 0; s < streams.size(); ++s) {
         auto mode = streams[s].mode;
-        judge_earlier_rows(inputs, resumed, sync, s, "after the resume", verdict);
+        earlier += judge_earlier_rows(inputs, resumed, sync, s, "after the resume", verdict);
         auto committed = required_at_kill(inputs, at_kill, killed, s);
         auto kill_counts = kill_landed != nullptr
                                ? destination::count_by_content(*kill_landed, s)
@@ -393,6 +410,7 @@ void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {
             }
         }
     }
+    note_earlier_rows(earlier, verdict);
     if (explained > 0) {
         verdict.note(
             fmt::format("{} record(s) missing after the resume were missing right after "

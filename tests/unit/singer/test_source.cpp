@@ -34,6 +34,7 @@ struct TapModel {
     // users and orders synced together, their records alternating (a parent and its child, as
     // the Meltano SDK syncs them), and currently_syncing never named
     bool children_interleaved = false;
+    bool incremental_empty = false;  // users and orders emit no record (their STATEs still come)
 };
 
 constexpr const char* k_secret = "fake-tap-secret-5521";
@@ -296,7 +297,7 @@ private:
                      bool resuming) const {
         bool incremental = !stream.replication_key.empty();
         std::vector<int> rows;
-        for (int row = 1; row <= stream.rows; ++row) {
+        for (int row = 1; row <= stream.rows && !(m.incremental_empty && incremental); ++row) {
             if (wanted(stream, row, bookmarks, start_date)) {
                 rows.push_back(row);
             }
@@ -452,6 +453,16 @@ TEST_CASE(
     CHECK(describe(report).find("never name currently_syncing, and the records of orders, users "
                                 "interleave") != std::string::npos);
     CHECK(statuses(report, "sg.resume_no_loss") == std::set<std::string>{"passed"});
+}
+
+TEST_CASE("singer source: with no incremental record, incremental_no_older says so when it skips") {
+    TapModel model;
+    model.incremental_empty = true;
+    auto report = run_tap(model);
+    INFO(describe(report));
+    CHECK(statuses(report, "sg.incremental_no_older") == std::set<std::string>{"skipped"});
+    CHECK(describe(report).find("sg.incremental_no_older skipped: no incremental stream under "
+                                "test emitted a record in the first sync") != std::string::npos);
 }
 
 TEST_CASE("singer source: beyond resume.max_states, one STATE per point of the sync") {
