@@ -625,14 +625,18 @@ struct BuiltinProtocol {
 
 void refuse_source_flags(const RunFlags& flags, const BuiltinProtocol& protocol) {
     bool baseline = !flags.baseline.empty() || flags.record_digests;
+    // An Airbyte source's test config says what these say; no other one takes them.
+    bool source_only = !flags.volatile_fields.empty() || flags.read_timeout > 0 ||
+                       !flags.inject.empty() || flags.states_are_patches;
     if (!flags.connector.empty() || !flags.image.empty() || !flags.suites.empty() ||
         !flags.config.empty() || !flags.invalid_config.empty() || !flags.catalog.empty() ||
-        !flags.manifest.empty() || !flags.extensions.empty() ||
+        !flags.manifest.empty() || !flags.extensions.empty() || source_only ||
         (protocol.refuses_baseline && baseline)) {
         throw Error(
             ErrorKind::usage,
             fmt::format("{} takes no --connector, --image, --suite, --config, "
-                        "--invalid-config, --catalog, --manifest{} ({})",
+                        "--invalid-config, --catalog, --manifest, --volatile, --read-timeout, "
+                        "--inject, --states-are-patches{} ({})",
                         protocol.what,
                         protocol.refuses_baseline ? ", --extensions, --baseline or --record-digests"
                                                   : " or --extensions",

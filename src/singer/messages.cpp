@@ -199,6 +199,11 @@ std::pair<const protocol::CursorValue*, const StreamFloor::Partition*> StreamFlo
                 agrees = agrees && json::to_canonical_json(*field) == value;
             }
         }
+        if (partition.named_by_field && record.IsObject()) {
+            shares = std::any_of(record.MemberBegin(), record.MemberEnd(), [&](const auto& field) {
+                return field.value.IsString() && partition.label == field.value.GetString();
+            });
+        }
         if (agrees && shares &&
             (found.second == nullptr || partition.value.compare(*found.first).value_or(0) < 0)) {
             found = {&partition.value, &partition};

@@ -179,13 +179,15 @@ struct StateSeen {
 
 // The replication key value nothing older than which a stream's records may come. Where the tap
 // keeps a bookmark per partition whose context its records carry (the Meltano SDK's
-// {"context": {"project_id": 101}}), a record is held to the partitions its fields agree with
+// {"context": {"project_id": 101}}), or per parent named by a record field (tap-github's
+// "acme/api", its records' _sdc_repository), a record is held to the partitions it agrees with
 // (the lowest of their bookmarks); other records, and other taps', to `lowest`.
 struct StreamFloor {
     struct Partition {
-        std::string label;                                         // the context as canonical JSON
+        std::string label;  // the context as canonical JSON, or the parent's name
         std::vector<std::pair<std::string, std::string>> context;  // member, canonical JSON value
         protocol::CursorValue value;
+        bool named_by_field = false;  // no context: a record names it in a top-level string
     };
     protocol::CursorValue lowest;
     std::vector<Partition> partitions;

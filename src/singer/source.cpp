@@ -393,8 +393,8 @@ struct SingerSource final : engine::ScenarioSource {
 
     std::string full_catalog() const { return catalog->write(streams, {}); }
 
-    // The bookmarks per stream of `run`'s final STATE: the lowest, and each partition's whose
-    // context names record fields; none for a stream it holds no bookmark of
+    // The bookmarks per stream of `run`'s final STATE: the lowest, and each partition's (an SDK
+    // context's, or a parent's a record field names); none for a stream it holds no bookmark of
     // (sg.incremental_no_older skips that stream).
     static std::map<std::string, StreamFloor> floors_after(const TapRun& run) {
         std::map<std::string, StreamFloor> floors;
@@ -406,6 +406,8 @@ struct SingerSource final : engine::ScenarioSource {
             if (auto context = partition_context(bookmark.partition); !context.empty()) {
                 it->second.partitions.push_back(
                     {bookmark.partition, std::move(context), bookmark.value});
+            } else if (!bookmark.partition.empty() && !bookmark.partition.starts_with('{')) {
+                it->second.partitions.push_back({bookmark.partition, {}, bookmark.value, true});
             }
         }
         return floors;

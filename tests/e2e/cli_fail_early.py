@@ -126,6 +126,14 @@ with harness.temporary_folder("fail-early") as folder:
         catalog, "--only", "read", expect_code=1,
         contains=[f"rerun: {conform} diff --control {connector} --target", "--only read"])
 
+    # A Singer test config refuses the flags only an Airbyte source's test config takes (before,
+    # --inject was accepted and never ran).
+    tap_config = os.path.join(os.path.dirname(fixtures), "reference-tap", "conform.json")
+    for flag in (["--inject", "true"], ["--volatile", "users:/name"], ["--read-timeout", "5"],
+                 ["--states-are-patches"]):
+        run("run", "--test-config", tap_config, *flag, expect_code=2,
+            contains=["a Singer test config takes no", flag[0]])
+
 if failures:
     sys.exit("FAIL:\n" + "\n\n".join(failures))
 print("fail early: all passed")

@@ -152,3 +152,16 @@ TEST_CASE(
     auto bare = parse(R"({"id": 7})");
     CHECK(floor.for_record(bare).second == nullptr);
 }
+
+TEST_CASE("stream floor: a parent's bookmark holds the records that name the parent in a field") {
+    using protocol::CursorValue;
+    singer::StreamFloor floor{CursorValue{std::nullopt, "2024-01-01"}, {}};
+    floor.partitions.push_back({"acme/api", {}, CursorValue{std::nullopt, "2024-01-01"}, true});
+    floor.partitions.push_back({"acme/web", {}, CursorValue{std::nullopt, "2024-05-01"}, true});
+    auto of_web = parse(R"({"sha": "a1", "_sdc_repository": "acme/web"})");
+    CHECK(*floor.for_record(of_web).first->text == "2024-05-01");
+    CHECK(floor.for_record(of_web).second->label == "acme/web");
+    auto unnamed = parse(R"({"sha": "a2", "n": 7})");
+    CHECK(*floor.for_record(unnamed).first->text == "2024-01-01");
+    CHECK(floor.for_record(unnamed).second == nullptr);
+}
