@@ -308,7 +308,7 @@ struct Reader::Impl {
     std::map<std::string, std::set<std::int64_t>> activated;
     std::map<std::string, std::int64_t> last_record_versions;
     std::map<std::string, protocol::CursorValue> last_bookmarks;
-    std::set<std::string> unversioned_streams;
+    std::set<std::string> full_table_record_streams;
     std::optional<protocol::SecretStreamScanner> stderr_scanner;
     bool final_progress_known = false;
     std::string final_state;
@@ -450,7 +450,9 @@ struct Reader::Impl {
         if (floor == setup.floors.end()) {
             return;
         }
-        auto [floor_value, partition] = floor->second.for_record(record);
+        const auto held_to = floor->second.for_record(record);
+        const auto* floor_value = held_to.first;
+        const auto* partition = held_to.second;
         auto order = cursor->compare(*floor_value);
         auto example = [&] {
             auto text =
@@ -497,7 +499,7 @@ struct Reader::Impl {
             record_facts.active_version = active->second;
         }
         if (setup.full_table_streams.contains(stream)) {
-            unversioned_streams.insert(stream);
+            full_table_record_streams.insert(stream);
         }
         judge(facts.number, [&](const MessageJudge& judge, Tally& tally) {
             judge.on_record(record_facts, tally);
@@ -655,7 +657,8 @@ struct Reader::Impl {
         end.progress_markers = progress_markers;
         end.completed = run.exited_with(0);
         end.activate_version_claimed = setup.activate_version_claimed;
-        for (const auto& stream : unversioned_streams) {
+        end.full_table_streams_with_records = full_table_record_streams.size();
+        for (const auto& stream : full_table_record_streams) {
             if (!activated.contains(stream)) {
                 end.unversioned_full_table_streams.push_back(stream);
             }

@@ -120,6 +120,7 @@ struct EndFacts {
     // and no ACTIVATE_VERSION.
     bool activate_version_claimed = false;
     std::vector<std::string> unversioned_full_table_streams;  // RECORDs, no ACTIVATE_VERSION
+    std::size_t full_table_streams_with_records = 0;
     // Per stream, the version its last versioned RECORD carried when no ACTIVATE_VERSION of the
     // sync named it.
     std::vector<std::pair<std::string, std::int64_t>> unactivated_versions;

@@ -98,6 +98,15 @@ std::optional<std::string> median_text(const std::vector<protocol::CursorValue>&
     return texts[texts.size() / 2];
 }
 
+// The middle of `keys` by value, not by the order a tap emitted them in (tap-github's
+// repositories come in a Python set's order): the same bookmark from run to run.
+protocol::CursorValue median_value(std::vector<protocol::CursorValue> keys) {
+    auto middle = keys.begin() + static_cast<std::ptrdiff_t>(keys.size() / 2);
+    std::nth_element(keys.begin(), middle, keys.end(),
+                     [](const auto& a, const auto& b) { return a.compare(b).value_or(0) < 0; });
+    return *middle;
+}
+
 // The Singer scenarios against one tap: `prepare` asks for --about and discovers the catalog
 // once; each scenario's steps run the tap with catalogs, states and configs conform writes, and
 // the checks are judged on the steps their needs matched. Only this file sees it: the header gives
@@ -750,8 +759,7 @@ struct SingerSource final : engine::ScenarioSource {
             if (!stream.incremental() || seen == full.streams.end() || seen->second.keys.empty()) {
                 return;
             }
-            const auto& keys = seen->second.keys;
-            auto mid = keys[keys.size() / 2];
+            auto mid = median_value(seen->second.keys);
             floors[stream.stream] = StreamFloor{mid, {}};
             set_bookmark(bookmarks, stream, mid, alloc);
             result.notes.push_back(

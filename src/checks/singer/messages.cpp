@@ -225,7 +225,7 @@ public:
                                 stream, version));
             }
         }
-        if (!end.activate_version_claimed) {
+        if (!end.activate_version_claimed || end.full_table_streams_with_records == 0) {
             return;
         }
         tally.judged();

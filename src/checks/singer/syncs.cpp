@@ -306,8 +306,10 @@ void check_incremental_no_older(const Inputs& inputs, Verdict& verdict) {
     }
     verdict.note(
         "the bookmark is the state's replication_key_value (or the replication key's "
-        "member) of the stream; kept per partition, that of the partitions whose context the "
-        "record's fields agree with (the Meltano SDK's), else the lowest of its partitions");
+        "member) of the stream; kept per partition, that of the partition the record belongs "
+        "to (an SDK context its fields agree with, or a parent it names in a field, as "
+        "tap-github's _sdc_repository), else the lowest of its partitions; the count is over "
+        "all partitions, the example one record");
 }
 
 void check_resume_no_loss(const Inputs& inputs, Verdict& verdict) {
