@@ -135,6 +135,16 @@ std::optional<std::size_t> Catalog::find(std::string_view name,
     return std::nullopt;
 }
 
+std::vector<std::string> Catalog::namespaces_of(std::string_view name) const {
+    std::vector<std::string> found;
+    for (const auto& stream : m_streams) {
+        if (stream.airbyte.name == name) {
+            found.push_back(stream.airbyte.name_space.value_or("(no namespace)"));
+        }
+    }
+    return found.size() > 1 ? found : std::vector<std::string>{};
+}
+
 std::string Catalog::for_sync(int sync) const {
     rapidjson::Document copy;
     copy.CopyFrom(m_document->json, copy.GetAllocator());

@@ -46,6 +46,8 @@ public:
     const std::string& origin() const { return m_origin; }
     std::optional<std::size_t> find(std::string_view name,
                                     std::optional<std::string_view> name_space) const;
+    // The namespaces the catalog has a stream `name` in, when more than one.
+    std::vector<std::string> namespaces_of(std::string_view name) const;
     // The catalog `write` gets for sync `sync` (1, 2, ...): generation_id and sync_id are the sync,
     // minimum_generation_id is the sync for overwrite streams (the sync replaces what came before)
     // and 0 for the others.

@@ -103,6 +103,15 @@ struct LandedReader::Impl {
             name_space = (*row)["namespace"].GetString();
         }
         std::string name = (*row)["stream"].GetString();
+        if (auto namespaces = catalog.namespaces_of(name); !name_space && !namespaces.empty()) {
+            // Counted as the first such stream's, a row of another would be misread as a loss
+            // here and a duplicate there (destination-kvdb keeps no namespace).
+            problem(number, line,
+                    fmt::format("names stream '{}' without a namespace, and the catalog has it in "
+                                "{} namespaces ({}): which one it landed in cannot be told",
+                                name, namespaces.size(), fmt::join(namespaces, ", ")));
+            return;
+        }
         auto stream = catalog.find(name, name_space);
         if (!stream) {
             ++landed.other_rows;
