@@ -49,7 +49,6 @@ public:
                 const auto& message = input->messages[i];
                 if (message.kind == InputMessage::Kind::state) {
                     m_states[message.state_identity].push_back(i);
-                    add_member_names(message.state_identity);
                 }
             }
             m_matches = true;
@@ -132,24 +131,32 @@ private:
         return true;
     }
 
-    void add_member_names(const std::string& state_json) {
-        rapidjson::Document state;
-        state.Parse(state_json.c_str(), state_json.size());
-        if (state.IsObject()) {
-            for (const auto& member : state.GetObject()) {
-                m_sent_members.emplace(member.name.GetString(), member.name.GetStringLength());
+    // The member names of the STATEs sent, read once, when an echo first matches none of them.
+    const std::set<std::string>& sent_members() {
+        if (!m_sent_members) {
+            m_sent_members.emplace();
+            for (const auto& [identity, indexes] : m_states) {
+                rapidjson::Document state;
+                state.Parse(identity.c_str(), identity.size());
+                if (state.IsObject()) {
+                    for (const auto& member : state.GetObject()) {
+                        m_sent_members->emplace(member.name.GetString(),
+                                                member.name.GetStringLength());
+                    }
+                }
             }
         }
+        return *m_sent_members;
     }
 
-    std::string mismatch_of(const rapidjson::Value& state) const {
+    std::string mismatch_of(const rapidjson::Value& state) {
+        const auto& sent_names = sent_members();
         std::vector<std::string> strangers;
         std::set<std::string> present;
         for (const auto& member : state.GetObject()) {
             std::string name(member.name.GetString(), member.name.GetStringLength());
             present.insert(name);
-            if (!m_sent_members.contains(name) && name != "sourceStats" &&
-                name != "destinationStats") {
+            if (!sent_names.contains(name) && name != "sourceStats" && name != "destinationStats") {
                 strangers.push_back("'" + name + "'");
             }
         }
@@ -157,7 +164,7 @@ private:
             return "its values differ from every STATE sent";
         }
         std::vector<std::string> lacking;
-        for (const auto& name : m_sent_members) {
+        for (const auto& name : sent_names) {
             if (!present.contains(name)) {
                 lacking.push_back("'" + name + "'");
             }
@@ -169,7 +176,7 @@ private:
     }
 
     protocol::Analyzer& m_analyzer;
-    std::set<std::string> m_sent_members;
+    std::optional<std::set<std::string>> m_sent_members;
     std::size_t m_kill_after;
     milliseconds m_end_input_after;
     bool m_matches = false;

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "json/member.hpp"
+#include "json/pointer.hpp"
 
 namespace conform::protocol {
 
@@ -62,14 +63,6 @@ bool holds_value(const std::vector<std::string_view>& types) {
     });
 }
 
-std::string escaped(std::string_view name) {
-    std::string text;
-    for (char c : name) {
-        text += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-    }
-    return text;
-}
-
 struct Visit {
     const rapidjson::Value* schema;
     std::string pointer;
@@ -118,7 +111,8 @@ std::vector<SecretMarkProblem> secret_mark_problems(const rapidjson::Value& spec
             for (const auto& property : properties->GetObject()) {
                 std::string name(property.name.GetString(), property.name.GetStringLength());
                 pending.push_back(
-                    {&property.value, visit.pointer + "/properties/" + escaped(name), name});
+                    {&property.value,
+                     visit.pointer + "/properties/" + json::escape_pointer_token(name), name});
             }
         }
         for (const char* keyword : {"oneOf", "anyOf", "allOf"}) {

@@ -190,13 +190,25 @@ std::optional<protocol::CursorValue> cursor_of(const rapidjson::Value& value) {
 std::pair<const protocol::CursorValue*, const StreamFloor::Partition*> StreamFloor::for_record(
     const rapidjson::Value& record) const {
     std::pair<const protocol::CursorValue*, const Partition*> found{&lowest, nullptr};
+    // Each context member's value in the record as canonical JSON, once per record however many
+    // partitions name it (a tap keeps one per project, repository, ...).
+    std::map<std::string_view, std::optional<std::string>> canonical;
+    auto field_of = [&](const std::string& name) -> const std::optional<std::string>& {
+        auto [at, fresh] = canonical.try_emplace(name);
+        if (fresh) {
+            if (const auto* field = json::member(record, name.c_str()); field != nullptr) {
+                at->second = json::to_canonical_json(*field);
+            }
+        }
+        return at->second;
+    };
     for (const auto& partition : partitions) {
         bool agrees = true;
         bool shares = false;
         for (const auto& [name, value] : partition.context) {
-            if (const auto* field = json::member(record, name.c_str()); field != nullptr) {
+            if (const auto& field = field_of(name)) {
                 shares = true;
-                agrees = agrees && json::to_canonical_json(*field) == value;
+                agrees = agrees && *field == value;
             }
         }
         if (partition.named_by_field && record.IsObject()) {
