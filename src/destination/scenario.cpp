@@ -142,6 +142,7 @@ std::vector<Scenario> scenario_table() {
          {}},
     };
     for (auto& scenario : scenarios) {
+        scenario.purpose = scenario.checks;
         scenario.checks = with_output_checks(std::move(scenario.checks));
     }
     return scenarios;

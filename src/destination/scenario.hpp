@@ -59,6 +59,9 @@ struct Scenario {
     std::vector<Step> steps;
     std::vector<std::string> checks;
     std::vector<engine::Matching> inputs;  // per check, the steps each of its needs reads
+    // The checks the scenario exists for: those its table names, not the output checks every
+    // scenario adds.
+    std::vector<std::string> purpose = {};
 };
 
 // The suite name of the destination scenarios, accepted by --only/--skip.

@@ -649,6 +649,7 @@ struct DestinationSource final : engine::ScenarioSource {
             circumstances.not_run = unrunnable ? unrunnable : not_judged(check);
             result.checks.push_back(engine::judge(
                 check, Inputs(steps, scenario.inputs[c], config, catalog, secrets), circumstances));
+            result.checks.back().purpose = engine::exists_for(scenario, check.info.id);
         }
         for (const auto& step : steps) {
             for (const auto& run : step.runs) {

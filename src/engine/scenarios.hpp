@@ -35,6 +35,8 @@ struct Scenario {
     std::vector<StepT> steps;
     std::vector<std::string> checks;
     std::vector<Matching> inputs;  // per check, the steps each of its needs reads
+    // The checks the scenario exists for (report::CheckResult::purpose); empty: all of them.
+    std::vector<std::string> purpose = {};
 };
 
 // True when the JSON file at `path` says "protocol": `protocol`. False for any other file,
@@ -126,6 +128,7 @@ report::ScenarioResult run_scenario(const ScenarioT& scenario, std::string_view 
         circumstances.strict = strict;
         circumstances.not_run = unmet;
         result.checks.push_back(judge_check(id, steps, scenario.inputs[c], circumstances));
+        result.checks.back().purpose = exists_for(scenario, id);
     }
     for (const auto& step : steps) {
         for (const auto& run : step.runs) {

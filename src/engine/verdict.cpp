@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace conform::engine {
 
 void Verdict::keep(std::string message, Where where, std::uint64_t findings) {
@@ -119,15 +121,21 @@ int weight(report::Status status) {
 }  // namespace
 
 report::Status scenario_status(const std::vector<report::CheckResult>& checks) {
-    bool any_ran = false;
+    // Under --only, a scenario may keep none of the checks it exists for: then all of them count.
+    bool any_purpose = std::any_of(checks.begin(), checks.end(),
+                                   [](const report::CheckResult& check) { return check.purpose; });
+    bool purpose_ran = false;
     report::Status status = report::Status::passed;
     for (const auto& check : checks) {
-        if (check.status != report::Status::skipped && weight(check.status) > weight(status)) {
+        if (check.status == report::Status::skipped) {
+            continue;
+        }
+        if (weight(check.status) > weight(status)) {
             status = check.status;
         }
-        any_ran = any_ran || check.status != report::Status::skipped;
+        purpose_ran = purpose_ran || check.purpose || !any_purpose;
     }
-    return any_ran ? status : report::Status::skipped;
+    return purpose_ran || status != report::Status::passed ? status : report::Status::skipped;
 }
 
 }  // namespace conform::engine

@@ -75,7 +75,15 @@ report::CheckResult conclude(const CheckInfo& info, const Verdict& verdict,
                              const Circumstances& circumstances);
 
 // failed if any check failed, else expected-failure, flaky or warned if any check is (in that
-// order), skipped if all were skipped, else passed.
+// order), skipped if all were skipped or every check the scenario exists for (CheckResult::
+// purpose) was, else passed: a scenario never passes on what every run is judged on alone.
 report::Status scenario_status(const std::vector<report::CheckResult>& checks);
+
+// Whether `scenario` (of any protocol: a `purpose` list, empty for all) exists for the check `id`.
+template <typename ScenarioT>
+bool exists_for(const ScenarioT& scenario, std::string_view id) {
+    return scenario.purpose.empty() || std::find(scenario.purpose.begin(), scenario.purpose.end(),
+                                                 id) != scenario.purpose.end();
+}
 
 }  // namespace conform::engine

@@ -69,7 +69,11 @@ namespace {
 
 // Every scenario also judges what all its commands print: stdout (MX-IO-1) and secrets (MX-SEC-1).
 std::vector<std::string> with_output_checks(std::vector<std::string> checks) {
-    checks.insert(checks.end(), {"mx.stdout_quiet", "mx.secrets_not_leaked"});
+    for (const char* id : {"mx.stdout_quiet", "mx.secrets_not_leaked"}) {
+        if (std::find(checks.begin(), checks.end(), id) == checks.end()) {
+            checks.emplace_back(id);
+        }
+    }
     return checks;
 }
 
@@ -115,7 +119,7 @@ std::vector<Scenario> scenario_table() {
          {{"own-commands", own_commands},
           {"own-commands-debug", own_commands, false, true},
           {"describe-json", describe_json}},
-         {"mx.log_structured", "mx.log_uncoloured"},
+         {"mx.log_structured", "mx.log_uncoloured", "mx.stdout_quiet"},
          {}},
         {"mx-log-json",
          "MELTANO_LOG_JSON=true gives one JSON object per line",
@@ -131,6 +135,7 @@ std::vector<Scenario> scenario_table() {
          {}},
     };
     for (auto& scenario : scenarios) {
+        scenario.purpose = scenario.checks;
         scenario.checks = with_output_checks(std::move(scenario.checks));
     }
     return scenarios;

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 
 namespace conform::report {
@@ -58,6 +59,15 @@ std::string printable(std::string_view text) {
     return out;
 }
 
+// Why a skipped scenario was: the reason of the first check it exists for (its other checks may
+// have passed on what every run is judged on).
+const std::string& skip_reason(const ScenarioResult& result) {
+    auto reason = std::find_if(
+        result.checks.begin(), result.checks.end(),
+        [](const CheckResult& check) { return check.purpose && check.status == Status::skipped; });
+    return (reason == result.checks.end() ? result.checks.front() : *reason).note;
+}
+
 class ConsoleReporter : public Reporter {
 public:
     ConsoleReporter(std::FILE* out, bool verbose, std::vector<std::string> claimed)
@@ -94,7 +104,7 @@ public:
         print("{} {:<34} {}  ({} ms)\n", badge(result.status), printable(result.id),
               printable(result.title), result.duration_ms);
         if (whole_scenario_skipped && !m_verbose) {
-            print("    skipped: {}\n", printable(result.checks.front().note));
+            print("    skipped: {}\n", printable(skip_reason(result)));
         }
         m_last_note.clear();
         for (const auto& check : result.checks) {

@@ -67,6 +67,8 @@ void write_check(Writer& writer, const CheckResult& check) {
     write_string(writer, "level", level_name(check.level));
     write_string(writer, "title", check.title);
     write_string(writer, "status", status_name(check.status));
+    writer.Key("purpose");
+    writer.Bool(check.purpose);
     write_int(writer, "occurrences", static_cast<std::int64_t>(check.occurrences));
     write_int(writer, "advisories", static_cast<std::int64_t>(check.advisories));
     write_string(writer, "note", excerpt(check.note, k_report_message_bytes));

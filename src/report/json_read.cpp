@@ -149,6 +149,8 @@ CheckResult read_check(const Fields& fields) {
     check.level = fields.text("level") == "SHOULD" ? Level::should : Level::must;
     check.title = fields.text("title");
     check.status = status_from(fields, "status");
+    // Reports before version 2's "purpose" counted every check of a scenario as one it exists for.
+    check.purpose = !fields.has("purpose") || fields.flag("purpose");
     check.occurrences = static_cast<std::uint64_t>(fields.integer("occurrences"));
     if (fields.has("advisories")) {
         check.advisories = static_cast<std::uint64_t>(fields.integer("advisories"));

@@ -59,7 +59,10 @@ struct CheckResult {
     std::uint64_t occurrences = 0;  // all findings, examples are the first few
     std::uint64_t advisories = 0;   // the SHOULD-level part of occurrences
     std::string note;               // why skipped, or what was compared
-    std::int64_t duration_ms = 0;   // time spent judging, not running the connector
+    // A check the scenario exists for. Its other checks judge what every run must do (valid
+    // messages, exit codes, no leaked secrets): their passes alone do not make the scenario pass.
+    bool purpose = true;
+    std::int64_t duration_ms = 0;  // time spent judging, not running the connector
     // The reason the known-failures file gives, for an expected failure.
     std::string known_failure_reason = {};
     // For a flaky check: what it found on the run that failed, before the rerun passed.

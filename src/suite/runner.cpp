@@ -911,6 +911,7 @@ struct AirbyteSource final : engine::ScenarioSource {
             circumstances.claimed_extension = claimed_extension(scenario).value_or("");
             result.checks.push_back(
                 judge(*find_check(checks, id), scenario.inputs[c], run, circumstances));
+            result.checks.back().purpose = engine::exists_for(scenario, id);
             result.checks.back().duration_ms =
                 std::chrono::duration_cast<milliseconds>(Clock::now() - judging).count();
         }

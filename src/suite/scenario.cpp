@@ -231,6 +231,14 @@ std::vector<schema::Problem> find_problems(std::vector<Scenario>& scenarios, con
                                       fmt::format("duplicate step id '{}'", step.id));
             }
         }
+        for (std::size_t p = 0; p < scenario.purpose.size(); ++p) {
+            const auto& id = scenario.purpose[p];
+            if (std::find(scenario.checks.begin(), scenario.checks.end(), id) ==
+                scenario.checks.end()) {
+                problems.emplace_back(fmt::format("/scenarios/{}/purpose/{}", s, p),
+                                      fmt::format("'{}' is not one of the scenario's checks", id));
+            }
+        }
         scenario.inputs.clear();
         for (std::size_t c = 0; c < scenario.checks.size(); ++c) {
             bind_check(scenario.checks[c], fmt::format("/scenarios/{}/checks/{}", s, c), checks,
@@ -407,6 +415,11 @@ std::vector<Scenario> load_suite_text(std::string_view text, std::string_view or
         }
         for (const auto& check : value["checks"].GetArray()) {
             scenario.checks.emplace_back(check.GetString());
+        }
+        if (value.HasMember("purpose")) {
+            for (const auto& check : value["purpose"].GetArray()) {
+                scenario.purpose.emplace_back(check.GetString());
+            }
         }
         scenario.origin =
             fmt::format("{}:{}", origin, file.line_of(fmt::format("/scenarios/{}", index++)));

@@ -147,6 +147,8 @@ struct Scenario {
     std::vector<std::string> checks;
     // Per check, the steps each of its needs reads (matched when the suite was loaded).
     std::vector<engine::Matching> inputs;
+    // The checks the scenario exists for (its "purpose"); empty: all of them.
+    std::vector<std::string> purpose;
     std::string origin;  // "suites/core.json:12"
 };
 

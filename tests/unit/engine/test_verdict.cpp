@@ -206,3 +206,25 @@ TEST_CASE("scenario_status: failed beats warned beats passed; all skipped is ski
     CHECK(scenario_status({result_with(Status::warned), result_with(Status::failed),
                            result_with(Status::passed)}) == Status::failed);
 }
+
+TEST_CASE("scenario_status: a scenario never passes when every check it exists for skipped") {
+    using engine::scenario_status;
+    auto incidental = [](Status status) {
+        auto result = result_with(status);
+        result.purpose = false;
+        return result;
+    };
+    // sg-currently-syncing with its own check skipped: the messages of its syncs were valid.
+    CHECK(scenario_status({result_with(Status::skipped), incidental(Status::passed),
+                           incidental(Status::passed)}) == Status::skipped);
+    // What the other checks found still counts.
+    CHECK(scenario_status({result_with(Status::skipped), incidental(Status::warned)}) ==
+          Status::warned);
+    CHECK(scenario_status({result_with(Status::skipped), incidental(Status::failed)}) ==
+          Status::failed);
+    CHECK(scenario_status({result_with(Status::passed), result_with(Status::skipped),
+                           incidental(Status::passed)}) == Status::passed);
+    // Under --only a scenario may keep none of the checks it exists for: all of them count.
+    CHECK(scenario_status({incidental(Status::passed), incidental(Status::skipped)}) ==
+          Status::passed);
+}

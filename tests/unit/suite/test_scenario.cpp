@@ -145,6 +145,21 @@ TEST_CASE("suite: a scenario that cannot feed a check is refused at load, not sk
                    "expected_records: the scenario must require \"expected_records\""));
 }
 
+TEST_CASE("suite: a scenario's purpose names its own checks, with the line it is on") {
+    auto scenarios = load_suite_text(R"({"suite": "mine", "scenarios": [
+    {"id": "s", "title": "t", "steps": [{"id": "read", "run": "read"}],
+     "checks": ["cli.read", "io.json_lines"], "purpose": ["cli.read"]}]})",
+                                     "suites/test.json", airbyte());
+    REQUIRE(scenarios.size() == 1);
+    CHECK(scenarios[0].purpose == std::vector<std::string>{"cli.read"});
+    auto stranger = load_error(R"({"suite": "mine", "scenarios": [
+    {"id": "s", "title": "t", "steps": [{"id": "read", "run": "read"}],
+     "checks": ["io.json_lines"],
+     "purpose": ["cli.read"]}]})");
+    CHECK(contains(stranger, "suites/test.json:4"));
+    CHECK(contains(stranger, "'cli.read' is not one of the scenario's checks"));
+}
+
 TEST_CASE("suite: step roles follow the step's options") {
     Step step;
     step.run = Command::read;
