@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(g++ cmake ninja-build rapidjson-dev libboost-dev libboost-filesystem-dev
-          libfmt-dev libcli11-dev doctest-dev libpcre2-dev libyaml-cpp-dev pkg-config python3 clang-format git
+          libfmt-dev libcli11-dev doctest-dev libpcre2-dev libyaml-cpp-dev zlib1g-dev pkg-config python3 clang-format git
           python3-yaml  # loads the CI recipes of examples/ in e2e.ci_examples
           chromium)  # renders the HTML report in e2e.html_report_browser
 # node and npm run the faros-airbyte-cdk test connector (tests/connectors/faros-cdk). Checked by

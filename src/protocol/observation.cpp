@@ -1,9 +1,12 @@
 #include "protocol/observation.hpp"
 
+#include <rapidjson/document.h>
+
 #include <algorithm>
 
 #include <fmt/format.h>
 
+#include "json/pointer.hpp"
 #include "protocol/instant.hpp"
 
 namespace conform::protocol {
@@ -63,6 +66,30 @@ const Observation::Kept* Observation::first_kept(const std::string& type) const 
     auto found = std::find_if(kept.begin(), kept.end(),
                               [&type](const Kept& message) { return message.type == type; });
     return found == kept.end() ? nullptr : &*found;
+}
+
+std::string trace_error_message(const Observation& run) {
+    for (const auto& kept : run.kept) {
+        if (kept.type != "TRACE" || kept.json.find("\"ERROR\"") == std::string::npos) {
+            continue;
+        }
+        rapidjson::Document message;
+        message.Parse<rapidjson::kParseIterativeFlag>(kept.json.data(), kept.json.size());
+        const auto* error =
+            message.HasParseError() ? nullptr : json::find_value(message, "/trace/error");
+        const auto* text = error != nullptr ? json::find_value(*error, "/message") : nullptr;
+        if (text == nullptr || !text->IsString()) {
+            continue;
+        }
+        std::string said = text->GetString();
+        const auto* internal = json::find_value(*error, "/internal_message");
+        if (internal != nullptr && internal->IsString() && internal->GetStringLength() > 0 &&
+            said != internal->GetString()) {
+            said += fmt::format(" (internal_message: {})", internal->GetString());
+        }
+        return said;
+    }
+    return {};
 }
 
 }  // namespace conform::protocol

@@ -126,4 +126,9 @@ struct Observation {
     const Kept* first_kept(const std::string& type) const;
 };
 
+// The message of the run's first TRACE error, as the connector put it, and its internal_message
+// when that says more (the Python CDK's message for any exception is "Something went wrong in the
+// connector. See the logs for more details."); "" without one.
+std::string trace_error_message(const Observation& run);
+
 }  // namespace conform::protocol

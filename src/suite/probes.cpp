@@ -6,12 +6,14 @@
 #include <cctype>
 #include <cmath>
 #include <set>
+#include <string>
 
 #include "json/member.hpp"
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
 #include "protocol/instant.hpp"
+#include "protocol/packed_state.hpp"
 
 namespace conform::suite {
 
@@ -111,13 +113,40 @@ const EpochUnit* epoch_unit_of(double number) {
     return nullptr;
 }
 
+// The unit of a time since the epoch written as a string of digits (ClickUp's "1764646901000",
+// which Faros's source keeps in its state as it came); null for any other text.
+const EpochUnit* epoch_unit_of_text(std::string_view text) {
+    constexpr std::size_t k_most_digits = 16;
+    if (text.empty() || text.size() > k_most_digits ||
+        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return nullptr;
+    }
+    return epoch_unit_of(std::stod(std::string(text)));
+}
+
+bool is_time_text(std::string_view text) {
+    return looks_like_date(text) || epoch_unit_of_text(text) != nullptr;
+}
+
+void set_text(rapidjson::Value& value, const std::string& text,
+              rapidjson::Document::AllocatorType& allocator) {
+    value.SetString(text.c_str(), static_cast<rapidjson::SizeType>(text.size()), allocator);
+}
+
 // Moves `value` far into the future; false when it is not a value that can be moved.
 bool move_to_future(rapidjson::Value& value, rapidjson::Document::AllocatorType& allocator) {
     if (value.IsString() && looks_like_date(value.GetString())) {
         std::string text = value.GetString();
         text.replace(0, 4, "9999");
-        value.SetString(text.c_str(), static_cast<rapidjson::SizeType>(text.size()), allocator);
+        set_text(value, text, allocator);
         return true;
+    }
+    if (value.IsString()) {
+        const auto* unit = epoch_unit_of_text(value.GetString());
+        if (unit != nullptr) {
+            set_text(value, std::to_string(unit->year_9999_end), allocator);
+        }
+        return unit != nullptr;
     }
     if (!value.IsNumber()) {
         return false;
@@ -155,7 +184,7 @@ void learn_cursor_names(const rapidjson::Value& value, std::string_view key, Cur
             learn_cursor_names(item, "", cursors);
         }
     } else if (!key.empty() && cursors.matches(value, key) &&
-               ((value.IsString() && looks_like_date(value.GetString())) ||
+               ((value.IsString() && is_time_text(value.GetString())) ||
                 (value.IsNumber() && epoch_unit_of(value.GetDouble()) != nullptr))) {
         cursors.field_names.insert(std::string(key));
     }
@@ -376,6 +405,7 @@ bool for_each_stream_state(std::string_view state_json, const protocol::Catalog&
     if (state.HasParseError() || !(state.IsArray() || state.IsObject())) {
         return false;
     }
+    protocol::unpack_states(state, state.GetAllocator());
     if (state.IsObject()) {
         for (const auto& member : state.GetObject()) {
             rapidjson::Value descriptor(rapidjson::kObjectType);
@@ -473,6 +503,8 @@ std::optional<std::string> state_with_future_cursors(std::string_view state_json
                                                      const protocol::Observation& run,
                                                      const protocol::Catalog& catalog) {
     auto state = json::parse_json_text(state_json, "state");
+    // A packed state is given back unpacked: the CDKs that pack read either (packed_state.hpp).
+    protocol::unpack_states(state, state.GetAllocator());
     auto cursors = cursors_of(run, catalog);
     learn_cursor_names(state, "", cursors);
     auto moved = move_cursors(state, "", cursors, state.GetAllocator());

@@ -118,6 +118,9 @@ TEST_CASE("state_with_future_cursors: a time since the epoch moves to the year 9
     CHECK(moved(R"({"updated_at":1793663940865})") == R"({"updated_at":253402300799999})");
     CHECK(moved(R"({"updated_at":1793663940865123})") == R"({"updated_at":253402300799999999})");
     CHECK(moved(R"({"updated_at":1793663940.5})") == R"({"updated_at":253402300799.0})");
+    // Written as a string of its digits (ClickUp's date_updated, kept so by Faros's source).
+    CHECK(moved(R"({"updated_at":"1793663940865"})") == R"({"updated_at":"253402300799999"})");
+    CHECK(moved(R"({"updated_at":"2026-12-01"})") == R"({"updated_at":"9999-12-01"})");
     // Not a time: a counter, and numbers between the units' ranges.
     CHECK(moved(R"({"updated_at":42})") == R"({"updated_at":42000000})");
     CHECK(moved(R"({"updated_at":50000000000})") == R"({"updated_at":9000000000000000})");
@@ -134,6 +137,16 @@ TEST_CASE("state_with_future_cursors: partitions kept under a vendor's names all
     REQUIRE(moved);
     CHECK(*moved == R"({"incidents":{"pg1":{"lastUpdatedAt":"9999-12-01T07:45:00Z","count":5},)"
                     R"("pg2":{"lastUpdatedAt":"9999-12-02T01:00:00Z","count":7}}})");
+    // Faros's clickup source: {listId: {lastUpdatedDate: "<epoch ms>"}}, as strings.
+    protocol::CursorValue ms_text;
+    ms_text.text = "1764646906000";
+    auto lists =
+        state_with_future_cursors(R"({"tasks":{"101":{"lastUpdatedDate":"1764646901000"},)"
+                                  R"("106":{"lastUpdatedDate":"1764646906000"}}})",
+                                  run_with_newest(ms_text), incremental_on("date_updated"));
+    REQUIRE(lists);
+    CHECK(*lists == R"({"tasks":{"101":{"lastUpdatedDate":"253402300799999"},)"
+                    R"("106":{"lastUpdatedDate":"253402300799999"}}})");
     // A small number equal to the newest cursor by chance names no cursor.
     protocol::CursorValue six;
     six.number = 6;
@@ -143,9 +156,36 @@ TEST_CASE("state_with_future_cursors: partitions kept under a vendor's names all
     CHECK(*counters == R"({"events":{"a":{"n":6000000},"b":{"n":2}}})");
 }
 
+TEST_CASE("state_with_future_cursors: a packed state moves unpacked (faros-airbyte-cdk)") {
+    // {"events":{"cutoff":1793663940865}} gzipped and in base64, as the faros CDK writes its
+    // LEGACY state when run by hand; the CDK reads a state packed or not.
+    protocol::CursorValue newest;
+    newest.number = 1793663940865.0;
+    auto moved = state_with_future_cursors(
+        R"({"format":"base64/gzip","data":)"
+        R"("H4sIAAwTF2sC/6tWSi1LzSspVrKqVkouLclPS1OyMjS3NDYzM7Y0MbAwM62tBQBuxva8IwAAAA=="})",
+        run_with_newest(newest), incremental_on("updated_at"));
+    REQUIRE(moved);
+    CHECK(*moved == R"({"events":{"cutoff":253402300799999}})");
+}
+
 TEST_CASE("state_with_future_cursors: nothing to move gives nothing") {
     CHECK(!state_with_future_cursors(R"({"items":{"done":true}})", run_with_newest({}),
                                      incremental_on("updated_at")));
+}
+
+TEST_CASE("state_cursor_floors: a packed stream state is read unpacked (faros-airbyte-cdk)") {
+    // {"updated_at":"2026-11-30T08:00:00Z"} gzipped and in base64: the faros CDK's STREAM state
+    // on the Airbyte platform.
+    auto floors = state_cursor_floors(
+        R"([{"type":"STREAM","stream":{"stream_descriptor":{"name":"events"},"stream_state":)"
+        R"({"format":"base64/gzip","data":)"
+        R"("H4sIAAwTF2sC/6tWKi1ISSxJTYlPLFGyUjIyMDLTNTTUNTYIMbCwMjAAoiilWgCjwzQxJQAAAA=="}}}])",
+        incremental_on("updated_at"));
+    REQUIRE(floors.size() == 1);
+    REQUIRE(floors.at(0).floor);
+    CHECK(*floors.at(0).floor->text == "2026-11-30T08:00:00Z");
+    CHECK_FALSE(floors.at(0).guessed);
 }
 
 TEST_CASE("state_cursor_floors: the cursor a state records, by stream") {
