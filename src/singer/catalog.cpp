@@ -53,12 +53,22 @@ CatalogStream read_stream(const rapidjson::Value& entry) {
     if (stream.tap_stream_id.empty()) {
         stream.tap_stream_id = stream.stream;
     }
+    // singer-python's Schema keeps a field's inclusion in the schema itself, where the older
+    // database taps write it (tap-mysql: "inclusion": "automatic" on its key columns, none in
+    // its metadata); metadata says it where both do.
+    std::map<std::string, std::string> schema_inclusion;
     auto schema = entry.FindMember("schema");
     if (schema != entry.MemberEnd() && schema->value.IsObject()) {
         auto properties = schema->value.FindMember("properties");
         if (properties != schema->value.MemberEnd() && properties->value.IsObject()) {
             for (const auto& member : properties->value.GetObject()) {
                 stream.properties.emplace_back(member.name.GetString());
+                if (member.value.IsObject()) {
+                    auto inclusion = string_member(member.value, "inclusion");
+                    if (!inclusion.empty()) {
+                        schema_inclusion[member.name.GetString()] = inclusion;
+                    }
+                }
             }
         }
     }
@@ -82,9 +92,15 @@ CatalogStream read_stream(const rapidjson::Value& entry) {
                 stream.parent_tap_stream_id = string_member(values, "parent-tap-stream-id");
             } else {
                 auto inclusion = string_member(values, "inclusion");
-                stream.inclusion[*field] = inclusion.empty() ? "available" : inclusion;
+                auto in_schema = schema_inclusion.find(*field);
+                stream.inclusion[*field] = !inclusion.empty()                    ? inclusion
+                                           : in_schema != schema_inclusion.end() ? in_schema->second
+                                                                                 : "available";
             }
         }
+    }
+    for (const auto& [field, inclusion] : schema_inclusion) {
+        stream.inclusion.try_emplace(field, inclusion);
     }
     if (!stream.valid_replication_keys.empty() &&
         stream.forced_replication_method != "FULL_TABLE") {

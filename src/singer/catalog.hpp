@@ -21,8 +21,10 @@ struct CatalogStream {
     std::string tap_stream_id;
     std::string stream;                   // the name RECORDs carry (tap_stream_id when absent)
     std::vector<std::string> properties;  // top-level properties of the schema
-    std::map<std::string, std::string> inclusion;  // per field with metadata: its `inclusion`
-    std::vector<std::string> key_properties;       // table-key-properties
+    // Per field with an `inclusion`, in its metadata or (singer-python's Schema) in its schema;
+    // "available" for a field with metadata that says none.
+    std::map<std::string, std::string> inclusion;
+    std::vector<std::string> key_properties;  // table-key-properties
     std::vector<std::string> valid_replication_keys;
     std::string forced_replication_method;
     // The stream this one is synced inside of (singer-io taps' `parent-tap-stream-id`), or "".

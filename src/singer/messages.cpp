@@ -486,6 +486,17 @@ struct Reader::Impl {
         }
     }
 
+    void track_version(StreamSeen& seen, std::optional<std::int64_t> version) const {
+        auto checkpoint = static_cast<std::uint32_t>(run.state_count);
+        if (!seen.versions.empty() && seen.versions.back().version == version) {
+            seen.versions.back().last_checkpoint = checkpoint;
+        } else if (seen.versions.size() < StreamSeen::k_kept_spans) {
+            seen.versions.push_back({version, checkpoint, checkpoint});
+        } else {
+            seen.versions_complete = false;
+        }
+    }
+
     void on_record(const LineFacts& facts, const rapidjson::Value& message) {
         std::string stream = message["stream"].GetString();
         const auto& record = message["record"];
@@ -510,6 +521,7 @@ struct Reader::Impl {
         if (auto active = versions.find(stream); active != versions.end()) {
             record_facts.active_version = active->second;
         }
+        track_version(run.streams[stream], record_facts.version);
         if (setup.full_table_streams.contains(stream)) {
             full_table_record_streams.insert(stream);
         }
@@ -580,6 +592,7 @@ struct Reader::Impl {
         }
         versions[stream] = *version_facts.version;
         activated[stream].insert(*version_facts.version);
+        run.streams[stream].activated = version_facts.version;
         judge(facts.number, [&](const MessageJudge& judge, Tally& tally) {
             judge.on_activate_version(version_facts, tally);
         });

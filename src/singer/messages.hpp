@@ -168,6 +168,17 @@ struct StreamSeen {
     std::uint64_t at_floor = 0;
     std::string below_example;
     std::string at_example;
+    // The versions its RECORDs carried, a span per change of version (at most k_kept_spans), and
+    // its last ACTIVATE_VERSION: what a target that honours ACTIVATE_VERSION keeps of it.
+    struct VersionSpan {
+        std::optional<std::int64_t> version;  // none: RECORDs without a version
+        std::uint32_t first_checkpoint = 0;   // STATEs before its first RECORD
+        std::uint32_t last_checkpoint = 0;
+    };
+    std::vector<VersionSpan> versions;
+    bool versions_complete = true;
+    std::optional<std::int64_t> activated;
+    static constexpr std::size_t k_kept_spans = 1'000;
 };
 
 // One STATE a sync emitted.

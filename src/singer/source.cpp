@@ -23,6 +23,8 @@ namespace conform::singer {
 
 namespace {
 
+constexpr std::string_view k_sdk_no_version = "[could not be detected]";
+
 rapidjson::Document parse(std::string_view text) {
     rapidjson::Document document;
     json::parse_bounded(document, text);
@@ -319,8 +321,11 @@ struct SingerSource final : engine::ScenarioSource {
                 }
             }
         }
+        // The Meltano SDK writes a placeholder when its package metadata names another
+        // distribution (MeltanoLabs tap-postgres is meltanolabs-tap-postgres): no version.
         if (auto it = document.FindMember("version");
-            it != document.MemberEnd() && it->value.IsString()) {
+            it != document.MemberEnd() && it->value.IsString() &&
+            std::string_view(it->value.GetString()) != k_sdk_no_version) {
             version = it->value.GetString();
         }
         if (auto it = document.FindMember("settings"); it != document.MemberEnd()) {

@@ -50,6 +50,31 @@ TEST_CASE("singer scenarios: every check of every scenario is bound to its steps
     }
 }
 
+TEST_CASE("singer catalog: an inclusion kept in the schema, as singer-python's Schema keeps it") {
+    // tap-mysql 1.17.7: its metadata says no inclusion; its schema does, per column.
+    std::string problem;
+    auto catalog = singer::Catalog::read(R"({"streams": [
+      {"tap_stream_id": "shop-orders", "stream": "orders",
+       "schema": {"type": "object", "properties": {
+         "id": {"type": ["integer"], "inclusion": "automatic"},
+         "note": {"type": ["null", "string"], "inclusion": "available"},
+         "attachment": {"inclusion": "unsupported", "description": "blob"},
+         "total": {"type": ["null", "number"], "inclusion": "available"}}},
+       "metadata": [{"breadcrumb": [], "metadata": {"table-key-properties": ["id"]}},
+                    {"breadcrumb": ["properties", "id"], "metadata": {"sql-datatype": "int"}},
+                    {"breadcrumb": ["properties", "note"], "metadata": {"sql-datatype": "text"}},
+                    {"breadcrumb": ["properties", "total"],
+                     "metadata": {"inclusion": "automatic"}}]}]})",
+                                         problem);
+    REQUIRE(catalog);
+    const auto& orders = catalog->streams()[0];
+    CHECK(orders.inclusion.at("id") == "automatic");
+    CHECK(orders.inclusion.at("note") == "available");
+    CHECK(orders.inclusion.at("attachment") == "unsupported");  // no metadata entry at all
+    CHECK(orders.inclusion.at("total") == "automatic");         // metadata says it where both do
+    CHECK(orders.available_fields() == std::vector<std::string>{"note"});
+}
+
 TEST_CASE("singer catalog: keys, replication keys and selections") {
     std::string problem;
     auto catalog = singer::Catalog::read(k_catalog, problem);

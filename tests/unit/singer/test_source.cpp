@@ -34,7 +34,8 @@ struct TapModel {
     // users and orders synced together, their records alternating (a parent and its child, as
     // the Meltano SDK syncs them), and currently_syncing never named
     bool children_interleaved = false;
-    bool incremental_empty = false;  // users and orders emit no record (their STATEs still come)
+    bool incremental_empty = false;   // users and orders emit no record (their STATEs still come)
+    bool version_undetected = false;  // --about says the Meltano SDK's placeholder
 };
 
 constexpr const char* k_secret = "fake-tap-secret-5521";
@@ -150,7 +151,9 @@ public:
             }
         }
         if (about) {
-            return {{R"({"name":"tap-fake","version":"0.0.1","capabilities":["catalog",)"
+            return {{std::string(R"({"name":"tap-fake","version":")") +
+                     (m.version_undetected ? "[could not be detected]" : "0.0.1") +
+                     R"(","capabilities":["catalog",)"
                      R"("discover","state","about"],"settings":{"type":"object","properties":)"
                      R"({"api_key":{"type":"string","secret":true},"start_date":)"
                      R"({"type":"string"}}}})"},
@@ -506,4 +509,11 @@ TEST_CASE("singer source: each fault of the fake tap is caught by exactly its ch
         CAPTURE(fault.name);
         CHECK(not_passing(report) == fault.caught);
     }
+}
+
+TEST_CASE("singer source: the Meltano SDK's version placeholder is no version") {
+    CHECK(run_tap(TapModel{}).connector_version == "0.0.1");
+    TapModel undetected;
+    undetected.version_undetected = true;
+    CHECK(run_tap(undetected).connector_version.empty());
 }
