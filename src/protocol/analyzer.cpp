@@ -117,6 +117,34 @@ const rapidjson::Value* find_path(const rapidjson::Value& data, const FieldPath&
     return current;
 }
 
+struct KeyRead {
+    const FieldPath* missing = nullptr;  // the first key field absent or null
+    bool null = false;
+    const FieldPath* structured = nullptr;  // the first key field holding an object or array
+};
+
+// Makes `keyed` [stream index, [key values]], what a record's identity digests.
+KeyRead read_key(std::uint32_t stream_index, const CatalogStream& stream,
+                 const rapidjson::Value& data, rapidjson::Value& keyed,
+                 json::Allocator& allocator) {
+    KeyRead read;
+    rapidjson::Value key(rapidjson::kArrayType);
+    for (const auto& path : stream.primary_key) {
+        const auto* value = find_path(data, path);
+        if (value == nullptr || value->IsNull()) {
+            read.missing = &path;
+            read.null = value != nullptr;
+            return read;
+        }
+        if ((value->IsObject() || value->IsArray()) && read.structured == nullptr) {
+            read.structured = &path;
+        }
+        key.PushBack(rapidjson::Value(*value, allocator), allocator);
+    }
+    keyed.SetArray().PushBack(stream_index, allocator).PushBack(key, allocator);
+    return read;
+}
+
 std::optional<CursorValue> cursor_of(const rapidjson::Value& value) {
     if (value.IsNumber()) {
         return CursorValue{value.GetDouble(), std::nullopt};
@@ -793,21 +821,16 @@ struct Analyzer::Impl {
         if (stream.primary_key.empty()) {
             return false;
         }
-        rapidjson::Value key(rapidjson::kArrayType);
-        for (const auto& path : stream.primary_key) {
-            const auto* value = find_path(data, path);
-            if (value == nullptr || value->IsNull()) {
-                facts.missing_key = to_pointer(path);
-                facts.null_key = value != nullptr;
-                return false;
-            }
-            if ((value->IsObject() || value->IsArray()) && !facts.structured_key) {
-                facts.structured_key = to_pointer(path);
-            }
-            key.PushBack(rapidjson::Value(*value, scratch), scratch);
-        }
         rapidjson::Value keyed(rapidjson::kArrayType);
-        keyed.PushBack(entry.stream, scratch).PushBack(key, scratch);
+        auto read = read_key(entry.stream, stream, data, keyed, scratch);
+        if (read.missing != nullptr) {
+            facts.missing_key = to_pointer(*read.missing);
+            facts.null_key = read.null;
+            return false;
+        }
+        if (read.structured != nullptr && !facts.structured_key) {
+            facts.structured_key = to_pointer(*read.structured);
+        }
         entry.identity = key_digester.digest(keyed);
         entry.key = key_text(keyed[1]);
         return true;
@@ -956,6 +979,19 @@ struct Analyzer::Impl {
         dispatch(0, [&](const LineJudge& judge, Tally& tally) { judge.on_end(facts, tally); });
     }
 };
+
+std::optional<json::Digest> primary_key_identity(std::uint32_t stream_index,
+                                                 const CatalogStream& stream,
+                                                 const rapidjson::Value& data) {
+    if (stream.primary_key.empty()) {
+        return std::nullopt;
+    }
+    rapidjson::Document keyed;
+    if (read_key(stream_index, stream, data, keyed, keyed.GetAllocator()).missing != nullptr) {
+        return std::nullopt;
+    }
+    return json::Digester().digest(keyed);
+}
 
 bool prepare_on_worker_by_default() {
     const char* threads = std::getenv("CONFORM_ANALYSIS_THREADS");

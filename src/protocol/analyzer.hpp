@@ -4,9 +4,12 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "json/digest.hpp"
+#include "json/fwd.hpp"
 #include "process/process.hpp"
 #include "protocol/catalog.hpp"
 #include "protocol/line_judge.hpp"
@@ -58,6 +61,12 @@ struct AnalyzerSetup {
     // the judges (and on_progress) are called from either thread, one call at a time.
     bool prepare_on_worker = false;
 };
+
+// A record's identity as the analyzer makes it for a stream with a primary key
+// (RecordEntry::identity): none when the stream has no primary key or `data` lacks a key field.
+std::optional<json::Digest> primary_key_identity(std::uint32_t stream_index,
+                                                 const CatalogStream& stream,
+                                                 const rapidjson::Value& data);
 
 // AnalyzerSetup::prepare_on_worker for conform's runs: on a machine with two or more cores, unless
 // the environment sets CONFORM_ANALYSIS_THREADS=1 (2 asks for the worker on any machine; any

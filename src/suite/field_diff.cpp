@@ -61,17 +61,10 @@ struct Pending {
     const rapidjson::Value* after;
 };
 
-}  // namespace
-
-std::string describe_changes(const RecordRef& before, const RecordRef& after,
-                             const std::vector<std::string>& volatile_pointers, std::size_t limit) {
-    auto old_data = record_data(before);
-    auto new_data = record_data(after);
-    if (!old_data || !new_data) {
-        return {};
-    }
+std::string changes_between(const rapidjson::Value& old_data, const rapidjson::Value& new_data,
+                            const std::vector<std::string>& volatile_pointers, std::size_t limit) {
     std::vector<std::string> changes;
-    std::vector<Pending> work{{"", &*old_data, &*new_data}};
+    std::vector<Pending> work{{"", &old_data, &new_data}};
     while (!work.empty() && changes.size() < limit) {
         auto [pointer, a, b] = work.back();
         work.pop_back();
@@ -108,6 +101,24 @@ std::string describe_changes(const RecordRef& before, const RecordRef& after,
             fmt::format("{}: {} -> {}", pointer.empty() ? "/" : pointer, shown(a), shown(b)));
     }
     return fmt::format("{}", fmt::join(changes, "; "));
+}
+
+}  // namespace
+
+std::string describe_changes(const RecordRef& before, const RecordRef& after,
+                             const std::vector<std::string>& volatile_pointers, std::size_t limit) {
+    auto old_data = record_data(before);
+    auto new_data = record_data(after);
+    if (!old_data || !new_data) {
+        return {};
+    }
+    return changes_between(*old_data, *new_data, volatile_pointers, limit);
+}
+
+std::string describe_changes(const rapidjson::Value& before, const RecordRef& after,
+                             const std::vector<std::string>& volatile_pointers, std::size_t limit) {
+    auto new_data = record_data(after);
+    return new_data ? changes_between(before, *new_data, volatile_pointers, limit) : "";
 }
 
 }  // namespace conform::suite

@@ -89,6 +89,9 @@ conform_destination_case(fault.overwrite_keeps_old overwrite_keeps_old dst.overw
 conform_destination_case(fault.overwrite_truncates_first overwrite_truncates_first
                          dst.overwrite_interrupted_keeps_prior)
 conform_destination_case(fault.dedup_keeps_first dedup_keeps_first dst.dedup_latest)
+# Several rows under a key right after the kill already: the resume is not blamed for them.
+conform_destination_case(fault.dedup_as_append dedup_as_append dst.dedup_latest
+                         --expect-note "dst-kill-resume:dst.resume_no_loss=the destination does not deduplicate")
 # SHOULD findings fail under --strict; --only selects destination scenarios and checks.
 conform_destination_case(strict.spec_without_dedup spec_without_dedup
                          dst.spec_sync_modes,dst.spec_matches_expected

@@ -18,6 +18,7 @@
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
+#include "protocol/analyzer.hpp"
 #include "schema/schema.hpp"
 #include "suite/compare.hpp"
 #include "suite/field_diff.hpp"
@@ -32,25 +33,9 @@ using suite::StepResult;
 
 namespace {
 
-// The message of the run's first TRACE error, as the connector put it; "" without one.
-std::string trace_error_message(const protocol::Observation& run) {
-    for (const auto& kept : run.kept) {
-        if (kept.type != "TRACE" || kept.json.find("\"ERROR\"") == std::string::npos) {
-            continue;
-        }
-        auto message = json::parse_json_text(kept.json, "TRACE");
-        const auto& trace = message["trace"];
-        if (trace.IsObject() && trace.HasMember("error") && trace["error"].IsObject() &&
-            trace["error"].HasMember("message") && trace["error"]["message"].IsString()) {
-            return trace["error"]["message"].GetString();
-        }
-    }
-    return {};
-}
-
 // ", and said: <its TRACE error message>" when the failed run emitted one.
 std::string said(const protocol::Observation& run) {
-    auto message = trace_error_message(run);
+    auto message = protocol::trace_error_message(run);
     return message.empty() ? std::string() : fmt::format(", and said: \"{}\"", message);
 }
 
@@ -551,6 +536,61 @@ void check_expected_order(const RecordSet& expected, const RecordSet& actual,
     }
 }
 
+// For each missing expected record of a stream with a primary key, by its line in the expected
+// file: how the first emitted record with its key differs from it, or that none has its key.
+std::map<std::uint64_t, std::string> differences_by_key(
+    const std::vector<suite::RecordRef>& missing, const config::TestConfig& config,
+    const protocol::Catalog& catalog, const RecordSet& actual) {
+    struct Wanted {
+        std::uint64_t line;
+        json::Digest identity;
+        rapidjson::Document data;
+        std::optional<std::uint64_t> found;
+    };
+    std::vector<Wanted> wanted;
+    for (const auto& record : missing) {
+        auto expected = std::find_if(
+            config.expected_records.begin(), config.expected_records.end(),
+            [&record](const auto& candidate) { return candidate.line == record.entry.line; });
+        if (expected == config.expected_records.end()) {
+            continue;
+        }
+        auto data = json::parse_json_text(expected->data_json, config.expected_origin);
+        auto identity = protocol::primary_key_identity(record.entry.stream,
+                                                       catalog.streams[record.entry.stream], data);
+        if (identity) {
+            wanted.push_back({record.entry.line, *identity, std::move(data), std::nullopt});
+        }
+    }
+    if (wanted.empty()) {
+        return {};
+    }
+    actual.scan([&wanted](std::uint64_t position, const protocol::RecordEntry& entry) {
+        for (auto& one : wanted) {
+            if (!one.found && entry.identity == one.identity) {
+                one.found = position;
+            }
+        }
+    });
+    std::map<std::uint64_t, std::string> said;
+    for (const auto& one : wanted) {
+        if (!one.found) {
+            said[one.line] = "no record with its primary key was emitted";
+            continue;
+        }
+        auto emitted = actual.at(*one.found);
+        auto fields = suite::describe_changes(
+            one.data, emitted, catalog.streams[emitted.entry.stream].volatile_pointers);
+        if (!fields.empty()) {
+            said[one.line] = fmt::format(
+                "the read's line {} has its primary key and differs (expected -> "
+                "emitted): {}",
+                emitted.entry.line, fields);
+        }
+    }
+    return said;
+}
+
 void check_expected_records(const Inputs& inputs, Verdict& verdict) {
     const auto& config = inputs.test_config();
     const auto& catalog = inputs.catalog();
@@ -588,11 +628,14 @@ void check_expected_records(const Inputs& inputs, Verdict& verdict) {
     });
     auto diff = diff_records(expected_refs, actual, CompareBy::content, CompareBy::content);
     auto names = inputs.stream_names();
+    auto differences = differences_by_key(diff.examples.missing, config, catalog, actual);
     for (const auto& record : diff.examples.missing) {
         // An expected record is known by its data, which its key holds the start of.
-        verdict.fail(fmt::format("expected record not emitted: {} {} (line {} of {})",
+        auto difference = differences.find(record.entry.line);
+        verdict.fail(fmt::format("expected record not emitted: {} {} (line {} of {}){}",
                                  names[record.entry.stream], record.entry.key, record.entry.line,
-                                 record.run->label));
+                                 record.run->label,
+                                 difference == differences.end() ? "" : ": " + difference->second));
     }
     verdict.count_more(diff.missing_count - diff.examples.missing.size());
     if (config.expected_exact) {

@@ -385,10 +385,14 @@ void check_bad_records(const Inputs& inputs, Verdict& verdict) {
         return;
     }
     if (!run.exited_cleanly()) {
-        verdict.fail(fmt::format("write ended with {} on {}, though the test config documents "
-                                 "'{}' (the sync goes on)",
-                                 run.outcome(), what, destination::to_string(handling)),
-                     {run.label, 0, stderr_tail(run)});
+        // What the write said may show it failed on something else before the record came.
+        auto said = protocol::trace_error_message(run.observation);
+        verdict.fail(
+            fmt::format("write ended with {} on {}, though the test config documents "
+                        "'{}' (the sync goes on){}",
+                        run.outcome(), what, destination::to_string(handling),
+                        said.empty() ? "" : fmt::format("; its TRACE error: \"{}\"", said)),
+            {run.label, 0, stderr_tail(run)});
         return;
     }
     auto last_state = last_state_index(*step.input, std::nullopt);

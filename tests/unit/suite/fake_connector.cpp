@@ -371,6 +371,10 @@ public:
                 }
             }
         }
+        if (m_model.logs_upstream_error) {
+            answer.lines.push_back(
+                R"({"type":"LOG","log":{"level":"ERROR","message":"list 103: HTTP 500, skipped"}})");
+        }
         answer.lines.push_back(items_state());
         if (m_model.items_incomplete) {
             answer.lines.push_back(items_status("STARTED"));

@@ -115,7 +115,9 @@ struct SourceModel {
     bool plain_read_misses_injected = false;  // only a tailing read sees what was injected
     bool hangs_without_tail = false;
     bool accepts_invalid_catalog = false;  // an unknown stream or INVALID sync mode: read anyway
-    bool future_state_rereads = false;     // a seq far beyond the data: read from the start
+    // Every read logs an ERROR of its own (an upstream 500 in one slice) and still exits 0.
+    bool logs_upstream_error = false;
+    bool future_state_rereads = false;  // a seq far beyond the data: read from the start
     // tail
     bool tail_exits = false;
     bool tail_skips_backlog = false;  // with tail true, only what is added while it runs

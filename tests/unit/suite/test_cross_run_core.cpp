@@ -357,8 +357,19 @@ TEST_CASE("cross-run read.expected_records: an expected record not emitted fails
     auto report = run_source(drops, {"read-expected"});
     expect_verdict(report, "read-expected", "read.expected_records", "failed",
                    "expected record not emitted: items {");
-    CHECK(all_messages(report, "read-expected", "read.expected_records").find(" key ") ==
+    // Shown by its data, not as "items key [3]".
+    CHECK(all_messages(report, "read-expected", "read.expected_records").find(" key [") ==
           std::string::npos);
+    expect_verdict(
+        report, "read-expected", "read.expected_records", "failed",
+        "(line 2 of expected_records.jsonl): no record with its primary key was emitted");
+
+    auto renamed = source_test_config();
+    renamed.expected_records = {{"items", R"({"id":2,"name":"item two"})", 1}};
+    expect_verdict(run_source(SourceModel{}, {"read-expected"}, renamed), "read-expected",
+                   "read.expected_records", "failed",
+                   "has its primary key and differs (expected -> emitted): /name: \"item two\" "
+                   "-> \"item 2\"");
 
     auto none_expected = source_test_config();
     none_expected.expected_records.clear();

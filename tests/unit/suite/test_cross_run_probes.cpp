@@ -96,6 +96,13 @@ TEST_CASE("cross-run read.invalid_catalog_rejected: a TRACE error passes, readin
                    "read.invalid_catalog_rejected", "warned",
                    "with an invalid catalog the read gave no TRACE error");
 
+    // Faros's clickup source with one list failing upstream: an ERROR log of its own, every other
+    // record read, exit 0. Before 2026-12-07 any ERROR log passed.
+    reads_anyway.logs_upstream_error = true;
+    expect_verdict(run_source(reads_anyway, {"read-invalid-catalog"}), "read-invalid-catalog",
+                   "read.invalid_catalog_rejected", "warned",
+                   "with an invalid catalog the read gave no TRACE error");
+
     SourceModel hangs;
     hangs.accepts_invalid_catalog = true;
     hangs.hangs_without_tail = true;
