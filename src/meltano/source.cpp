@@ -204,8 +204,10 @@ struct MeltanoSource final : engine::ScenarioSource {
     }
 
     // `NAME --help` of a described executable. A pass-through CLI hands --help to the wrapped
-    // program: the silent probe stands in for it when it can, so what is printed is the CLI's own.
-    CommandResult described_help(const DescribedCli& cli) {
+    // program: the silent probe stands in for it when it can, so what is printed is the CLI's own,
+    // in an initialized project, as Meltano runs it (dbt-ext's invoker needs its transform/).
+    CommandResult described_help(const DescribedCli& cli, ScenarioState& state,
+                                 StepResult& result) {
         Command what{.purpose = Purpose::cli_help,
                      .label = cli.name + " --help",
                      .executable = cli.name,
@@ -215,14 +217,16 @@ struct MeltanoSource final : engine::ScenarioSource {
         if (cli.pass_through && session->probe_available()) {
             what.label += " (probe)";
             what.probe_exit = 0;
+            what.cwd = project(state, result);
         }
         return command(what);
     }
 
-    void run_described_helps(const std::vector<StepResult>& earlier, StepResult& result) {
+    void run_described_helps(const std::vector<StepResult>& earlier, ScenarioState& state,
+                             StepResult& result) {
         std::vector<std::string> hooks;
         for (const auto& cli : described(earlier, result)) {
-            auto help = described_help(cli);
+            auto help = described_help(cli, state, result);
             bool go_on = !help.cannot_run() && !cli.pass_through;
             result.runs.push_back(std::move(help));
             if (!go_on) {
@@ -427,7 +431,7 @@ struct MeltanoSource final : engine::ScenarioSource {
                 run_describe(result, step.kind == Role::describe_json);
                 break;
             case Role::described_helps:
-                run_described_helps(earlier, result);
+                run_described_helps(earlier, state, result);
                 break;
             case Role::configured_commands:
                 run_configured(state, result);

@@ -13,6 +13,25 @@ namespace conform::protocol {
 
 namespace {
 
+// Two strings of digits (a time since the epoch as a string, ClickUp's "1764646901000") order as
+// the numbers they write; nullopt when either is something else.
+std::optional<int> digits_order(std::string_view a, std::string_view b) {
+    auto digits = [](std::string_view text) {
+        return !text.empty() &&
+               std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (!digits(a) || !digits(b)) {
+        return std::nullopt;
+    }
+    a.remove_prefix(std::min(a.find_first_not_of('0'), a.size()));
+    b.remove_prefix(std::min(b.find_first_not_of('0'), b.size()));
+    if (a.size() != b.size()) {
+        return a.size() < b.size() ? -1 : 1;
+    }
+    int order = a.compare(b);
+    return order < 0 ? -1 : (order > 0 ? 1 : 0);
+}
+
 // Two cursors written alike (digits at the same places, the same other characters) in UTC or
 // without an offset order as their text does: the usual case, on every record of a stream, which
 // needs no parse.
@@ -39,6 +58,9 @@ std::optional<int> CursorValue::compare(const CursorValue& other) const {
         return *number < *other.number ? -1 : (*number > *other.number ? 1 : 0);
     }
     if (text && other.text) {
+        if (auto order = digits_order(*text, *other.text)) {
+            return order;
+        }
         auto instant = ordered_as_text(*text, *other.text) ? std::nullopt : parse_instant(*text);
         auto other_instant = instant ? parse_instant(*other.text) : std::nullopt;
         if (instant && other_instant) {

@@ -358,12 +358,14 @@ KeyedPartitions keyed_partition_cursors(const rapidjson::Value& stream_state,
     return found;
 }
 
-// The one scalar member of `object` that is a date-time (protocol::parse_instant), or null when it
-// holds none or several.
+// The one scalar member of `object` that is a time: a date-time (protocol::parse_instant) or a time
+// since the epoch in a string of digits (Faros's clickup source: {"lastUpdatedDate":
+// "1764646901000"}); null when it holds none or several.
 const rapidjson::Value* only_date_time(const rapidjson::Value& object) {
     const rapidjson::Value* found = nullptr;
     for (const auto& member : object.GetObject()) {
-        if (member.value.IsString() && protocol::parse_instant(member.value.GetString())) {
+        if (member.value.IsString() && (protocol::parse_instant(member.value.GetString()) ||
+                                        epoch_unit_of_text(member.value.GetString()) != nullptr)) {
             if (found != nullptr) {
                 return nullptr;
             }

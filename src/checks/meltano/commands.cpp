@@ -152,6 +152,15 @@ void check_described_executables(const Inputs& inputs, Verdict& verdict) {
             fail_with_stderr(
                 verdict, *help,
                 fmt::format("{} --help: {}, expected exit code 0", cli, help->outcome()));
+        } else if (help->command.probe_exit && !help->exited_with(0)) {
+            // The probe stood in for the wrapped program and exits 0: another exit code is the
+            // CLI's own (dbt-ext's invoker crashed on --help outside an initialized project).
+            fail_with_stderr(verdict, *help,
+                             help->probe_calls
+                                 ? fmt::format("{} --help: {} though the wrapped program exited 0",
+                                               cli, help->outcome())
+                                 : fmt::format("{} --help: {} without running the wrapped program",
+                                               cli, help->outcome()));
         }
     }
     for (const auto* sub : inputs.runs(0, Purpose::command_help)) {
@@ -305,6 +314,15 @@ void compare_probe(const CommandResult& run, bool dash_dash_may_drop, Verdict& v
                         fmt::join(seen, " then "), quoted_list(sent)));
 }
 
+// Whether the wrapped program got the call that fails (conform-probe-fail): calls before it (an
+// EDK extension's pre-invoke steps) exit 0.
+bool reached_failing_call(const CommandResult& run) {
+    return run.probe_calls &&
+           std::any_of(run.probe_calls->begin(), run.probe_calls->end(), [](const auto& call) {
+               return std::find(call.begin(), call.end(), "conform-probe-fail") != call.end();
+           });
+}
+
 void check_invoke_passthrough(const Inputs& inputs, Verdict& verdict) {
     if (const auto* invoked = only_run(inputs, 0, Purpose::invoke_probe)) {
         compare_probe(*invoked, true, verdict);
@@ -315,7 +333,12 @@ void check_invoke_passthrough(const Inputs& inputs, Verdict& verdict) {
         }
     }
     if (const auto* failing = only_run(inputs, 0, Purpose::invoke_probe_fails)) {
-        if (failing->probe_calls && failing->exited_with(0)) {
+        if (failing->probe_calls && !reached_failing_call(*failing)) {
+            verdict.note(
+                fmt::format("`{}` never passed conform-probe-fail on to the wrapped "
+                            "program: its exit code is not judged",
+                            failing->command_line));
+        } else if (failing->probe_calls && failing->exited_with(0)) {
             fail_with_stderr(verdict, *failing,
                              fmt::format("`invoke` exited 0 though the wrapped program exited {}",
                                          k_probe_failure));
@@ -341,7 +364,12 @@ void check_invoker_passthrough(const Inputs& inputs, Verdict& verdict) {
         compare_probe(*bare, false, verdict);
     }
     if (const auto* code = only_run(inputs, 0, Purpose::invoker_probe_fails)) {
-        if (code->probe_calls && !code->exited_with(k_probe_failure)) {
+        if (code->probe_calls && !reached_failing_call(*code)) {
+            verdict.note(
+                fmt::format("`{}` never passed conform-probe-fail on to the wrapped "
+                            "program: its exit code is not judged",
+                            code->command_line));
+        } else if (code->probe_calls && !code->exited_with(k_probe_failure)) {
             fail_with_stderr(
                 verdict, *code,
                 fmt::format("the invoker gave {}, expected the wrapped program's exit code {}",

@@ -53,6 +53,9 @@ public:
             return extension(call);
         }
         if (call.executable == "fake_invoker") {
+            if (m.invoker_needs_project && !std::filesystem::exists(call.cwd / "fake.yml")) {
+                return {{}, "FileNotFoundError: transform\n", 1};
+            }
             auto code = run_wrapped(call, call.args);
             return {{}, log(call, "info", "faketool ran"), m.invoker_loses_exit ? 1 : code};
         }
@@ -76,7 +79,8 @@ private:
         return (m.logs_coloured ? "\x1b[32m" + line + "\x1b[0m" : line) + "\n";
     }
 
-    // The wrapped program: the probe records what it received and exits as conform asked.
+    // The wrapped program: the probe records what it received and exits as conform asked on the
+    // call that carries conform-probe-fail, 0 on any other.
     static int run_wrapped(const Call& call, const std::vector<std::string>& args) {
         auto record = call.env_value("CONFORM_PROBE_RECORD");
         if (record.empty()) {
@@ -87,7 +91,8 @@ private:
         for (const auto& arg : args) {
             out << arg << '\0';
         }
-        return std::atoi(call.env_value("CONFORM_PROBE_EXIT").c_str());
+        bool failing = std::find(args.begin(), args.end(), "conform-probe-fail") != args.end();
+        return failing ? std::atoi(call.env_value("CONFORM_PROBE_EXIT").c_str()) : 0;
     }
 
     std::vector<std::string> passed_on(std::vector<std::string> args) const {
@@ -119,6 +124,11 @@ private:
         if (m.checks_version_first) {
             run_wrapped(call, {"--version"});
         }
+        if (m.runs_pre_invoke) {
+            if (auto failed = run_wrapped(call, {"clean"}); failed != 0) {
+                return {{}, log(call, "error", "clean failed"), failed};
+            }
+        }
         auto code = run_wrapped(call, passed_on(args));
         auto level = code == 0 || m.failure_not_logged_as_error ? "info" : "error";
         std::string logged;
@@ -131,7 +141,8 @@ private:
 
     Answer initialize(const Call& call) const {
         auto file = call.cwd / "fake.yml";
-        if (m.initialize_not_idempotent || !std::filesystem::exists(file)) {
+        if (!m.initialize_fails &&
+            (m.initialize_not_idempotent || !std::filesystem::exists(file))) {
             std::ofstream(file, std::ios::app) << "initialized: true\n";
         }
         std::vector<std::string> out;

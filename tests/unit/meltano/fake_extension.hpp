@@ -40,7 +40,13 @@ struct ExtensionModel {
     bool waits_on_stdin = false;               // every command waits for stdin to close
     bool logs_env_at_debug = false;            // LOG_LEVEL=debug logs the environment, secrets too
     bool checks_version_first = false;         // invoke runs `faketool --version` before the call
-    bool traceback_on_stdout = false;          // an unknown command crashes, traceback on stdout
+    // invoke runs `faketool clean` first and stops with its exit code when it fails (dbt-ext's
+    // pre-invoke step)
+    bool runs_pre_invoke = false;
+    // the invoker needs the project initialize makes: elsewhere it crashes before the program
+    // runs (dbt-ext's transform/)
+    bool invoker_needs_project = false;
+    bool traceback_on_stdout = false;  // an unknown command crashes, traceback on stdout
 };
 
 // The test config of the fake extension, with `commands` hello (and test) and every log feature.

@@ -138,6 +138,31 @@ TEST_CASE("mx checks: describe that prints no JSON leaves the executables unjudg
 }
 
 TEST_CASE(
+    "mx checks: a pass-through CLI's --help runs in a project; crashing before the program "
+    "fails") {
+    auto needs_project = with(&ExtensionModel::invoker_needs_project);
+    CHECK(status_of(run_extension(needs_project, {"mx-describe"}), "mx.described_executables") ==
+          "passed");
+    // Before 2026-12-07 the invoker's exit code counted as the wrapped program's, and passed.
+    needs_project.initialize_fails = true;
+    auto report = run_extension(needs_project, {"mx-describe"});
+    CHECK(status_of(report, "mx.described_executables") == "failed");
+    CHECK(contains(message_of(report, "mx.described_executables"),
+                   "fake_invoker --help: exit code 1 without running the wrapped program"));
+}
+
+TEST_CASE("mx checks: an exit code swallowed after a pre-invoke step still fails (dbt-ext)") {
+    // Before 2026-12-07 the probe failed every call: the pre-invoke step's failure was the exit
+    // code judged, and the command's was never reached.
+    auto model = with(&ExtensionModel::runs_pre_invoke);
+    CHECK(status_of(run_extension(model, {"mx-passthrough"}), "mx.passthrough") == "passed");
+    model.invoke_swallows_exit = true;
+    auto report = run_extension(model, {"mx-passthrough"});
+    CHECK(status_of(report, "mx.passthrough") == "failed");
+    CHECK(contains(message_of(report, "mx.passthrough"), "exited 0 though the wrapped program"));
+}
+
+TEST_CASE(
     "mx checks: a wrapper that calls the program twice passes when one call got the arguments") {
     auto report = run_extension(with(&ExtensionModel::checks_version_first), {"mx-passthrough"});
     CHECK(status_of(report, "mx.passthrough") == "passed");

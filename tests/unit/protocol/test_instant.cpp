@@ -57,4 +57,9 @@ TEST_CASE("cursor value: cursors written alike order as text, others as instants
     // Layouts that differ: by instant.
     CHECK(order("2025-05-20T12:30:00Z", "2025-05-20T12:30:00.000000Z") == 0);
     CHECK(order("b", "abc") == 1);
+    // Strings of digits (epoch times, ClickUp's "1764646901000") order as numbers.
+    CHECK(order("999", "1000") == -1);
+    CHECK(order("0010", "9") == 1);
+    CHECK(order("1764646901000", "1764646901000") == 0);
+    CHECK(order("1764646901000", "1764633706000") == 1);
 }

@@ -265,6 +265,14 @@ TEST_CASE("state_cursor_floors: the cursor a state records, by stream") {
     REQUIRE(pages.size() == 1);
     CHECK(pages.at(0).guessed);
     CHECK(pages.at(0).per_partition);
+    // Faros's clickup source: per list, an epoch time in a string of digits; the oldest.
+    auto lists = state_cursor_floors(R"({"events":{"101":{"lastUpdatedDate":"1764646901000"},)"
+                                     R"("102":{"lastUpdatedDate":"1764646800000"}}})",
+                                     catalog);
+    REQUIRE(lists.size() == 1);
+    CHECK(lists.at(0).guessed);
+    CHECK(lists.at(0).per_partition);
+    CHECK(*lists.at(0).floor->text == "1764646800000");
     CHECK(*pages.at(0).floor->text == "2026-12-01T07:45:00Z");
     CHECK(state_cursor_floors(R"({"events":{"from":"2024-01-01","to":"2024-02-01"}})", catalog)
               .empty());
