@@ -59,8 +59,8 @@ std::string printable(std::string_view text) {
     return out;
 }
 
-// Why a skipped scenario was: the reason of the first check it exists for (its other checks may
-// have passed on what every run is judged on).
+// Why a scenario was skipped: the reason of the first check it exists for that was (its other
+// checks may have passed on what every run is judged on).
 const std::string& skip_reason(const ScenarioResult& result) {
     auto reason = std::find_if(
         result.checks.begin(), result.checks.end(),
