@@ -16,6 +16,11 @@
 
 namespace conform::meltano {
 
+// The argument on whose call the probe exits $CONFORM_PROBE_EXIT (probe_main.cpp), and the code
+// conform asks of it there.
+inline constexpr const char* k_probe_fail_argument = "conform-probe-fail";
+inline constexpr int k_probe_failure = 3;
+
 // What a step's stdin is: /dev/null (every step unless said otherwise), or a pipe that stays
 // open and empty, so that a command that reads stdin waits until its timeout (MX-IO-2).
 enum class StdinMode { null, open_empty };

@@ -19,7 +19,6 @@ namespace conform::meltano {
 namespace {
 
 constexpr std::string_view k_unknown_command = "conform-no-such-command";
-constexpr int k_probe_failure = 3;
 
 // Arguments that a shell or a naive re-split would change: spaces, quotes, `--`, empty strings,
 // options the extension must not parse, glob and variable characters.
@@ -324,7 +323,7 @@ struct MeltanoSource final : engine::ScenarioSource {
             command(probe_run(Purpose::invoke_probe, "invoke (probe)", ext, invoke_args, dir, 0)));
         result.runs.push_back(
             command(probe_run(Purpose::invoke_probe_fails, "invoke (probe exits 3)", ext,
-                              {"invoke", "conform-probe-fail"}, dir, k_probe_failure)));
+                              {"invoke", k_probe_fail_argument}, dir, k_probe_failure)));
         if (!config.invoker) {
             return;
         }
@@ -335,7 +334,7 @@ struct MeltanoSource final : engine::ScenarioSource {
             Purpose::invoker_bare, "invoker without arguments (probe)", invoker, {}, dir, 0)));
         result.runs.push_back(
             command(probe_run(Purpose::invoker_probe_fails, "invoker (probe exits 3)", invoker,
-                              {"conform-probe-fail"}, dir, k_probe_failure)));
+                              {k_probe_fail_argument}, dir, k_probe_failure)));
     }
 
     void run_initialize_twice(StepResult& result) {
@@ -390,7 +389,7 @@ struct MeltanoSource final : engine::ScenarioSource {
         if (session->probe_available()) {
             own("invoke (probe)", config.extension_executable, {"invoke", "conform-probe"}, 0, {});
             own("invoke (probe exits 3)", config.extension_executable,
-                {"invoke", "conform-probe-fail"}, k_probe_failure, {});
+                {"invoke", k_probe_fail_argument}, k_probe_failure, {});
         }
     }
 

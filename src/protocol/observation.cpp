@@ -8,6 +8,7 @@
 
 #include "json/pointer.hpp"
 #include "protocol/instant.hpp"
+#include "util/ascii.hpp"
 
 namespace conform::protocol {
 
@@ -17,8 +18,7 @@ namespace {
 // the numbers they write; nullopt when either is something else.
 std::optional<int> digits_order(std::string_view a, std::string_view b) {
     auto digits = [](std::string_view text) {
-        return !text.empty() &&
-               std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        return !text.empty() && std::all_of(text.begin(), text.end(), is_ascii_digit);
     };
     if (!digits(a) || !digits(b)) {
         return std::nullopt;

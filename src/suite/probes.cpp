@@ -14,6 +14,7 @@
 #include "json/write.hpp"
 #include "protocol/instant.hpp"
 #include "protocol/packed_state.hpp"
+#include "util/ascii.hpp"
 
 namespace conform::suite {
 
@@ -118,7 +119,7 @@ const EpochUnit* epoch_unit_of(double number) {
 const EpochUnit* epoch_unit_of_text(std::string_view text) {
     constexpr std::size_t k_most_digits = 16;
     if (text.empty() || text.size() > k_most_digits ||
-        !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        !std::all_of(text.begin(), text.end(), is_ascii_digit)) {
         return nullptr;
     }
     return epoch_unit_of(std::stod(std::string(text)));

@@ -7,13 +7,16 @@
 #include "checks/meltano/helpers.hpp"
 #include "checks/meltano/meltano.hpp"
 #include "meltano/describe.hpp"
+#include "meltano/session.hpp"
 
 namespace conform::checks::mx {
+
+using meltano::k_probe_fail_argument;
+using meltano::k_probe_failure;
 
 namespace {
 
 constexpr std::string_view k_unknown_command = "conform-no-such-command";
-constexpr int k_probe_failure = 3;
 
 std::string lowercase(std::string_view text) {
     std::string lower(text);
@@ -319,7 +322,7 @@ void compare_probe(const CommandResult& run, bool dash_dash_may_drop, Verdict& v
 bool reached_failing_call(const CommandResult& run) {
     return run.probe_calls &&
            std::any_of(run.probe_calls->begin(), run.probe_calls->end(), [](const auto& call) {
-               return std::find(call.begin(), call.end(), "conform-probe-fail") != call.end();
+               return std::find(call.begin(), call.end(), k_probe_fail_argument) != call.end();
            });
 }
 
