@@ -102,8 +102,10 @@ CatalogStream read_stream(const rapidjson::Value& entry) {
     for (const auto& [field, inclusion] : schema_inclusion) {
         stream.inclusion.try_emplace(field, inclusion);
     }
-    if (!stream.valid_replication_keys.empty() &&
-        stream.forced_replication_method != "FULL_TABLE") {
+    if (stream.forced_replication_method == "LOG_BASED") {
+        stream.log_based = true;
+    } else if (!stream.valid_replication_keys.empty() &&
+               stream.forced_replication_method != "FULL_TABLE") {
         stream.replication_key = stream.valid_replication_keys.front();
     }
     return stream;
@@ -150,7 +152,7 @@ void set_member(rapidjson::Value& object, const char* name, rapidjson::Value val
 // older form singer-sdk up to 0.34 reads (and Meltano writes both).
 void write_replication(rapidjson::Value& entry, rapidjson::Value& top, const CatalogStream& stream,
                        rapidjson::Document::AllocatorType& alloc) {
-    const char* method = stream.incremental() ? "INCREMENTAL" : "FULL_TABLE";
+    auto method = stream.replication_method();
     set_member(top, "replication-method", text_value(method, alloc), alloc);
     set_member(entry, "replication_method", text_value(method, alloc), alloc);
     if (stream.incremental()) {
@@ -172,6 +174,10 @@ std::vector<std::string> strings_member(const rapidjson::Value& object, const ch
         }
     }
     return out;
+}
+
+std::string_view CatalogStream::replication_method() const {
+    return log_based ? "LOG_BASED" : incremental() ? "INCREMENTAL" : "FULL_TABLE";
 }
 
 bool CatalogStream::replication_key_offered() const {
@@ -240,8 +246,9 @@ std::string Catalog::use_replication_key(std::string_view tap_stream_id, const s
     if (found == m_streams.end()) {
         return "the tap's catalog has no such stream";
     }
-    if (found->forced_replication_method == "FULL_TABLE") {
-        return "its catalog forces FULL_TABLE replication";
+    if (found->forced_replication_method == "FULL_TABLE" ||
+        found->forced_replication_method == "LOG_BASED") {
+        return fmt::format("its catalog forces {} replication", found->forced_replication_method);
     }
     const auto& properties = found->properties;
     if (!properties.empty() &&
@@ -250,6 +257,33 @@ std::string Catalog::use_replication_key(std::string_view tap_stream_id, const s
     }
     found->replication_key = key;
     return "";
+}
+
+std::string Catalog::use_log_based(std::string_view tap_stream_id) {
+    auto found = std::find_if(m_streams.begin(), m_streams.end(), [&](const CatalogStream& stream) {
+        return stream.tap_stream_id == tap_stream_id;
+    });
+    if (found == m_streams.end()) {
+        return "the tap's catalog has no such stream";
+    }
+    const auto& forced = found->forced_replication_method;
+    if (!forced.empty() && forced != "LOG_BASED") {
+        return fmt::format("its catalog forces {} replication", forced);
+    }
+    found->replication_key.clear();
+    found->log_based = true;
+    return "";
+}
+
+std::string Catalog::stream_name_of(std::string_view name) const {
+    auto named = [&](const CatalogStream& stream) { return stream.stream == name; };
+    if (std::any_of(m_streams.begin(), m_streams.end(), named)) {
+        return std::string(name);
+    }
+    auto found = std::find_if(m_streams.begin(), m_streams.end(), [&](const CatalogStream& stream) {
+        return stream.tap_stream_id == name;
+    });
+    return found != m_streams.end() ? found->stream : std::string(name);
 }
 
 std::uint32_t Catalog::index_of(std::string_view name) const {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // A Singer catalog as discovery prints it (`{"streams": [...]}` with `tap_stream_id`, `schema`
@@ -29,10 +30,14 @@ struct CatalogStream {
     std::string forced_replication_method;
     // The stream this one is synced inside of (singer-io taps' `parent-tap-stream-id`), or "".
     std::string parent_tap_stream_id;
-    // What conform asks for: the first valid replication key, unless FULL_TABLE is forced.
+    // What conform asks for: LOG_BASED when the catalog forces it or the test config names the
+    // stream (log_based); else the first valid replication key, unless FULL_TABLE is forced.
     std::string replication_key;
+    bool log_based = false;
 
     bool incremental() const { return !replication_key.empty(); }
+    // The replication method conform selects: LOG_BASED, INCREMENTAL or FULL_TABLE.
+    std::string_view replication_method() const;
     // The replication key is one the tap's catalog offers (valid-replication-keys), not only the
     // test config's choice (replication_keys).
     bool replication_key_offered() const;
@@ -63,7 +68,14 @@ public:
     // Selects the stream `tap_stream_id` INCREMENTAL on `key`, whatever its catalog offers.
     // Returns why it cannot be (no such stream, FULL_TABLE forced), or "" when done.
     std::string use_replication_key(std::string_view tap_stream_id, const std::string& key);
+    // Selects the stream `tap_stream_id` LOG_BASED (its initial sync is a full table). Returns
+    // why it cannot be (no such stream, another method forced), or "" when done.
+    std::string use_log_based(std::string_view tap_stream_id);
     const rapidjson::Document& document() const { return *m_document; }
+    // The catalog's `stream` name for a message's `stream`: itself when an entry has that name,
+    // else the name of the entry whose tap_stream_id it is (PipelineWise's taps name messages by
+    // tap_stream_id, "public-products" for the stream "products"), else `name` unchanged.
+    std::string stream_name_of(std::string_view name) const;
     // Index of `name` (stream or tap_stream_id) among the streams; streams().size() when unknown.
     std::uint32_t index_of(std::string_view name) const;
 

@@ -68,6 +68,19 @@ void exclusive_bound(rapidjson::Value& schema, const char* bound, const char* ex
     }
 }
 
+// Draft-04 has no `time` format, and Singer's writers emit it without an offset (the Meltano SDK
+// types TIME columns `{"format": "time"}` and writes Python's time.isoformat(), PipelineWise's
+// tap-postgres "11:51:00"): the time is checked, its offset left optional, the rule Airbyte's
+// `airbyte_type: time_without_timezone` selects in conform's validator.
+void time_offset_optional(rapidjson::Value& schema, rapidjson::Document::AllocatorType& alloc) {
+    auto format = schema.FindMember("format");
+    if (format != schema.MemberEnd() && format->value.IsString() &&
+        std::string_view(format->value.GetString()) == "time" &&
+        !schema.HasMember("airbyte_type")) {
+        schema.AddMember("airbyte_type", "time_without_timezone", alloc);
+    }
+}
+
 void draft7_at(rapidjson::Value& schema, rapidjson::Document::AllocatorType& alloc, int depth) {
     if (!schema.IsObject() || depth > k_max_schema_depth) {
         return;
@@ -84,6 +97,7 @@ void draft7_at(rapidjson::Value& schema, rapidjson::Document::AllocatorType& all
     if (meta != schema.MemberEnd()) {
         schema.RemoveMember("$schema");
     }
+    time_offset_optional(schema, alloc);
     each_subschema(schema, alloc, depth);
 }
 
@@ -295,6 +309,17 @@ std::vector<Bookmark> bookmarks_of(const rapidjson::Value& state_value,
     return found;
 }
 
+std::map<std::string, std::set<std::int64_t>> TapRun::activated_before(
+    std::size_t state_index) const {
+    std::map<std::string, std::set<std::int64_t>> versions;
+    for (const auto& activation : activations) {
+        if (activation.states_before <= state_index) {
+            versions[activation.stream].insert(activation.version);
+        }
+    }
+    return versions;
+}
+
 std::string TapRun::outcome() const {
     if (!started) {
         return "could not start: " + start_error;
@@ -342,6 +367,7 @@ struct Reader::Impl {
             run.records.records.set_folder(setup.scratch);
         }
         run.records.label = run.label;
+        activated = setup.activated;
     }
 
     template <typename Visit>
@@ -352,8 +378,14 @@ struct Reader::Impl {
         }
     }
 
+    // The stream a message names, as the catalog names it (Catalog::stream_name_of).
+    std::string stream_of(const rapidjson::Value& message) const {
+        std::string_view name = message["stream"].GetString();
+        return setup.catalog != nullptr ? setup.catalog->stream_name_of(name) : std::string(name);
+    }
+
     void on_schema(const LineFacts& facts, const rapidjson::Value& message) {
-        std::string stream = message["stream"].GetString();
+        auto stream = stream_of(message);
         StreamSchema compiled;
         compiled.key_properties = strings_member(message, "key_properties");
         compiled.bookmark_properties = strings_member(message, "bookmark_properties");
@@ -498,7 +530,7 @@ struct Reader::Impl {
     }
 
     void on_record(const LineFacts& facts, const rapidjson::Value& message) {
-        std::string stream = message["stream"].GetString();
+        auto stream = stream_of(message);
         const auto& record = message["record"];
         auto found = schemas.find(stream);
         const StreamSchema* schema = found == schemas.end() ? nullptr : &found->second;
@@ -585,7 +617,7 @@ struct Reader::Impl {
     }
 
     void on_activate_version(const LineFacts& facts, const rapidjson::Value& message) {
-        std::string stream = message["stream"].GetString();
+        auto stream = stream_of(message);
         ActivateVersionFacts version_facts{facts, stream, message["version"].GetInt64(), {}};
         if (auto previous = versions.find(stream); previous != versions.end()) {
             version_facts.previous = previous->second;
@@ -593,13 +625,16 @@ struct Reader::Impl {
         versions[stream] = *version_facts.version;
         activated[stream].insert(*version_facts.version);
         run.streams[stream].activated = version_facts.version;
+        if (run.activations.size() < TapRun::k_kept_states) {
+            run.activations.push_back({stream, *version_facts.version, run.state_count});
+        }
         judge(facts.number, [&](const MessageJudge& judge, Tally& tally) {
             judge.on_activate_version(version_facts, tally);
         });
     }
 
     void on_batch(const LineFacts& facts, const rapidjson::Value& message) {
-        std::string stream = message["stream"].GetString();
+        auto stream = stream_of(message);
         auto found = schemas.find(stream);
         BatchFacts batch{facts, stream, message, found == schemas.end() ? nullptr : &found->second};
         PendingBatch pending{stream,

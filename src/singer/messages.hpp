@@ -220,6 +220,10 @@ struct ReaderSetup {
     std::vector<const MessageJudge*> judges;
     bool activate_version_claimed = false;
     std::filesystem::path scratch;  // where the record file goes
+    // The versions each stream had activated when the STATE this sync is given was emitted: the
+    // target already holds them as the table, so RECORDs of them owe no new ACTIVATE_VERSION
+    // (a database tap's log phase, a resumed copy).
+    std::map<std::string, std::set<std::int64_t>> activated;
 };
 
 // Everything conform learned from one invocation of the tap.
@@ -249,6 +253,12 @@ struct TapRun {
     std::uint64_t resumed_from = 0;
     std::vector<Bookmark> start_bookmarks;
     std::uint64_t batch_records = 0;  // raw records in the files BATCH messages named
+    struct Activation {
+        std::string stream;
+        std::int64_t version = 0;
+        std::uint64_t states_before = 0;  // STATEs emitted before the ACTIVATE_VERSION
+    };
+    std::vector<Activation> activations;  // the first k_kept_states
 
     static constexpr std::size_t k_kept_states = 10'000;
     static constexpr std::size_t k_kept_keys = 1'000'000;
@@ -260,6 +270,8 @@ struct TapRun {
     std::string outcome() const;
     // The bookmarks of the final STATE; empty without one.
     std::vector<Bookmark> final_bookmarks() const;
+    // The versions each stream activated before its STATE `state_index` (0-based) was emitted.
+    std::map<std::string, std::set<std::int64_t>> activated_before(std::size_t state_index) const;
 };
 
 // Reads one run's stdout and stderr into a TapRun.

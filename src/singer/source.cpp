@@ -231,6 +231,7 @@ struct SingerSource final : engine::ScenarioSource {
                 const std::optional<std::string>& state = std::nullopt,
                 const std::optional<std::string>& config_text = std::nullopt,
                 std::map<std::string, StreamFloor> floors = {},
+                std::map<std::string, std::set<std::int64_t>> activated = {},
                 const std::string& catalog_flag = "--catalog") {
         std::vector<std::pair<std::string, std::string>> files = {
             {"--config", config_text.value_or(config.config_text)}, {catalog_flag, catalog_text}};
@@ -239,6 +240,7 @@ struct SingerSource final : engine::ScenarioSource {
         }
         auto setup = sync_setup(judges);
         setup.floors = std::move(floors);
+        setup.activated = std::move(activated);
         auto run = invoke(std::move(label), {}, files, config.sync_timeout, std::move(setup));
         if (state) {
             auto document = parse(*state);
@@ -276,6 +278,13 @@ struct SingerSource final : engine::ScenarioSource {
                 throw Error(ErrorKind::input,
                             fmt::format("{}: replication_keys names '{}' for stream '{}', but {}",
                                         config.origin.string(), key, stream_id, problem));
+            }
+        }
+        for (const auto& stream_id : config.log_based) {
+            if (auto problem = catalog->use_log_based(stream_id); !problem.empty()) {
+                throw Error(ErrorKind::input,
+                            fmt::format("{}: log_based names stream '{}', but {}",
+                                        config.origin.string(), stream_id, problem));
             }
         }
         for (const auto& stream : catalog->streams()) {
@@ -559,7 +568,8 @@ struct SingerSource final : engine::ScenarioSource {
         for (auto index : chosen) {
             const auto& state = full.states[index];
             auto run = sync(fmt::format("resume from STATE {} (line {})", index + 1, state.line),
-                            full_catalog(), judges, state.value);
+                            full_catalog(), judges, state.value, std::nullopt, {},
+                            full.activated_before(index));
             run.resumed_from = index + 1;
             result.runs.push_back(std::move(run));
         }
@@ -730,6 +740,28 @@ struct SingerSource final : engine::ScenarioSource {
                 fmt::format("not interrupted, as their records interleave (synced together): {}",
                             fmt::join(interleaved, ", ")));
         }
+        std::vector<std::string> log_based;
+        std::erase_if(candidates, [&](const auto& id) {
+            const auto* stream = catalog->find(id);
+            if (stream != nullptr && stream->log_based) {
+                log_based.push_back(id);
+                return true;
+            }
+            return false;
+        });
+        if (!log_based.empty()) {
+            // Its final bookmark is a log position: a tap resumes it as the log, never as the
+            // table a currently_syncing names (PipelineWise's tap-postgres ignores it then).
+            result.notes.push_back(
+                fmt::format("LOG_BASED, not interrupted: {}", fmt::join(log_based, ", ")));
+            if (candidates.size() < 2) {
+                result.why_not = fmt::format(
+                    "fewer than two streams under test are not LOG_BASED ({}): nothing in the "
+                    "middle of the sync to interrupt",
+                    fmt::join(log_based, ", "));
+                return;
+            }
+        }
         result.notes.push_back(
             fmt::format("the full sync's order: {}", fmt::join(candidates, ", ")));
         auto middle = candidates.size() / 2;
@@ -779,7 +811,8 @@ struct SingerSource final : engine::ScenarioSource {
                         rapidjson::Value(interrupted->tap_stream_id.c_str(), alloc), alloc);
         result.notes.push_back(fmt::format("currently_syncing '{}'", interrupted->tap_stream_id));
         result.runs.push_back(sync("sync from a mid-list currently_syncing state", full_catalog(),
-                                   judges, json::to_json(state), std::nullopt, floors));
+                                   judges, json::to_json(state), std::nullopt, floors,
+                                   full.activated_before(full.states.size() - 1)));
     }
 
     void run_later_start(const StepResult& base, StepResult& result,
@@ -847,7 +880,7 @@ struct SingerSource final : engine::ScenarioSource {
                 break;
             case Role::properties_sync:
                 result.runs.push_back(sync("sync with --properties", full_catalog(), judges,
-                                           std::nullopt, std::nullopt, {}, "--properties"));
+                                           std::nullopt, std::nullopt, {}, {}, "--properties"));
                 break;
             case Role::partial_selection:
                 run_partial(result, judges);
@@ -863,7 +896,8 @@ struct SingerSource final : engine::ScenarioSource {
                 }
                 result.runs.push_back(sync("sync from the final STATE", full_catalog(), judges,
                                            first.states.back().value, std::nullopt,
-                                           floors_after(first)));
+                                           floors_after(first),
+                                           first.activated_before(first.states.size() - 1)));
                 break;
             }
             case Role::resumed:
@@ -943,8 +977,8 @@ struct SingerSource final : engine::ScenarioSource {
         }
     }
 
-    // Singer's replication methods are the modes: INCREMENTAL with a replication key conform
-    // asks for, FULL_TABLE otherwise.
+    // Singer's replication methods are the modes: LOG_BASED or INCREMENTAL where conform asks
+    // for them, FULL_TABLE otherwise.
     report::StreamsCoverage stream_coverage() const override {
         report::StreamsCoverage coverage;
         if (!catalog) {
@@ -955,7 +989,7 @@ struct SingerSource final : engine::ScenarioSource {
         for (const auto& stream : catalog->streams()) {
             bool configured =
                 std::find(streams.begin(), streams.end(), stream.tap_stream_id) != streams.end();
-            std::string mode = stream.incremental() ? "INCREMENTAL" : "FULL_TABLE";
+            std::string mode(stream.replication_method());
             report::StreamCoverage entry{stream.tap_stream_id, true, configured, {}, {}, {}};
             if (configured) {
                 entry.configured_modes.push_back(mode);

@@ -92,6 +92,15 @@ void read_keys(const rapidjson::Value& document, TestConfig& config,
             config.replication_keys.emplace(entry.name.GetString(), entry.value.GetString());
         }
     }
+    config.log_based = strings_of(document, "log_based");
+    for (const auto& stream : config.log_based) {
+        if (config.replication_keys.contains(stream)) {
+            problems.emplace_back("/log_based",
+                                  fmt::format("'{}' is also in replication_keys: a stream is "
+                                              "selected either LOG_BASED or INCREMENTAL",
+                                              stream));
+        }
+    }
     if (document.HasMember("about")) {
         config.about = document["about"].GetBool();
     }

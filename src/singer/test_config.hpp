@@ -27,6 +27,7 @@ struct TestConfig {
     std::vector<std::string> secret_pointers;             // into the config
     std::vector<std::string> streams;                     // empty: every discovered stream
     std::map<std::string, std::string> replication_keys;  // by tap_stream_id, over the catalog's
+    std::vector<std::string> log_based;                   // tap_stream_ids selected LOG_BASED
     std::vector<std::string> empty_streams;               // tap_stream_ids with no data to sync
 
     std::optional<bool> about;  // unset: tried, skipped when not offered

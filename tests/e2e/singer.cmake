@@ -67,6 +67,28 @@ conform_singer_case(fault.record_older_version record_older_version sg.activate_
 # whose ACTIVATE_VERSION drops the rows sent before; each resume alone loses nothing it owed.
 conform_singer_case(fault.resume_new_version resume_new_version sg.resume_no_loss
                     --must-fail sg.resume_no_loss)
+# LOG_BASED from the test config (log_based), as database taps are run: countries' initial full
+# table under a version, resumable after its last key, then the log. The fault resumes straight
+# into the log and never reads the rest of the table (only LOG_BASED selects the code that loses).
+set(log_based_args --tap-set log_based=true --set "log_based=[\"countries\"]")
+conform_singer_case(reading.log_based - none ${log_based_args}
+                    --must-pass sg.resume_no_loss,sg.activate_version,sg.state_bookmarks
+                    --expect-coverage mode:countries=LOG_BASED,mode:users=INCREMENTAL)
+conform_singer_case(fault.log_based_resume_loses log_based_resume_loses sg.resume_no_loss
+                    ${log_based_args} --must-fail sg.resume_no_loss)
+conform_singer_case(input.log_based_forced_full_table - none --set "log_based=[\"countries\"]"
+                    --expect-input-error "log_based names stream 'countries', but its catalog forces FULL_TABLE replication")
+conform_singer_case(input.log_based_and_key - none --tap-set log_based=true
+                    --set "log_based=[\"users\"]"
+                    --set "replication_keys={\"users\":\"updated_at\"}"
+                    --expect-input-error "'users' is also in replication_keys")
+# PipelineWise's tap-postgres names its messages' streams by tap_stream_id ("public-products" for
+# the catalog's "products"). Before 2026-12-08 conform matched no record to its catalog stream:
+# sg.streams_have_records warned that no stream emitted a record, selection checks were skipped.
+conform_singer_case(reading.messages_by_tap_stream_id prefixed_ids,messages_by_tap_stream_id none
+                    --expect-skipped ${batch_only_skips}
+                    --must-pass sg.streams_have_records,sg.selection_honoured,sg.automatic_fields
+                    --must-pass sg.incremental_no_older,sg.resume_currently_syncing)
 conform_singer_case(reading.prefixed_ids prefixed_ids none
                     --must-pass sg.incremental_no_older,sg.resume_currently_syncing)
 conform_singer_case(reading.keyless_view keyless_view none --must-pass sg.automatic_fields)

@@ -34,6 +34,11 @@ def write_test_config(folder, args):
     batch = os.path.join(folder, "config.batch.json")
     with open(os.path.join(folder, config["config"])) as source:
         tap_config = json.load(source)
+    for setting in args.tap_set or []:
+        key, value = setting.split("=", 1)
+        tap_config[key] = json.loads(value)
+    if args.tap_set:
+        harness.write_file(folder, config["config"], tap_config)
     if args.fault_variable == "SDKSTYLE_QUIRKS" or "auth_token" in tap_config:
         tap_config["batch_config"] = {
             "encoding": {"format": "jsonl", "compression": "gzip"},
@@ -70,6 +75,7 @@ def main():
     parser.add_argument("--fault")
     parser.add_argument("--fault-variable", default="REFTAP_FAULTS")
     parser.add_argument("--set", action="append", help="KEY.PATH=JSON in the test config")
+    parser.add_argument("--tap-set", action="append", help="KEY=JSON in the tap's config")
     parser.add_argument("--only")
     parser.add_argument("--strict", action="store_true")
     parser.add_argument("--expect-skipped", default="")

@@ -122,9 +122,33 @@ void check_properties_flag(const Inputs& inputs, Verdict& verdict) {
     // A missing record is shown where the --catalog sync emitted it.
     fail_records(verdict, inputs, diff.examples.missing, diff.missing_count,
                  "record(s) the --catalog sync emitted are missing with --properties", catalog_run);
-    fail_records(verdict, inputs, diff.examples.extra, diff.extra_count,
-                 "record(s) with --properties that the --catalog sync did not emit",
+    // New records of a stream both syncs selected are data added between the two syncs (a
+    // database written to); only records of a stream conform did not select break the clause.
+    const auto& streams = inputs.catalog()->streams();
+    auto selected = [&](std::uint32_t index) {
+        return index < streams.size() && under_test(inputs, streams[index]);
+    };
+    std::uint64_t unselected = 0;
+    for (const auto& [index, counts] : diff.by_stream) {
+        unselected += selected(index) ? 0 : counts.extra;
+    }
+    std::vector<suite::RecordRef> unselected_examples;
+    std::vector<suite::RecordRef> new_examples;
+    for (const auto& ref : diff.examples.extra) {
+        (selected(ref.entry.stream) ? new_examples : unselected_examples).push_back(ref);
+    }
+    fail_records(verdict, inputs, unselected_examples, unselected,
+                 "record(s) with --properties of streams the catalog left unselected",
                  properties_run);
+    if (diff.extra_count > unselected) {
+        verdict.note(fmt::format(
+            "{} record(s) of the selected streams with --properties that the --catalog sync "
+            "before it did not emit (data added between the two syncs): not a finding{}",
+            diff.extra_count - unselected,
+            new_examples.empty()
+                ? std::string()
+                : "; first: " + suite::describe_record(new_examples[0], stream_names(inputs))));
+    }
 }
 
 void check_selection(const Inputs& inputs, Verdict& verdict) {
@@ -213,6 +237,7 @@ void check_automatic_fields(const Inputs& inputs, Verdict& verdict) {
     if (!usable(full, verdict) || !usable(minimal, verdict)) {
         return;
     }
+    std::vector<std::string> without_automatic;
     for (const auto& stream : catalog.streams()) {
         const auto* before = seen_in(full, stream.stream);
         if (before == nullptr || before->records == 0 || !before->always) {
@@ -220,7 +245,7 @@ void check_automatic_fields(const Inputs& inputs, Verdict& verdict) {
         }
         if (stream.automatic_fields().empty()) {
             // Nothing is left selected: a tap may skip the stream (tap-postgres on a view).
-            verdict.note(fmt::format("'{}' has no automatic field: not judged", stream.stream));
+            without_automatic.push_back(stream.stream);
             continue;
         }
         verdict.judged();
@@ -241,6 +266,16 @@ void check_automatic_fields(const Inputs& inputs, Verdict& verdict) {
             }
         }
     }
+    if (!without_automatic.empty()) {
+        constexpr std::string_view kinds =
+            "an automatic field (key property, offered replication key or inclusion automatic)";
+        auto streams = fmt::format("{}", fmt::join(without_automatic, ", "));
+        if (verdict.judged_count() == 0) {
+            verdict.skip(fmt::format("no stream with records has {}: {}", kinds, streams));
+        } else {
+            verdict.note(fmt::format("not judged, without {}: {}", kinds, streams));
+        }
+    }
     for (const auto& note : inputs.first(1).notes) {
         verdict.note(note);
     }
@@ -256,8 +291,15 @@ void judge_floor(const singer::CatalogStream& stream, const TapRun& run, Verdict
         return;
     }
     if (seen->below_floor > 0) {
-        verdict.fail(fmt::format("{} record(s) of '{}' older than {}: {}", seen->below_floor,
-                                 stream.stream, floor_is, seen->below_example),
+        // A key the tap never offered may be one it cannot filter on: say whose choice it was.
+        auto chosen_by = stream.replication_key_offered()
+                             ? std::string()
+                             : fmt::format(
+                                   " ('{}' is the test config's replication key: the "
+                                   "tap's catalog offers none for '{}')",
+                                   stream.replication_key, stream.stream);
+        verdict.fail(fmt::format("{} record(s) of '{}' older than {}: {}{}", seen->below_floor,
+                                 stream.stream, floor_is, seen->below_example, chosen_by),
                      {run.label, 0, ""});
     }
     if (equal_is_should && seen->at_floor > 0) {

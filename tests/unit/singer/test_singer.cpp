@@ -109,6 +109,55 @@ TEST_CASE("singer catalog: keys, replication keys and selections") {
     CHECK(problem.find("streams") != std::string::npos);
 }
 
+TEST_CASE("singer catalog: LOG_BASED selection and message stream names") {
+    std::string problem;
+    auto catalog = singer::Catalog::read(R"({"streams": [
+      {"tap_stream_id": "public-orders", "stream": "orders",
+       "schema": {"properties": {"id": {"type": "integer"}}},
+       "metadata": [{"breadcrumb": [], "metadata": {"valid-replication-keys": ["id"]}}]},
+      {"tap_stream_id": "public-events", "stream": "events",
+       "schema": {"properties": {"id": {"type": "integer"}}},
+       "metadata": [{"breadcrumb": [], "metadata": {"forced-replication-method": "LOG_BASED",
+                                                    "valid-replication-keys": ["id"]}}]},
+      {"tap_stream_id": "public-plans", "stream": "plans",
+       "schema": {"properties": {"id": {"type": "integer"}}},
+       "metadata": [{"breadcrumb": [], "metadata": {"forced-replication-method": "FULL_TABLE"}}]}
+    ]})",
+                                         problem);
+    REQUIRE(catalog);
+    // A catalog that forces LOG_BASED is selected LOG_BASED, not INCREMENTAL on its keys.
+    CHECK(catalog->streams()[1].replication_method() == "LOG_BASED");
+    CHECK(!catalog->streams()[1].incremental());
+    CHECK(catalog->streams()[0].replication_method() == "INCREMENTAL");
+    CHECK(catalog->use_log_based("public-orders").empty());
+    CHECK(catalog->streams()[0].replication_method() == "LOG_BASED");
+    CHECK(catalog->use_log_based("public-plans") == "its catalog forces FULL_TABLE replication");
+    CHECK(catalog->use_log_based("orders") == "the tap's catalog has no such stream");
+    CHECK(catalog->use_replication_key("public-events", "id") ==
+          "its catalog forces LOG_BASED replication");
+    auto written = parse(catalog->write({"public-orders"}, {}));
+    CHECK(std::string(
+              written["streams"][0]["metadata"][0]["metadata"]["replication-method"].GetString()) ==
+          "LOG_BASED");
+    CHECK(std::string(written["streams"][0]["replication_method"].GetString()) == "LOG_BASED");
+    CHECK(!written["streams"][0].HasMember("replication_key"));
+    // Messages named by tap_stream_id (PipelineWise) are the catalog's streams.
+    CHECK(catalog->stream_name_of("public-orders") == "orders");
+    CHECK(catalog->stream_name_of("orders") == "orders");
+    CHECK(catalog->stream_name_of("other") == "other");
+}
+
+TEST_CASE("singer schemas: a time without offset is a time (no draft-04 `time` format)") {
+    auto schema = parse(R"({"properties": {"opens": {"type": ["null", "string"], "format": "time"},
+                                           "at": {"type": "string", "format": "date-time"}}})");
+    singer::to_draft7(schema, schema.GetAllocator());
+    auto compiled = schema::Schema::compile(schema);
+    CHECK(compiled.validate(parse(R"({"opens": "11:51:00", "at": "2024-01-01T00:00:00Z"})")));
+    CHECK(compiled.validate(parse(R"({"opens": "11:51:00.5+02:00"})")));
+    CHECK(!compiled.validate(parse(R"({"opens": "25:00:00"})")));
+    CHECK(!compiled.validate(parse(R"({"at": "2024-01-01T00:00:00"})")));  // date-time keeps it
+}
+
 TEST_CASE("singer schemas: draft-04 exclusive bounds and id become draft-07") {
     auto schema = parse(R"({"$schema": "http://json-schema.org/draft-04/schema#", "id": "x",
         "properties": {"a": {"type": "number", "minimum": 0, "exclusiveMinimum": true},

@@ -36,6 +36,9 @@ struct TapModel {
     bool children_interleaved = false;
     bool incremental_empty = false;   // users and orders emit no record (their STATEs still come)
     bool version_undetected = false;  // --about says the Meltano SDK's placeholder
+    // plans' RECORDs carry version 7, activated by the sync that starts without a plans bookmark
+    // only; the state keeps {"plans": {"version": 7}} after it (PipelineWise's log phase)
+    bool versioned_plans = false;
 };
 
 constexpr const char* k_secret = "fake-tap-secret-5521";
@@ -184,6 +187,10 @@ private:
         auto chosen = chosen_of(catalog);
         std::map<std::string, std::string> bookmarks;
         std::string current;
+        if (state.IsObject() && state.HasMember("bookmarks") && state["bookmarks"].IsObject() &&
+            state["bookmarks"].HasMember("plans")) {
+            bookmarks["plans"] = k_plans_version;
+        }
         if (state.IsObject() && state.HasMember("bookmarks")) {
             for (const auto& [name, entry] : state["bookmarks"].GetObject()) {
                 if (entry.IsObject() && entry.HasMember("replication_key_value")) {
@@ -217,6 +224,8 @@ private:
         }
     }
 
+    static constexpr const char* k_plans_version = "7";
+
     std::string record(const FakeStream& stream, int row, const std::set<std::string>& dropped,
                        bool without_key = false) const {
         std::vector<std::string> members;
@@ -233,17 +242,23 @@ private:
             }
             members.push_back(fmt::format(R"("updated_at":"{}")", updated_at(stream, row)));
         }
-        return fmt::format(R"({{"type":"RECORD","stream":"{}","record":{{{}}}}})", stream.name,
-                           fmt::join(members, ","));
+        auto version = m.versioned_plans && stream.replication_key.empty()
+                           ? fmt::format(R"(,"version":{})", k_plans_version)
+                           : std::string();
+        return fmt::format(R"({{"type":"RECORD","stream":"{}","record":{{{}}}{}}})", stream.name,
+                           fmt::join(members, ","), version);
     }
 
     static std::string state_line(const std::map<std::string, std::string>& bookmarks,
                                   const std::string& current) {
         std::vector<std::string> entries;
         for (const auto& [name, value] : bookmarks) {
-            entries.push_back(fmt::format(
-                R"("{}":{{"replication_key":"updated_at","replication_key_value":"{}"}})", name,
-                value));
+            entries.push_back(
+                name == "plans"
+                    ? fmt::format(R"("plans":{{"version":{}}})", value)
+                    : fmt::format(
+                          R"("{}":{{"replication_key":"updated_at","replication_key_value":"{}"}})",
+                          name, value));
         }
         return fmt::format(
             R"({{"type":"STATE","value":{{"bookmarks":{{{}}},"currently_syncing":{}}}}})",
@@ -316,6 +331,11 @@ private:
         out.lines.push_back(
             fmt::format(R"({{"type":"SCHEMA","stream":"{}","schema":{},"key_properties":["id"]}})",
                         stream.name, schema_of(stream)));
+        if (m.versioned_plans && !incremental && !bookmarks.contains("plans")) {
+            out.lines.push_back(fmt::format(
+                R"({{"type":"ACTIVATE_VERSION","stream":"plans","version":{}}})", k_plans_version));
+            bookmarks["plans"] = k_plans_version;
+        }
         for (std::size_t i = 0; i < rows.size(); ++i) {
             if (!early || i > 0) {
                 out.lines.push_back(
@@ -509,6 +529,18 @@ TEST_CASE("singer source: each fault of the fake tap is caught by exactly its ch
         CAPTURE(fault.name);
         CHECK(not_passing(report) == fault.caught);
     }
+}
+
+TEST_CASE("singer source: a version activated before the STATE a sync is given stays activated") {
+    // The sync from the final STATE, the resumes after plans began and the crafted state send
+    // plans' rows of version 7 without activating it again: the target already holds it. Before
+    // 2026-12-08 sg.activate_version warned on each (PipelineWise's log phase).
+    TapModel model;
+    model.versioned_plans = true;
+    auto report = run_tap(model);
+    INFO(describe(report));
+    CHECK(not_passing(report) == "");
+    CHECK(statuses(report, "sg.activate_version").contains("passed"));
 }
 
 TEST_CASE("singer source: the Meltano SDK's version placeholder is no version") {
