@@ -241,6 +241,26 @@ process::LaunchSpec Session::launch_spec(const Command& step,
     return spec;
 }
 
+// The probe's instructions for `step` (probe_main.cpp): the exit code of the failing call, then
+// the arguments that mark the step's own calls; the wrapper's other calls go to the real program.
+void Session::write_probe_conf(const Command& step) const {
+    std::vector<std::string> markers = {"conform-probe", k_probe_fail_argument};
+    if (step.args.empty()) {
+        markers.emplace_back();  // the invoker run bare: its call of the program has no arguments
+    } else if (step.args == std::vector<std::string>{"--help"}) {
+        markers.emplace_back("--help");  // a pass-through CLI's --help, handed on
+    }
+    std::ofstream conf(m_probe_record.parent_path() / "probe.conf", std::ios::trunc);
+    conf << step.probe_exit.value_or(0) << '\n';
+    for (const auto& marker : markers) {
+        conf << marker << '\n';
+    }
+    if (!conf) {
+        throw_internal_error(
+            fmt::format("cannot write {}", (m_probe_record.parent_path() / "probe.conf").string()));
+    }
+}
+
 CommandResult Session::run(const Command& step) {
     CommandResult result;
     result.command = step;
@@ -261,6 +281,7 @@ CommandResult Session::run(const Command& step) {
     if (step.probe_exit) {
         std::error_code ignored;
         std::filesystem::remove(m_probe_record, ignored);
+        write_probe_conf(step);
         env["CONFORM_PROBE_RECORD"] = m_probe_record.string();
         env["CONFORM_PROBE_EXIT"] = std::to_string(*step.probe_exit);
         path = m_probe_dir.string();
@@ -280,6 +301,10 @@ CommandResult Session::run(const Command& step) {
         env["PATH"] = path;
     }
     auto cwd = step.cwd.empty() ? m_dir.path() : step.cwd;
+    // Meltano runs every plugin with its project root set; extensions write under it (superset-ext
+    // its config, airflow-ext its home): the folder the command runs in, unless the test config
+    // sets one.
+    env.try_emplace("MELTANO_PROJECT_ROOT", cwd.string());
 
     Collector collector(m_secrets);
     try {

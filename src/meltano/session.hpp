@@ -65,6 +65,7 @@ struct Command {
     std::string subject{};
     bool pass_through = false;
     int expected_exit = 0;
+    bool result_on_stdout = false;  // the test config says its stdout is its result
 };
 
 struct CommandResult {
@@ -117,6 +118,7 @@ public:
     std::string describe_target() const;
 
 private:
+    void write_probe_conf(const Command& command) const;
     process::LaunchSpec launch_spec(const Command& command,
                                     const std::map<std::string, std::string>& env,
                                     const std::filesystem::path& cwd);

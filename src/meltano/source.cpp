@@ -265,7 +265,8 @@ struct MeltanoSource final : engine::ScenarioSource {
                                            .env = configured.env,
                                            .cwd = dir,
                                            .name = configured.name,
-                                           .expected_exit = configured.exit_code}));
+                                           .expected_exit = configured.exit_code,
+                                           .result_on_stdout = configured.result_on_stdout}));
         }
     }
 
@@ -366,7 +367,8 @@ struct MeltanoSource final : engine::ScenarioSource {
         auto dir = session->new_project_dir();
         auto own = [&](const std::string& label, std::string executable,
                        std::vector<std::string> args, std::optional<int> probe_exit,
-                       const std::map<std::string, std::string>& command_env) {
+                       const std::map<std::string, std::string>& command_env,
+                       bool result_on_stdout = false) {
             auto all_env = command_env;
             all_env.insert(env.begin(), env.end());
             result.runs.push_back(command({.purpose = Purpose::own,
@@ -375,7 +377,8 @@ struct MeltanoSource final : engine::ScenarioSource {
                                            .args = std::move(args),
                                            .env = all_env,
                                            .cwd = dir,
-                                           .probe_exit = probe_exit}));
+                                           .probe_exit = probe_exit,
+                                           .result_on_stdout = result_on_stdout}));
         };
         own("initialize", config.extension_executable, {"initialize"}, std::nullopt, {});
         for (const auto& configured : config.commands) {
@@ -384,7 +387,7 @@ struct MeltanoSource final : engine::ScenarioSource {
                 continue;
             }
             own("command " + configured.name, configured.executable, configured.args, std::nullopt,
-                configured.env);
+                configured.env, configured.result_on_stdout);
         }
         if (session->probe_available()) {
             own("invoke (probe)", config.extension_executable, {"invoke", "conform-probe"}, 0, {});
@@ -475,12 +478,14 @@ struct MeltanoSource final : engine::ScenarioSource {
             return;
         }
         auto lines = non_empty_lines_of(help.stderr_text);
+        auto hint = help.started ? std::string()
+                                 : " (extension.path puts the folder that holds it first on PATH; "
+                                   "extension.executable names it when it is not NAME_extension)";
         health_problem = fmt::format(
             "the extension does not run here: `{} --help` gave {} and `describe` gave {}{}; fix "
-            "the "
-            "setup (see mx-help) and rerun",
+            "the setup (see mx-help){} and rerun",
             config.extension_executable, help.outcome(), json.outcome(),
-            lines.empty() ? std::string() : fmt::format(" (\"{}\")", lines.back()));
+            lines.empty() ? std::string() : fmt::format(" (\"{}\")", lines.back()), hint);
     }
 
     // Why the scenario cannot run, in the test config's terms; nothing when it can.

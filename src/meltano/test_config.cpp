@@ -55,8 +55,10 @@ std::optional<container::ImageSettings> image_of(const rapidjson::Value& extensi
 void read_extension(const rapidjson::Value& extension, TestConfig& config,
                     std::vector<schema::Problem>& problems) {
     config.name = extension["name"].GetString();
-    config.extension_executable = config.name + "_extension";
-    if (bool_or(extension, "invoker", false)) {
+    config.extension_executable = string_or(extension, "executable", config.name + "_extension");
+    if (extension.HasMember("invoker") && extension["invoker"].IsString()) {
+        config.invoker = extension["invoker"].GetString();
+    } else if (bool_or(extension, "invoker", false)) {
         config.invoker = config.name + "_invoker";
     }
     config.wrapped = string_or(extension, "wrapped", "");
@@ -104,6 +106,7 @@ void read_commands(const rapidjson::Value& document, TestConfig& config,
             }
         }
         command.exit_code = item.HasMember("exit") ? item["exit"].GetInt() : 0;
+        command.result_on_stdout = bool_or(item, "result_on_stdout", false);
         config.commands.push_back(std::move(command));
         ++index;
     }

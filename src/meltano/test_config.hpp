@@ -19,6 +19,7 @@ struct ConfiguredCommand {
     std::vector<std::string> args;
     int exit_code = 0;
     std::map<std::string, std::string> env = {};  // on top of the extension's, for this command
+    bool result_on_stdout = false;                // what it prints on stdout is its result
 };
 
 // The test config of a Meltano extension (`"protocol": "meltano-extension"`, docs/meltano.md).

@@ -60,6 +60,16 @@ conform_extension_case(fault.invoker_resplits invoker_resplits mx.passthrough)
 conform_extension_case(fault.invoker_swallows_exit invoker_swallows_exit mx.passthrough)
 conform_extension_case(fault.invoke_swallows_exit invoke_swallows_exit
                        mx.passthrough,mx.invoke_commands)
+# What real wrappers do around the tool (not faults): airflow-ext's pre_invoke parses `airflow
+# version` before the call, so the probe hands the wrapper's other calls to the real tool;
+# superset-ext runs the tool with an environment of its own, so the probe reads its instructions
+# from beside itself. Before 2026-12-08 both failed mx.passthrough (and curated_env
+# mx.log_errors), the probe silent and its exit code lost. With a swallowed exit code on top, the
+# fault is still caught.
+conform_extension_case(reading.version_check version_check none)
+conform_extension_case(reading.curated_env curated_env none)
+conform_extension_case(fault.curated_env_swallows_exit curated_env,invoke_swallows_exit
+                       mx.passthrough,mx.invoke_commands)
 conform_extension_case(fault.initialize_not_idempotent initialize_not_idempotent mx.initialize)
 conform_extension_case(fault.stdout_noise stdout_noise mx.stdout_quiet)
 conform_extension_case(fault.reads_stdin reads_stdin mx.stdin_unused --stdin-timeout 2)

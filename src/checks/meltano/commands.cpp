@@ -141,6 +141,7 @@ void check_describe_shape(const Inputs& inputs, Verdict& verdict) {
 }
 
 void check_described_executables(const Inputs& inputs, Verdict& verdict) {
+    note_failed_setup(inputs, verdict);
     for (const auto& note : inputs.first(0).notes) {
         verdict.note(note);
     }
@@ -199,10 +200,12 @@ void judge_configured(const std::vector<const CommandResult*>& runs, Verdict& ve
 }
 
 void check_invoke_commands(const Inputs& inputs, Verdict& verdict) {
+    note_failed_setup(inputs, verdict);
     judge_configured(configured(inputs, false), verdict);
 }
 
 void check_test_commands(const Inputs& inputs, Verdict& verdict) {
+    note_failed_setup(inputs, verdict);
     judge_configured(configured(inputs, true), verdict);
     for (const auto* run : inputs.runs(1, Purpose::listed_test)) {
         verdict.judged();
@@ -382,6 +385,7 @@ void check_invoker_passthrough(const Inputs& inputs, Verdict& verdict) {
 }
 
 void check_passthrough(const Inputs& inputs, Verdict& verdict) {
+    note_failed_setup(inputs, verdict);
     check_invoke_passthrough(inputs, verdict);
     if (!inputs.test_config().invoker) {
         verdict.note("the test config declares no invoker");

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <fmt/format.h>
+
 #include <string>
 #include <string_view>
 
@@ -25,6 +27,21 @@ inline void fail_in(Verdict& verdict, const CommandResult& run, std::string mess
 // A finding seen in `run`, with the end of its stderr, where the cause of a failure usually is.
 inline void fail_with_stderr(Verdict& verdict, const CommandResult& run, std::string message) {
     verdict.fail(std::move(message), {run.label, 0, last_lines(run.stderr_text)});
+}
+
+// Says so when the project's setup `initialize` failed: the commands the check judges ran in the
+// folder it left (mx.initialize judges initialize itself, in a folder of its own).
+inline void note_failed_setup(const Inputs& inputs, Verdict& verdict) {
+    for (const auto* step : inputs.all_steps()) {
+        for (const auto& run : step->runs) {
+            if (run.command.purpose == Purpose::setup && !run.exited_with(0)) {
+                verdict.note(
+                    fmt::format("the project's setup `{}` gave {}: the commands ran in "
+                                "the folder it left",
+                                run.command_line, run.outcome()));
+            }
+        }
+    }
 }
 
 inline std::string first_line(std::string_view text) {

@@ -13,12 +13,15 @@ namespace conform::checks::mx {
 
 namespace {
 
-// The commands of every step the check reads.
+// The commands of every step the check reads that started: one that could not start printed and
+// read nothing, which judges nothing (mx.help reports it).
 template <typename Visit>
 void for_each_run(const Inputs& inputs, Visit visit) {
     for (const auto* step : inputs.all_steps()) {
         for (const auto& run : step->runs) {
-            visit(run);
+            if (run.started) {
+                visit(run);
+            }
         }
     }
 }
@@ -42,6 +45,9 @@ std::optional<std::string_view> stdout_exemption(const CommandResult& run,
                                       : std::optional<std::string_view>("the wrapped program");
         case Purpose::configured:
         case Purpose::own: {
+            if (command.result_on_stdout) {
+                return "commands whose result is their stdout (commands[].result_on_stdout)";
+            }
             if (command.probe_exit) {
                 return std::nullopt;  // the probe prints nothing: all of stdout is the extension's
             }

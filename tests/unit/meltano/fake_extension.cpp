@@ -141,6 +141,9 @@ private:
 
     Answer initialize(const Call& call) const {
         auto file = call.cwd / "fake.yml";
+        if (m.needs_project_root && call.env_value("MELTANO_PROJECT_ROOT") != call.cwd.string()) {
+            return {{}, log(call, "error", "MELTANO_PROJECT_ROOT is not the project"), 1};
+        }
         if (!m.initialize_fails &&
             (m.initialize_not_idempotent || !std::filesystem::exists(file))) {
             std::ofstream(file, std::ios::app) << "initialized: true\n";
@@ -193,7 +196,11 @@ private:
             return initialize(call);
         }
         if (first == "hello") {
-            return {{}, log(call, "info", "hello"), m.command_fails ? 1 : 0};
+            std::vector<std::string> out;
+            if (m.hello_prints_result) {
+                out.emplace_back("hello: 3 schedules");
+            }
+            return {out, log(call, "info", "hello"), m.command_fails ? 1 : 0};
         }
         if (first == "test") {
             return {{}, log(call, "info", "tested"), m.test_fails ? 1 : 0};

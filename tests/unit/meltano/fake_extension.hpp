@@ -47,6 +47,10 @@ struct ExtensionModel {
     // runs (dbt-ext's transform/)
     bool invoker_needs_project = false;
     bool traceback_on_stdout = false;  // an unknown command crashes, traceback on stdout
+    bool hello_prints_result = false;  // `hello` prints its result on stdout (cron-ext's list)
+    // initialize fails unless MELTANO_PROJECT_ROOT is the folder it runs in, as Meltano sets it
+    // (superset-ext writes its config under it)
+    bool needs_project_root = false;
 };
 
 // The test config of the fake extension, with `commands` hello (and test) and every log feature.

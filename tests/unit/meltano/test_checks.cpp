@@ -151,6 +151,34 @@ TEST_CASE(
                    "fake_invoker --help: exit code 1 without running the wrapped program"));
 }
 
+TEST_CASE("mx checks: a command whose result is its stdout is not stdout noise when marked so") {
+    auto model = with(&ExtensionModel::hello_prints_result);
+    auto report = run_extension(model, {"mx-commands"});
+    CHECK(status_of(report, "mx.stdout_quiet") == "warned");
+    CHECK(contains(message_of(report, "mx.stdout_quiet"), "wrote 1 line(s) to stdout"));
+    auto config = fake_extension_config();
+    for (auto& command : config.commands) {
+        command.result_on_stdout = command.name == "hello";
+    }
+    report = run_extension(model, {"mx-commands"}, false, config);
+    CHECK(status_of(report, "mx.stdout_quiet") == "passed");
+    CHECK(contains(message_of(report, "mx.stdout_quiet"), "commands[].result_on_stdout"));
+}
+
+TEST_CASE("mx checks: commands run with MELTANO_PROJECT_ROOT at their project, as Meltano runs") {
+    // Before 2026-12-08 it was unset: superset-ext wrote under /None/.
+    auto report = run_extension(with(&ExtensionModel::needs_project_root), {});
+    CHECK(status_of(report, "mx.initialize") == "passed");
+    CHECK(status_of(report, "mx.invoke_commands") == "passed");
+}
+
+TEST_CASE("mx checks: a failed setup initialize is named in the notes of the commands after it") {
+    auto report = run_extension(with(&ExtensionModel::initialize_fails), {"mx-commands"});
+    CHECK(contains(message_of(report, "mx.invoke_commands"),
+                   "the project's setup `fake_extension initialize` gave exit code 1: the "
+                   "commands ran in the folder it left"));
+}
+
 TEST_CASE("mx checks: an exit code swallowed after a pre-invoke step still fails (dbt-ext)") {
     // Before 2026-12-07 the probe failed every call: the pre-invoke step's failure was the exit
     // code judged, and the command's was never reached.

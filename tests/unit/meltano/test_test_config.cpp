@@ -62,6 +62,25 @@ TEST_CASE("meltano test config: a full config loads with defaults filled in") {
     CHECK_FALSE(config.image);
 }
 
+TEST_CASE("meltano test config: executables named as the extension ships them (cron-ext)") {
+    process::PrivateDir dir;
+    auto config = load_test_config(write(dir, R"({
+        "protocol": "meltano-extension",
+        "extension": {"name": "cron", "executable": "cron", "invoker": "cron_wrapper"},
+        "commands": [{"name": "list", "args": ["list"], "result_on_stdout": true},
+                     {"name": "run", "executable": "invoker", "args": ["x"]}]
+    })"));
+    CHECK(config.extension_executable == "cron");
+    CHECK(config.invoker == "cron_wrapper");
+    CHECK(config.commands[0].executable == "cron");
+    CHECK(config.commands[0].result_on_stdout);
+    CHECK(config.commands[1].executable == "cron_wrapper");
+    CHECK_FALSE(config.commands[1].result_on_stdout);
+    CHECK(load_error(R"({"protocol": "meltano-extension",
+        "extension": {"name": "cron", "executable": "bin/cron"}})")
+              .find("/extension/executable") != std::string::npos);
+}
+
 TEST_CASE("meltano test config: an image config") {
     process::PrivateDir dir;
     auto config = load_test_config(write(dir, R"({
