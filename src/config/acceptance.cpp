@@ -274,6 +274,7 @@ private:
 
     void map_test(const std::string& section, const std::vector<std::string>& keys,
                   const Test& test) {
+        auto unused_config = config_not_used(section, test);
         for (const auto& entry : test.value->GetObject()) {
             auto key = text_of(entry.name);
             auto pointer = test.pointer + "/" + key;
@@ -281,10 +282,30 @@ private:
                 bypassed(pointer, section, entry.value);
             } else if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
                 warn(pointer, fmt::format("not a key of '{}' tests that conform maps", section));
+            } else if (unused_config && is_about_the_records(key)) {
+                warn(pointer, fmt::format("not used: this test reads with {}, conform with {} "
+                                          "(what a read may lack or differ in belongs to the "
+                                          "config it reads with)",
+                                          *unused_config, *m_config));
             } else {
                 map_key(section, key, entry.value, pointer, *test.value);
             }
         }
+    }
+
+    static bool is_about_the_records(const std::string& key) {
+        return key == "empty_streams" || key == "expect_records" || key == "ignored_fields";
+    }
+
+    // The config of a read test when it is not the one conform runs with (the first config the
+    // file names): its empty streams and expected records describe another read.
+    std::optional<std::string> config_not_used(const std::string& section, const Test& test) const {
+        const auto* path = json::member(*test.value, "config_path");
+        if (section == "connection" || path == nullptr || !m_config) {
+            return std::nullopt;
+        }
+        auto text = text_of(*path);
+        return text == *m_config ? std::nullopt : std::optional<std::string>(text);
     }
 
     void map_key(const std::string& section, const std::string& key, const rapidjson::Value& value,

@@ -993,6 +993,18 @@ std::optional<json::Digest> primary_key_identity(std::uint32_t stream_index,
     return json::Digester().digest(keyed);
 }
 
+std::optional<std::string> primary_key_text(std::uint32_t stream_index, const CatalogStream& stream,
+                                            const rapidjson::Value& data) {
+    if (stream.primary_key.empty()) {
+        return std::nullopt;
+    }
+    rapidjson::Document keyed;
+    if (read_key(stream_index, stream, data, keyed, keyed.GetAllocator()).missing != nullptr) {
+        return std::nullopt;
+    }
+    return key_text(keyed[1]);
+}
+
 bool prepare_on_worker_by_default() {
     const char* threads = std::getenv("CONFORM_ANALYSIS_THREADS");
     if (threads == nullptr || *threads == '\0') {

@@ -67,6 +67,9 @@ struct AnalyzerSetup {
 std::optional<json::Digest> primary_key_identity(std::uint32_t stream_index,
                                                  const CatalogStream& stream,
                                                  const rapidjson::Value& data);
+// The primary key of `data` as reports show an emitted record's (RecordEntry::key); none as above.
+std::optional<std::string> primary_key_text(std::uint32_t stream_index, const CatalogStream& stream,
+                                            const rapidjson::Value& data);
 
 // AnalyzerSetup::prepare_on_worker for conform's runs: on a machine with two or more cores, unless
 // the environment sets CONFORM_ANALYSIS_THREADS=1 (2 asks for the worker on any machine; any

@@ -502,16 +502,25 @@ void check_deterministic(const Inputs& inputs, Verdict& verdict) {
 }
 
 // Airbyte's exact_order: the first records a stream emits are its expected records, in the file's
-// order. Where the stream emitted fewer, the missing ones are findings already.
+// order, compared by primary key where the stream has one (a record whose fields differ is a
+// missing record already, not one out of place) and by content otherwise. Where the stream
+// emitted fewer, the missing ones are findings already.
 void check_expected_order(const RecordSet& expected, const RecordSet& actual,
-                          const std::vector<std::string>& names, Verdict& verdict) {
+                          const protocol::Catalog& catalog, const std::vector<std::string>& names,
+                          Verdict& verdict) {
     struct Seen {
         std::uint64_t position;
-        json::Digest content;
+        json::Digest match;
+    };
+    auto keyed = [&catalog](std::uint32_t stream) {
+        return stream < catalog.streams.size() && !catalog.streams[stream].primary_key.empty();
+    };
+    auto match_of = [&keyed](const protocol::RecordEntry& entry) {
+        return keyed(entry.stream) ? entry.identity : entry.content;
     };
     std::map<std::uint32_t, std::vector<Seen>> expected_records;
     expected.scan([&](std::uint64_t position, const protocol::RecordEntry& entry) {
-        expected_records[entry.stream].push_back({position, entry.content});
+        expected_records[entry.stream].push_back({position, match_of(entry)});
     });
     // The first record of each stream that breaks the order; none when it keeps it.
     std::map<std::uint32_t, std::pair<std::size_t, std::uint64_t>> breaks;
@@ -520,7 +529,7 @@ void check_expected_order(const RecordSet& expected, const RecordSet& actual,
         const auto& wanted = expected_records[entry.stream];
         auto& index = compared[entry.stream];
         if (index < wanted.size() && !breaks.contains(entry.stream)) {
-            if (wanted[index].content != entry.content) {
+            if (wanted[index].match != match_of(entry)) {
                 breaks[entry.stream] = {index, position};
             }
             ++index;
@@ -617,7 +626,13 @@ void check_expected_records(const Inputs& inputs, Verdict& verdict) {
         entry.stream = static_cast<std::uint32_t>(*index);
         entry.content = digesters[*index].digest(data);
         entry.line = expected.line;
-        entry.key = expected.data_json.substr(0, 80);
+        // Known by its primary key where the stream has one, as emitted records are; else by
+        // the start of its data.
+        auto stream = static_cast<std::uint32_t>(*index);
+        auto key = protocol::primary_key_text(stream, catalog.streams[*index], data);
+        auto identity = protocol::primary_key_identity(stream, catalog.streams[*index], data);
+        entry.key = key ? "key " + *key : expected.data_json.substr(0, 80);
+        entry.identity = identity.value_or(entry.content);
         expected_run.records.push_back(entry);
         streams_with_expectations.insert(entry.stream);
     }
@@ -646,7 +661,7 @@ void check_expected_records(const Inputs& inputs, Verdict& verdict) {
         verdict.count_more(diff.extra_count - diff.examples.extra.size());
     }
     if (config.expected_in_order) {
-        check_expected_order(expected_refs, actual, names, verdict);
+        check_expected_order(expected_refs, actual, catalog, names, verdict);
     }
     verdict.note(fmt::format("{} expected records, mode {}{}", expected_run.records.size(),
                              config.expected_exact ? "exact" : "subset",

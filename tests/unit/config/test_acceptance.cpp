@@ -160,6 +160,38 @@ tests:
     CHECK_FALSE(mapped(mapping).HasMember("volatile_fields"));
 }
 
+TEST_CASE("a read test with another config lends conform none of its expectations") {
+    // source-tempo 0.3.1: its second basic_read test reads with a config under which two streams
+    // are empty. Before 2026-12-08 those streams were allowed no record in conform's read, which
+    // uses the first config: a read that lost them passed sg.streams_have_records.
+    auto mapping = config::map_acceptance_test_config(R"(connector_image: airbyte/source-x:dev
+acceptance_tests:
+  basic_read:
+    tests:
+      - config_path: secrets/config.json
+        expect_records:
+          path: integration_tests/expected_records.jsonl
+      - config_path: secrets/config_no_worklogs.json
+        empty_streams:
+          - name: worklogs
+        ignored_fields:
+          accounts:
+            - name: lead
+        expect_records:
+          path: integration_tests/other_records.jsonl
+)",
+                                                      "cat.yml", "/c");
+    auto document = mapped(mapping);
+    CHECK_FALSE(document.HasMember("empty_streams"));
+    CHECK_FALSE(document.HasMember("volatile_fields"));
+    CHECK(std::string(document["expected_records"]["path"].GetString())
+              .ends_with("integration_tests/expected_records.jsonl"));
+    CHECK(warns(mapping, "basic_read.tests[1].empty_streams"));
+    CHECK(warns(mapping,
+                "this test reads with secrets/config_no_worklogs.json, conform with "
+                "secrets/config.json"));
+}
+
 TEST_CASE("a future state file is mapped; what conform does not use of it is reported") {
     auto mapping = config::map_acceptance_test_config(R"(connector_image: airbyte/source-x:dev
 acceptance_tests:
