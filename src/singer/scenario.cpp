@@ -32,6 +32,8 @@ std::string_view to_string(Role role) {
             return "a sync from the final STATE";
         case Role::resumed:
             return "syncs resumed from each STATE";
+        case Role::future_state:
+            return "a sync from a far-future state";
         case Role::crafted_state:
             return "a sync from a mid-list currently_syncing state";
         case Role::later_start_date:
@@ -150,6 +152,13 @@ std::vector<Scenario> scenario_table() {
          {"catalog"},
          {{"full", full_sync}, {"resumed", resumed, 0}},
          {"sg.resume_no_loss"},
+         {}},
+        {"sg-future-state",
+         "a sync from the final STATE with its bookmarks moved far ahead emits nothing older, and "
+         "keeps them",
+         {"catalog", "incremental"},
+         {{"first", full_sync}, {"from-future-state", future_state, 0}},
+         {"sg.future_state_no_older"},
          {}},
         {"sg-currently-syncing",
          "a mid-list currently_syncing state syncs the interrupted stream first",

@@ -25,6 +25,7 @@ enum class Role {
     minimal_selection,  // every field deselected, automatic ones too
     from_final_state,   // --state with the final STATE of the step it is based on
     resumed,            // --state with each STATE the step it is based on emitted
+    future_state,       // --state with the final STATE's bookmarks moved far ahead
     crafted_state,      // --state with a mid-list `currently_syncing` state
     later_start_date,   // the config with a later start date
     batch_sync,         // the test config's batch_config

@@ -15,6 +15,7 @@
 #include "json/pointer.hpp"
 #include "json/write.hpp"
 #include "process/workdir.hpp"
+#include "protocol/future_cursor.hpp"
 #include "protocol/secrets.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -709,6 +710,69 @@ struct SingerSource final : engine::ScenarioSource {
         return interleaved;
     }
 
+    // The final STATE of `full` as a document, with a `bookmarks` object (empty when it had none).
+    static rapidjson::Document final_state_with_bookmarks(const TapRun& full) {
+        rapidjson::Document state =
+            full.states.empty() ? parse("{}") : parse(full.states.back().value);
+        if (!state.IsObject()) {
+            state.SetObject();
+        }
+        if (!state.HasMember("bookmarks") || !state["bookmarks"].IsObject()) {
+            state.RemoveMember("bookmarks");
+            state.AddMember("bookmarks", rapidjson::Value(rapidjson::kObjectType),
+                            state.GetAllocator());
+        }
+        return state;
+    }
+
+    // The final STATE with the bookmark of each incremental stream that emitted records moved
+    // far ahead of its newest replication key (Airbyte's future_state, for a Singer tap): a tap
+    // that honours its bookmarks emits nothing older, and keeps them.
+    void run_future_state(const StepResult& base, StepResult& result,
+                          const std::vector<const MessageJudge*>& judges) {
+        const auto& full = base.runs.front();
+        if (full.states.empty()) {
+            result.why_not = "the first sync emitted no STATE";
+            return;
+        }
+        auto state = final_state_with_bookmarks(full);
+        auto& bookmarks = state["bookmarks"];
+        auto kept = full.final_bookmarks();
+        std::map<std::string, StreamFloor> floors;
+        for (const auto& id : streams) {
+            const auto* stream = catalog->find(id);
+            auto seen = full.streams.find(stream->stream);
+            // Only a bookmark the tap wrote is moved: one of a shape it never wrote proves nothing.
+            bool bookmarked = std::any_of(kept.begin(), kept.end(), [&](const Bookmark& bookmark) {
+                return bookmark.stream == stream->stream;
+            });
+            if (!stream->incremental() || !bookmarked || seen == full.streams.end() ||
+                !seen->second.max_key) {
+                continue;
+            }
+            auto future = protocol::far_future(*seen->second.max_key);
+            if (!future) {
+                result.notes.push_back(fmt::format("'{}': its newest {} ({}) cannot be moved ahead",
+                                                   stream->stream, stream->replication_key,
+                                                   seen->second.max_key->describe()));
+                continue;
+            }
+            floors[stream->stream] = StreamFloor{*future, {}};
+            set_bookmark(bookmarks, *stream, *future, state.GetAllocator());
+            result.notes.push_back(
+                fmt::format("bookmark of '{}' set to {}", stream->stream, future->describe()));
+        }
+        if (floors.empty()) {
+            result.why_not =
+                "the first sync's final STATE holds no bookmark of an incremental stream under "
+                "test that emitted records: none to move ahead";
+            return;
+        }
+        result.runs.push_back(sync("sync from a far-future state", full_catalog(), judges,
+                                   json::to_json(state), std::nullopt, std::move(floors),
+                                   full.activated_before(full.states.size() - 1)));
+    }
+
     void run_crafted(const StepResult& base, StepResult& result,
                      const std::vector<const MessageJudge*>& judges) {
         const auto& full = base.runs.front();
@@ -773,16 +837,8 @@ struct SingerSource final : engine::ScenarioSource {
                     .push_back(catalog->find(candidates[i])->stream);
             }
         }
-        rapidjson::Document state =
-            full.states.empty() ? parse("{}") : parse(full.states.back().value);
-        if (!state.IsObject()) {
-            state.SetObject();
-        }
+        auto state = final_state_with_bookmarks(full);
         auto& alloc = state.GetAllocator();
-        if (!state.HasMember("bookmarks") || !state["bookmarks"].IsObject()) {
-            state.RemoveMember("bookmarks");
-            state.AddMember("bookmarks", rapidjson::Value(rapidjson::kObjectType), alloc);
-        }
         auto& bookmarks = state["bookmarks"];
         for (const auto& pending : result.pending_streams) {
             bookmarks.RemoveMember(bookmark_key(bookmarks, *catalog->find(pending)).c_str());
@@ -902,6 +958,9 @@ struct SingerSource final : engine::ScenarioSource {
             }
             case Role::resumed:
                 run_resumed(*base, result, judges);
+                break;
+            case Role::future_state:
+                run_future_state(*base, result, judges);
                 break;
             case Role::crafted_state:
                 run_crafted(*base, result, judges);

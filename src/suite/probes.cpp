@@ -12,6 +12,7 @@
 #include "json/parse.hpp"
 #include "json/pointer.hpp"
 #include "json/write.hpp"
+#include "protocol/future_cursor.hpp"
 #include "protocol/instant.hpp"
 #include "protocol/packed_state.hpp"
 #include "util/ascii.hpp"
@@ -19,6 +20,11 @@
 namespace conform::suite {
 
 namespace {
+
+using protocol::epoch_unit_of;
+using protocol::epoch_unit_of_text;
+using protocol::is_time_text;
+using protocol::move_to_future;
 
 std::vector<std::string> required_names(const rapidjson::Value& spec) {
     std::vector<std::string> names;
@@ -52,12 +58,6 @@ void set_member(rapidjson::Value& object, const char* name, std::string_view tex
     }
 }
 
-bool looks_like_date(std::string_view text) {
-    return text.size() >= 10 && text[4] == '-' &&
-           std::all_of(text.begin(), text.begin() + 4,
-                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
-}
-
 // What a run's newest cursors and the incremental streams' cursor field names say a cursor is.
 struct CursorsOf {
     std::vector<protocol::CursorValue> newest;
@@ -89,86 +89,6 @@ CursorsOf cursors_of(const protocol::Observation& run, const protocol::Catalog& 
         }
     }
     return cursors;
-}
-
-// A time since the Unix epoch between 1973 and 2286, in seconds, milliseconds or microseconds,
-// and the last second of the year 9999 in that unit: what a source that reads the cursor as a
-// time can still read (Python's datetime ends there; a million times a millisecond time does not).
-struct EpochUnit {
-    double from;
-    double to;
-    std::int64_t year_9999_end;
-};
-constexpr EpochUnit k_epoch_units[] = {
-    {1e8, 1e10, 253'402'300'799},
-    {1e11, 1e13, 253'402'300'799'999},
-    {1e14, 1e16, 253'402'300'799'999'999},
-};
-
-const EpochUnit* epoch_unit_of(double number) {
-    for (const auto& unit : k_epoch_units) {
-        if (number >= unit.from && number < unit.to) {
-            return &unit;
-        }
-    }
-    return nullptr;
-}
-
-// The unit of a time since the epoch written as a string of digits (ClickUp's "1764646901000",
-// which Faros's source keeps in its state as it came); null for any other text.
-const EpochUnit* epoch_unit_of_text(std::string_view text) {
-    constexpr std::size_t k_most_digits = 16;
-    if (text.empty() || text.size() > k_most_digits ||
-        !std::all_of(text.begin(), text.end(), is_ascii_digit)) {
-        return nullptr;
-    }
-    return epoch_unit_of(std::stod(std::string(text)));
-}
-
-bool is_time_text(std::string_view text) {
-    return looks_like_date(text) || epoch_unit_of_text(text) != nullptr;
-}
-
-void set_text(rapidjson::Value& value, const std::string& text,
-              rapidjson::Document::AllocatorType& allocator) {
-    value.SetString(text.c_str(), static_cast<rapidjson::SizeType>(text.size()), allocator);
-}
-
-// Moves `value` far into the future; false when it is not a value that can be moved.
-bool move_to_future(rapidjson::Value& value, rapidjson::Document::AllocatorType& allocator) {
-    if (value.IsString() && looks_like_date(value.GetString())) {
-        std::string text = value.GetString();
-        text.replace(0, 4, "9999");
-        set_text(value, text, allocator);
-        return true;
-    }
-    if (value.IsString()) {
-        const auto* unit = epoch_unit_of_text(value.GetString());
-        if (unit != nullptr) {
-            set_text(value, std::to_string(unit->year_9999_end), allocator);
-        }
-        return unit != nullptr;
-    }
-    if (!value.IsNumber()) {
-        return false;
-    }
-    if (const auto* unit = epoch_unit_of(value.GetDouble())) {
-        if (value.IsDouble()) {
-            value.SetDouble(static_cast<double>(unit->year_9999_end));
-        } else {
-            value.SetInt64(unit->year_9999_end);
-        }
-        return true;
-    }
-    constexpr double k_factor = 1e6;
-    constexpr double k_largest_exact = 9e15;
-    if (value.IsInt64() || value.IsUint64()) {
-        double moved = std::min(std::max(value.GetDouble(), 1.0) * k_factor, k_largest_exact);
-        value.SetInt64(static_cast<std::int64_t>(moved));
-        return true;
-    }
-    value.SetDouble(std::max(value.GetDouble(), 1.0) * k_factor);
-    return true;
 }
 
 // Adds to `cursors.field_names` each name under which `value` holds one of the newest cursors, a

@@ -354,6 +354,25 @@ void check_incremental_no_older(const Inputs& inputs, Verdict& verdict) {
         "all partitions, the example one record");
 }
 
+// SG-INC-2 from a state the tap did not write: every bookmark far ahead of its newest record (the
+// floors the run was given). Whether the tap kept those bookmarks is sg.bookmarks_monotonic's
+// (SG-INC-1, "nor below the bookmark a sync was given"), in the same run.
+void check_future_state(const Inputs& inputs, Verdict& verdict) {
+    const auto& run = inputs.first(1).runs.front();
+    if (!usable(run, verdict)) {
+        return;
+    }
+    for (const auto& stream : inputs.catalog()->streams()) {
+        if (stream.incremental() && under_test(inputs, stream) &&
+            has_bookmark(run.start_bookmarks, stream.stream)) {
+            judge_floor(stream, run, verdict, "the far-future bookmark it was given", false);
+        }
+    }
+    for (const auto& note : inputs.first(1).notes) {
+        verdict.note(note);
+    }
+}
+
 // The only version a stream's RECORDs carried before STATE k of `full`; none when they carried
 // several, none, or conform lost count.
 std::optional<std::int64_t> version_before(const StreamSeen& seen, std::uint64_t k) {
@@ -585,6 +604,15 @@ singer::Checks sync_checks() {
           Need(from_final_state, {}, {}, Basis<Role>{Reference::state, full_sync}, Count::one)},
          "no stream under test is incremental",
          check_incremental_no_older},
+        {{"sg.future_state_no_older",
+          {"SG-INC-2"},
+          report::Level::must,
+          "a sync from the final STATE with its bookmarks moved far ahead emits nothing older "
+          "than them"},
+         {Need(full_sync, {}, {}, std::nullopt, Count::one),
+          Need(future_state, {}, {}, Basis<Role>{Reference::state, full_sync}, Count::one)},
+         "no incremental stream under test had a bookmark to move ahead",
+         check_future_state},
         {{"sg.resume_no_loss",
           {"SG-INC-3"},
           report::Level::must,

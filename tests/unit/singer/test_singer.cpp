@@ -38,7 +38,7 @@ const char* k_catalog = R"({"streams": [
 
 TEST_CASE("singer scenarios: every check of every scenario is bound to its steps") {
     auto scenarios = singer::builtin_scenarios(checks::singer_checks());
-    CHECK(scenarios.size() == 11);
+    CHECK(scenarios.size() == 12);
     std::set<std::string> listed;
     for (const auto& scenario : scenarios) {
         CHECK(scenario.inputs.size() == scenario.checks.size());
