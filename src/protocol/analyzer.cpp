@@ -980,9 +980,8 @@ struct Analyzer::Impl {
     }
 };
 
-std::optional<json::Digest> primary_key_identity(std::uint32_t stream_index,
-                                                 const CatalogStream& stream,
-                                                 const rapidjson::Value& data) {
+std::optional<PrimaryKey> primary_key_of(std::uint32_t stream_index, const CatalogStream& stream,
+                                         const rapidjson::Value& data) {
     if (stream.primary_key.empty()) {
         return std::nullopt;
     }
@@ -990,19 +989,7 @@ std::optional<json::Digest> primary_key_identity(std::uint32_t stream_index,
     if (read_key(stream_index, stream, data, keyed, keyed.GetAllocator()).missing != nullptr) {
         return std::nullopt;
     }
-    return json::Digester().digest(keyed);
-}
-
-std::optional<std::string> primary_key_text(std::uint32_t stream_index, const CatalogStream& stream,
-                                            const rapidjson::Value& data) {
-    if (stream.primary_key.empty()) {
-        return std::nullopt;
-    }
-    rapidjson::Document keyed;
-    if (read_key(stream_index, stream, data, keyed, keyed.GetAllocator()).missing != nullptr) {
-        return std::nullopt;
-    }
-    return key_text(keyed[1]);
+    return PrimaryKey{json::Digester().digest(keyed), key_text(keyed[1])};
 }
 
 bool prepare_on_worker_by_default() {

@@ -62,14 +62,15 @@ struct AnalyzerSetup {
     bool prepare_on_worker = false;
 };
 
-// A record's identity as the analyzer makes it for a stream with a primary key
-// (RecordEntry::identity): none when the stream has no primary key or `data` lacks a key field.
-std::optional<json::Digest> primary_key_identity(std::uint32_t stream_index,
-                                                 const CatalogStream& stream,
-                                                 const rapidjson::Value& data);
-// The primary key of `data` as reports show an emitted record's (RecordEntry::key); none as above.
-std::optional<std::string> primary_key_text(std::uint32_t stream_index, const CatalogStream& stream,
-                                            const rapidjson::Value& data);
+// A record's primary key as the analyzer reads it for a stream with one: its identity
+// (RecordEntry::identity) and its text as reports show it (RecordEntry::key); none when the stream
+// has no primary key or `data` lacks a key field.
+struct PrimaryKey {
+    json::Digest identity;
+    std::string text;
+};
+std::optional<PrimaryKey> primary_key_of(std::uint32_t stream_index, const CatalogStream& stream,
+                                         const rapidjson::Value& data);
 
 // AnalyzerSetup::prepare_on_worker for conform's runs: on a machine with two or more cores, unless
 // the environment sets CONFORM_ANALYSIS_THREADS=1 (2 asks for the worker on any machine; any

@@ -341,6 +341,7 @@ struct Reader::Impl {
     rapidjson::Document document;
     json::Digester digester;
     std::map<std::string, StreamSchema> schemas;
+    std::map<std::string, std::string, std::less<>> catalog_names;  // by the name messages use
     std::map<std::string, std::int64_t> versions;  // the latest ACTIVATE_VERSION per stream
     std::map<std::string, std::set<std::int64_t>> activated;
     std::map<std::string, std::int64_t> last_record_versions;
@@ -378,10 +379,18 @@ struct Reader::Impl {
         }
     }
 
-    // The stream a message names, as the catalog names it (Catalog::stream_name_of).
-    std::string stream_of(const rapidjson::Value& message) const {
+    // The stream a message names, as the catalog names it (Catalog::stream_name_of), looked up
+    // once per name rather than per message.
+    std::string stream_of(const rapidjson::Value& message) {
         std::string_view name = message["stream"].GetString();
-        return setup.catalog != nullptr ? setup.catalog->stream_name_of(name) : std::string(name);
+        if (setup.catalog == nullptr) {
+            return std::string(name);
+        }
+        auto known = catalog_names.find(name);
+        if (known == catalog_names.end()) {
+            known = catalog_names.emplace(name, setup.catalog->stream_name_of(name)).first;
+        }
+        return known->second;
     }
 
     void on_schema(const LineFacts& facts, const rapidjson::Value& message) {

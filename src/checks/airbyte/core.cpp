@@ -565,10 +565,10 @@ std::map<std::uint64_t, std::string> differences_by_key(
             continue;
         }
         auto data = json::parse_json_text(expected->data_json, config.expected_origin);
-        auto identity = protocol::primary_key_identity(record.entry.stream,
-                                                       catalog.streams[record.entry.stream], data);
-        if (identity) {
-            wanted.push_back({record.entry.line, *identity, std::move(data), std::nullopt});
+        auto key = protocol::primary_key_of(record.entry.stream,
+                                            catalog.streams[record.entry.stream], data);
+        if (key) {
+            wanted.push_back({record.entry.line, key->identity, std::move(data), std::nullopt});
         }
     }
     if (wanted.empty()) {
@@ -629,10 +629,9 @@ void check_expected_records(const Inputs& inputs, Verdict& verdict) {
         // Known by its primary key where the stream has one, as emitted records are; else by
         // the start of its data.
         auto stream = static_cast<std::uint32_t>(*index);
-        auto key = protocol::primary_key_text(stream, catalog.streams[*index], data);
-        auto identity = protocol::primary_key_identity(stream, catalog.streams[*index], data);
-        entry.key = key ? "key " + *key : expected.data_json.substr(0, 80);
-        entry.identity = identity.value_or(entry.content);
+        auto key = protocol::primary_key_of(stream, catalog.streams[*index], data);
+        entry.key = key ? "key " + key->text : expected.data_json.substr(0, 80);
+        entry.identity = key ? key->identity : entry.content;
         expected_run.records.push_back(entry);
         streams_with_expectations.insert(entry.stream);
     }
